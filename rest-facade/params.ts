@@ -1,0 +1,125 @@
+import type { ParameterProblem } from "../src/common/errors.js";
+import { parseTimestamp } from "../src/common/time.js";
+import type { RestParam } from "./types.js";
+
+const TRUE = new Set(["true", "1", "yes", "on"]);
+const FALSE = new Set(["false", "0", "no", "off"]);
+const INT32_MAX = 2147483647;
+
+type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
+
+function asInteger(raw: unknown): Coerced {
+  const value = typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== "number" || !Number.isInteger(value)) return { ok: false, message: "must be an integer" };
+  if (Math.abs(value) > INT32_MAX) return { ok: false, message: "is out of range" };
+  return { ok: true, value };
+}
+
+function asBoolean(raw: unknown): Coerced {
+  if (typeof raw === "boolean") return { ok: true, value: raw };
+  const text = String(raw).trim().toLowerCase();
+  if (TRUE.has(text)) return { ok: true, value: true };
+  if (FALSE.has(text)) return { ok: true, value: false };
+  return { ok: false, message: "must be true/false, 1/0 or yes/no" };
+}
+
+function asString(raw: unknown): Coerced {
+  if (typeof raw === "string") return { ok: true, value: raw };
+  if (typeof raw === "number" || typeof raw === "boolean") return { ok: true, value: String(raw) };
+  return { ok: false, message: "must be a single string" };
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function asArray(raw: unknown): Coerced {
+  if (Array.isArray(raw)) return { ok: true, value: raw };
+  if (typeof raw === "string") {
+    const json = raw.trim().startsWith("[") ? parseJson(raw) : undefined;
+    if (Array.isArray(json)) return { ok: true, value: json };
+    return { ok: true, value: raw.split(",").map((item) => item.trim()).filter(Boolean) };
+  }
+  return { ok: true, value: [raw] };
+}
+
+function asMap(raw: unknown): Coerced {
+  const value = typeof raw === "string" ? parseJson(raw) : raw;
+  if (value && typeof value === "object" && !Array.isArray(value)) return { ok: true, value };
+  return { ok: false, message: "must be an object of options (params[name]=value or a JSON object)" };
+}
+
+function coerce(param: RestParam, raw: unknown): Coerced {
+  if (param.format === "map") return asMap(raw);
+  switch (param.type) {
+    case "integer":
+      return asInteger(raw);
+    case "boolean":
+      return asBoolean(raw);
+    case "array":
+      return asArray(raw);
+    case "string": {
+      const text = asString(raw);
+      if (!text.ok) return text;
+      const value = text.value as string;
+      if (param.format === "timestamp") {
+        const date = parseTimestamp(value);
+        return date ? { ok: true, value: date.toISOString() } : { ok: false, message: "must be a timestamp YYYY-MM-DD HH:mm:ss" };
+      }
+      if (param.format === "list") return { ok: true, value: value.split(",").map((item) => item.trim()).filter(Boolean) };
+      return text;
+    }
+  }
+}
+
+/** Values that mean "not given": nothing at all, or an empty value for a non-string parameter. */
+function isAbsent(param: RestParam, raw: unknown): boolean {
+  if (raw === undefined || raw === null) return true;
+  return raw === "" && (param.type !== "string" || param.format === "timestamp");
+}
+
+/**
+ * Reads every parameter of a row from the merged request values: enforces `required`, applies
+ * documented defaults (except `now`, which the service applies at write time), and coerces types.
+ * Returns the GraphQL variables, or every problem found.
+ */
+export function readParams(
+  params: RestParam[],
+  values: Record<string, unknown>,
+): { variables: Record<string, unknown>; problems: ParameterProblem[] } {
+  const variables: Record<string, unknown> = {};
+  const problems: ParameterProblem[] = [];
+  for (const param of params) {
+    const raw = values[param.name];
+    let value: unknown;
+    if (isAbsent(param, raw)) {
+      if (param.required) {
+        problems.push({ parameter: param.name, message: "is required" });
+        continue;
+      }
+      if (param.default === undefined || param.default === "now") continue;
+      value = coerce(param, param.default);
+      value = (value as Coerced).ok ? (value as { value: unknown }).value : undefined;
+    } else {
+      const result = coerce(param, raw);
+      if (!result.ok) {
+        problems.push({ parameter: param.name, message: result.message });
+        continue;
+      }
+      value = result.value;
+    }
+    setPath(variables, param.variable, value);
+  }
+  return { variables, problems };
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let node = target;
+  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[keys[keys.length - 1]!] = value;
+}

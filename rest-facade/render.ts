@@ -1,0 +1,65 @@
+import {
+
+
+  GraphQLObjectType,
+  Kind,
+  getNamedType,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from "graphql";
+import { restTimestamp } from "../src/common/time.js";
+
+/**
+ * REST encodes two scalars differently from GraphQL: DateTime as `YYYY-MM-DD HH:mm:ss` (UTC) and
+ * integer IDs as numbers. A plan per document, worked out once from the schema, says which response
+ * keys hold such values, so rendering is a walk of the result with no per-field configuration.
+ */
+type Plan = { [responseKey: string]: "timestamp" | "id" | Plan };
+
+export function renderPlan(schema: GraphQLSchema, document: DocumentNode): Plan {
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) throw new Error("document has no operation");
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  return planFor(root!, operation.selectionSet, fragments);
+}
+
+function planFor(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): Plan {
+  const plan: Plan = {};
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FRAGMENT_SPREAD) {
+      Object.assign(plan, planFor(type, fragments.get(selection.name.value)!.selectionSet, fragments));
+      continue;
+    }
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      Object.assign(plan, planFor(type, selection.selectionSet, fragments));
+      continue;
+    }
+    const field = type.getFields()[selection.name.value];
+    if (!field) continue;
+    const named = getNamedType(field.type as GraphQLOutputType);
+    const key = selection.alias?.value ?? selection.name.value;
+    if (named.name === "DateTime") plan[key] = "timestamp";
+    else if (named.name === "ID") plan[key] = "id";
+    else if (named instanceof GraphQLObjectType && selection.selectionSet) plan[key] = planFor(named, selection.selectionSet, fragments);
+  }
+  return plan;
+}
+
+export function render(value: unknown, plan: Plan | "timestamp" | "id"): unknown {
+  if (value === null || value === undefined) return value;
+  if (Array.isArray(value)) return value.map((item) => render(item, plan));
+  if (plan === "timestamp") return restTimestamp(value as string);
+  if (plan === "id") return /^\d+$/.test(String(value)) ? Number(value) : value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(record)) out[key] = plan[key] ? render(field, plan[key]) : field;
+  return out;
+}
+

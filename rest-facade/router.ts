@@ -1,0 +1,164 @@
+import express, { type Request, type Response } from "express";
+import { execute, validate, type GraphQLError, type GraphQLSchema } from "graphql";
+import { match } from "path-to-regexp";
+import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
+import type { RequestContext } from "../src/common/context.js";
+import { readParams } from "./params.js";
+import { render, renderPlan } from "./render.js";
+import type { RestOperation } from "./types.js";
+import { DEFAULT_VERSION, askedVersion } from "./versions.js";
+
+export interface RestFacadeOptions {
+  schema: GraphQLSchema;
+  /** The facade table. */
+  operations: RestOperation[];
+  /** The same request context GraphQL gets. */
+  contextFor(req: Request): RequestContext;
+  /** Where unexpected errors are reported. */
+  log(line: string, error?: unknown): void;
+}
+
+interface Route {
+  operation: RestOperation;
+  matches: (path: string) => Record<string, string> | null;
+  plan: ReturnType<typeof renderPlan>;
+}
+
+/**
+ * Serves every row of the facade table under /api. Documents are validated against the schema once,
+ * here; a request only coerces parameters, executes the prepared document and renders the result.
+ */
+export function restFacade({ schema, operations, contextFor, log }: RestFacadeOptions) {
+  const routes: Route[] = operations
+    .map((operation) => {
+      const errors = validate(schema, operation.document);
+      if (errors.length) throw new Error(`facade row ${operation.method} ${operation.path}: ${errors.map(String).join("; ")}`);
+      const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodeURIComponent });
+      return {
+        operation,
+        matches: (path: string) => {
+          const result = matcher(path);
+          return result ? (result.params as Record<string, string>) : null;
+        },
+        plan: renderPlan(schema, operation.document),
+      };
+    })
+    // Fixed segments win over placeholders: /wiki/list before /wiki/{id}.
+    .sort((a, b) => placeholders(a.operation.path) - placeholders(b.operation.path));
+  const areas = [...new Set(operations.map((operation) => operation.area))];
+
+  const router = express.Router();
+
+  router.get("/", (req, res) => {
+    res.set("X-API-Version", askedVersion(req.path, req.query, req.get("accept")).asked ?? DEFAULT_VERSION);
+    res.json({ areas: areas.map((area) => ({ name: area, uri: `/api/${area}` })) });
+  });
+
+  router.use(async (req: Request, res: Response, next) => {
+    try {
+      const { asked, path } = askedVersion(req.path, req.query, req.get("accept"));
+      res.set("X-API-Version", asked ?? DEFAULT_VERSION);
+      const matching = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
+      const method = req.method === "HEAD" ? "GET" : req.method;
+      const area = /^\/([\w-]+)\/?$/.exec(path)?.[1];
+      if (method === "GET" && area && areas.includes(area) && !matching.some(({ route }) => route.operation.method === "GET")) {
+        return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, operations));
+      }
+      if (!matching.length) throw notFound(`No API operation at ${req.method} /api${path}.`);
+      const forMethod = matching.filter(({ route }) => route.operation.method === method);
+      if (!forMethod.length) {
+        const allowed = [...new Set(matching.map(({ route }) => route.operation.method))];
+        res.set("Allow", allowed.join(", "));
+        throw new ApiError(405, `${req.method} is not allowed on /api${path}; use ${allowed.join(" or ")}.`);
+      }
+      const version =
+        asked ?? (forMethod.some(({ route }) => route.operation.versions.includes(DEFAULT_VERSION)) ? DEFAULT_VERSION : forMethod[0]!.route.operation.versions[0]!);
+      const found = forMethod.find(({ route }) => route.operation.versions.includes(version));
+      if (!found) {
+        const available = [...new Set(forMethod.flatMap(({ route }) => route.operation.versions))].join(", ");
+        throw notFound(`Version ${version} of ${method} /api${path} does not exist (available: ${available}).`);
+      }
+      res.set("X-API-Version", version);
+      const { route, params } = found;
+      const values = { ...(req.query as Record<string, unknown>), ...(isObject(req.body) ? req.body : {}), ...params };
+      const { variables, problems } = readParams(route.operation.params, values);
+      if (problems.length) throw invalidParameters(problems);
+
+      const result = await execute({
+        schema,
+        document: route.operation.document,
+        variableValues: variables,
+        contextValue: contextFor(req),
+      });
+      if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
+      const data = render((result.data as Record<string, unknown>)[route.operation.resultField], route.plan[route.operation.resultField] ?? {});
+      const response = route.operation.response;
+      if (response.kind === "empty") return void res.status(route.operation.status).end();
+      if (response.kind === "record") return void res.status(route.operation.status).json(data);
+      const list = data as { items: unknown[]; total: number };
+      res.status(route.operation.status).json({ [response.key]: list.items, total: list.total, ...response.extra });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
+
+const placeholders = (path: string) => (path.match(/\{/g) ?? []).length;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function invalidParameters(problems: ParameterProblem[]): ApiError {
+  const first = problems[0]!;
+  const message =
+    problems.length === 1
+      ? `Invalid parameter "${first.parameter}": ${first.message}`
+      : `Invalid parameters: ${problems.map((problem) => `"${problem.parameter}" ${problem.message}`).join("; ")}`;
+  return new ApiError(400, message, problems);
+}
+
+/** Turns a GraphQL error into the contract's REST error, naming parameters the REST way. */
+function restError(error: GraphQLError, operation: RestOperation, log: RestFacadeOptions["log"]): ApiError {
+  const original = error.originalError;
+  if (original instanceof ApiError) {
+    if (!original.problems.length) return original;
+    const renamed = original.problems.map((problem) => ({ ...problem, parameter: restName(problem.parameter, operation) }));
+    let message = original.message;
+    for (const [index, problem] of original.problems.entries()) message = message.replace(`"${problem.parameter}"`, `"${renamed[index]!.parameter}"`);
+    return new ApiError(original.status, message, renamed);
+  }
+  if (!original && !error.path) return new ApiError(400, error.message);
+  log(`unexpected error in ${operation.method} ${operation.path}`, original ?? error);
+  return new ApiError(500, "Internal server error.");
+}
+
+function restName(parameter: string, operation: RestOperation): string {
+  const last = parameter.split(".").pop()!;
+  const param =
+    operation.params.find((candidate) => candidate.variable === parameter || candidate.variable === `input.${parameter}`) ??
+    operation.params.find((candidate) => candidate.variable.split(".").pop() === last);
+  return param?.name ?? parameter;
+}
+
+function describeArea(area: string, version: string, operations: RestOperation[]) {
+  return {
+    component: area,
+    version,
+    tasks: operations
+      .filter((operation) => operation.area === area)
+      .map((operation) => ({
+        name: operation.task,
+        method: operation.method,
+        uri: `/api${operation.path}`,
+        versions: operation.versions,
+        access: operation.access,
+        status: operation.status,
+        parameters: operation.params.map(({ name, type, required, default: fallback, description }) => ({
+          name,
+          type,
+          required,
+          ...(fallback !== undefined ? { default: fallback } : {}),
+          description,
+        })),
+      })),
+  };
+}

@@ -1,0 +1,103 @@
+import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/graphql.js";
+import type { RestOperation, RestParam } from "../types.js";
+
+/** POST /wiki's optional parameters; PUT /wiki/{id} takes them with the same defaults. */
+const optional: RestParam[] = [
+  { name: "pagename", type: "string", required: false, description: "Page name; derived from the title when absent.", variable: "input.pagename" },
+  { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
+  { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
+  { name: "state", type: "integer", required: false, default: 0, description: "0 unpublished, 1 published.", variable: "input.state" },
+  { name: "access", type: "integer", required: false, default: 0, description: "0 public, 1 registered users, 4 private.", variable: "input.access" },
+  { name: "scope", type: "string", required: false, default: "site", description: "Page scope.", variable: "input.scope" },
+  { name: "scope_id", type: "integer", required: false, default: 0, description: "Page scope ID.", variable: "input.scopeId" },
+  { name: "params", type: "array", required: false, format: "map", description: "Page options.", variable: "input.params" },
+];
+
+const id: RestParam = { name: "id", type: "integer", required: true, default: 0, description: "Page identifier.", variable: "id" };
+const title: RestParam = { name: "title", type: "string", required: true, description: "Entry title.", variable: "input.title" };
+const pagetext: RestParam = { name: "pagetext", type: "string", required: true, description: "Page content.", variable: "input.pagetext" };
+
+export const wikiOperations: RestOperation[] = [
+  {
+    area: "wiki",
+    method: "POST",
+    path: "/wiki",
+    versions: ["1.0"],
+    task: "create a page",
+    params: [title, pagetext, ...optional],
+    document: WikiCreateDocument,
+    resultField: "createWikiPage",
+    response: { kind: "record" },
+    status: 201,
+    access: "signed-in user",
+  },
+  {
+    area: "wiki",
+    method: "GET",
+    path: "/wiki/list",
+    versions: ["1.0"],
+    task: "list pages",
+    params: [
+      { name: "limit", type: "integer", required: false, default: 25, description: "Number of results (0: the maximum, 100).", variable: "limit" },
+      { name: "start", type: "integer", required: false, default: 0, description: "Offset of the first result.", variable: "start" },
+      { name: "search", type: "string", required: false, description: "Word or phrase in the title or text.", variable: "search" },
+      { name: "sort", type: "string", required: false, default: "title", description: "Sort column: id, title, pagename, created, modified, state, access.", variable: "sort" },
+      { name: "sort_Dir", type: "string", required: false, default: "asc", description: "Sort direction: asc or desc.", variable: "sortDir" },
+      { name: "scope", type: "string", required: false, default: "site", description: "Page scope.", variable: "scope" },
+      { name: "scope_id", type: "integer", required: false, default: 0, description: "Page scope ID.", variable: "scopeId" },
+    ],
+    document: WikiListDocument,
+    resultField: "wikiPages",
+    response: { kind: "list", key: "pages" },
+    status: 200,
+    access: "anyone",
+  },
+  {
+    area: "wiki",
+    method: "DELETE",
+    path: "/wiki/{id}",
+    versions: ["1.0"],
+    task: "delete a page",
+    params: [id],
+    document: WikiDeleteDocument,
+    resultField: "deleteWikiPage",
+    response: { kind: "empty" },
+    status: 204,
+    access: "signed-in user",
+  },
+  {
+    area: "wiki",
+    method: "GET",
+    path: "/wiki/{id}",
+    versions: ["1.0"],
+    task: "read a page",
+    params: [
+      id,
+      { name: "version_id", type: "integer", required: false, default: 0, description: "Revision ID (0: the newest approved revision).", variable: "versionId" },
+    ],
+    document: WikiReadDocument,
+    resultField: "wikiPage",
+    response: { kind: "record" },
+    status: 200,
+    access: "anyone",
+  },
+  {
+    area: "wiki",
+    method: "PUT",
+    path: "/wiki/{id}",
+    versions: ["1.0"],
+    task: "update a page",
+    params: [
+      { ...id, default: undefined },
+      title,
+      pagetext,
+      ...optional,
+      { name: "summary", type: "string", required: false, description: "Summary of changes made.", variable: "input.summary" },
+    ],
+    document: WikiUpdateDocument,
+    resultField: "updateWikiPage",
+    response: { kind: "record" },
+    status: 200,
+    access: "signed-in user",
+  },
+];

@@ -1,0 +1,6 @@
+import type { RestOperation } from "./types.js";
+import { memberOperations } from "./rows/members.js";
+import { wikiOperations } from "./rows/wiki.js";
+
+/** The facade table: one row per documented operation. A new area adds its rows file here. */
+export const restOperations: RestOperation[] = [...memberOperations, ...wikiOperations];

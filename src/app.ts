@@ -1,0 +1,123 @@
+import express, { type ErrorRequestHandler, type Request } from "express";
+import multer from "multer";
+import { createYoga } from "graphql-yoga";
+import type { Config } from "./config.js";
+import type { RequestContext } from "./common/context.js";
+import { anonymous } from "./common/context.js";
+import { ApiError } from "./common/errors.js";
+import { openDatabase, type Database } from "./db/database.js";
+import { loadGroupRoles } from "./groups/membership.js";
+import { schema } from "./graphql/schema.js";
+import { authRoutes, identifyCaller } from "./auth/http.js";
+import { ensureFirstPartyClient } from "./auth/oauth.js";
+import { ensureAdministrator } from "./users/service.js";
+import { restFacade } from "../rest-facade/router.js";
+import { restOperations } from "../rest-facade/table.js";
+
+export interface App {
+  app: express.Express;
+  db: Database;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  config: Config;
+  /** Keep the embedded database in memory instead of DATA_DIR (tests). */
+  inMemory?: boolean;
+  log?: (line: string, error?: unknown) => void;
+}
+
+const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
+
+/** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
+export async function createApp({ config, inMemory = false, log = console.log }: AppOptions): Promise<App> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: inMemory ? undefined : config.dataDir });
+  await ensureFirstPartyClient(db.prisma);
+  if (config.admin) await ensureAdministrator(db.prisma, config.admin, log);
+
+  const contextFor = (req: Request): RequestContext => {
+    const viewer = req.viewer ?? anonymous;
+    let roles: ReturnType<RequestContext["groupRoles"]> | undefined;
+    return { db: db.prisma, viewer, config, groupRoles: () => (roles ??= loadGroupRoles(db.prisma, viewer)) };
+  };
+
+  const yoga = createYoga<{ req: Request }>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: { title: "Hubgraph GraphiQL" },
+    context: ({ req }) => contextFor(req),
+    logging: false,
+    maskedErrors: {
+      maskError(error, message) {
+        const original = (error as { originalError?: unknown }).originalError;
+        if (error instanceof ApiError || original instanceof ApiError) return error as Error;
+        if (!original) return error as Error;
+        log("unexpected GraphQL error", original);
+        return new ApiError(500, message);
+      },
+    },
+  });
+
+  const app = express();
+  app.disable("x-powered-by");
+  // qs parsing: a[]=1&a[]=2, a=1&a=2 and params[mode]=wiki, as the contract's parameter rules need.
+  app.set("query parser", "extended");
+
+  app.get("/health", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/ready", async (_req, res) => {
+    const up = await db.ping();
+    res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
+  });
+
+  app.use(identifyCaller(db.prisma));
+  app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
+
+  const api = express.Router();
+  api.use((req, _res, next) => {
+    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (hasBody && !req.is(BODY_TYPES)) {
+      return next(new ApiError(415, `Send the body as ${BODY_TYPES.join(", ")}.`));
+    }
+    next();
+  });
+  api.use(express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] }));
+  api.use(express.urlencoded({ extended: true, limit: config.bodyLimit }));
+  api.use(multer({ limits: { fieldSize: 1024 * 1024, files: 0 } }).none());
+  api.use(authRoutes(db.prisma, config));
+  api.use(restFacade({ schema, operations: restOperations, contextFor, log }));
+  app.use("/api", api);
+
+  app.use((req, _res, next) => next(new ApiError(404, `Nothing at ${req.method} ${req.path}.`)));
+  app.use(errorHandler(log));
+
+  return { app, db, close: () => db.close() };
+}
+
+/** Every error leaves as the contract's body: {"message", "code", "errors"?}. */
+function errorHandler(log: (line: string, error?: unknown) => void): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const known = toApiError(error);
+    if (!known) {
+      log("unexpected error", error);
+    }
+    const failure = known ?? new ApiError(500, "Internal server error.");
+    if (failure.status === 401) res.set("WWW-Authenticate", 'Bearer realm="hubgraph"');
+    res.status(failure.status).json({
+      message: failure.message,
+      code: failure.status,
+      ...(failure.problems.length ? { errors: failure.problems } : {}),
+    });
+  };
+}
+
+/** Errors from body parsing and uploads are the client's: map them to 400/413/415. */
+function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const err = error as { type?: string; status?: number; code?: string; message?: string; field?: string };
+  if (err.type === "entity.too.large" || err.code === "LIMIT_FIELD_VALUE") return new ApiError(413, "The request body is too large.");
+  if (err.type === "entity.parse.failed") return new ApiError(400, "The request body is not valid JSON.", [{ parameter: "body", message: "is not valid JSON" }]);
+  if (err.type === "encoding.unsupported" || err.type === "charset.unsupported") return new ApiError(415, "Unsupported body encoding.");
+  if (typeof err.code === "string" && err.code.startsWith("LIMIT_")) return new ApiError(400, `Invalid multipart body: ${err.message}`);
+  if (err.status && err.status >= 400 && err.status < 500) return new ApiError(err.status, err.message ?? "Bad request.");
+  return null;
+}

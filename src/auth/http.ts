@@ -1,0 +1,105 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import { parse as parseCookies } from "cookie";
+import type { PrismaClient, User } from "../generated/prisma/client.js";
+import type { Config } from "../config.js";
+import type { Viewer } from "../common/context.js";
+import { ApiError, badInput, forbidden, unauthenticated } from "../common/errors.js";
+import { findUserByCredentials } from "../users/service.js";
+import { sameSecret } from "./secrets.js";
+import { SESSION_COOKIE, endSession, findBearer, findSession, startSession } from "./sessions.js";
+import { createTokenEndpoint } from "./oauth.js";
+import { publicUser } from "../users/present.js";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    viewer?: Viewer;
+    session?: { id: number; csrfToken: string; user: User };
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Works out who is calling, for every route: a bearer token first, else the session cookie, else
+ * anonymous. A bearer token that is unknown or expired is refused outright (401) rather than quietly
+ * treated as anonymous. Cookie-authenticated unsafe requests must echo the session's CSRF token.
+ */
+export function identifyCaller(db: PrismaClient) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      const authorization = req.headers.authorization;
+      if (authorization && /^bearer\s/i.test(authorization)) {
+        const token = await findBearer(db, authorization.slice(7).trim());
+        if (!token) throw unauthenticated("The access token is invalid or has expired.");
+        req.viewer = { user: viewerUser(token.user), via: "token" };
+        return next();
+      }
+      const cookieToken = req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
+      const session = cookieToken ? await findSession(db, cookieToken) : null;
+      if (session) {
+        req.session = session;
+        req.viewer = { user: viewerUser(session.user), via: "session" };
+        const isLogin = req.method === "POST" && req.path === "/api/session";
+        if (!SAFE_METHODS.has(req.method) && !isLogin) {
+          const sent = req.get("x-csrf-token");
+          if (!sent || !sameSecret(sent, session.csrfToken)) {
+            throw forbidden("Missing or wrong X-CSRF-Token header for a cookie-authenticated request.");
+          }
+        }
+        return next();
+      }
+      req.viewer = { user: null, via: "anonymous" };
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+const viewerUser = (user: User) => ({ id: user.id, username: user.username, isAdmin: user.isAdmin });
+
+/** Token endpoint and cookie sessions: protocol endpoints, not resource operations, so not facade rows. */
+export function authRoutes(db: PrismaClient, config: Config) {
+  const router = express.Router();
+  const tokenEndpoint = createTokenEndpoint(db, config);
+  const cookieOptions = { httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure, path: "/" };
+
+  router.post("/developer/oauth/token", (req, res, next) => tokenEndpoint(req, res).catch(next));
+
+  router.post("/session", async (req, res, next) => {
+    try {
+      const username = req.body?.username;
+      const password = req.body?.password;
+      if (typeof username !== "string" || !username) throw badInput("username", "is required");
+      if (typeof password !== "string" || !password) throw badInput("password", "is required");
+      const user = await findUserByCredentials(db, username, password);
+      if (!user) throw unauthenticated("Invalid username and password combination.");
+      if (req.session) await endSession(db, req.session.id);
+      const { token, session } = await startSession(db, user.id, config.sessionTtl);
+      res.cookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: config.sessionTtl * 1000 });
+      res.status(201).json({ user: publicUser(user), csrfToken: session.csrfToken });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get("/session", (req, res, next) => {
+    if (!req.session) return next(unauthenticated("No session."));
+    res.json({ user: publicUser(req.session.user), csrfToken: req.session.csrfToken });
+  });
+
+  router.delete("/session", async (req, res, next) => {
+    try {
+      if (!req.session) throw unauthenticated("No session.");
+      await endSession(db, req.session.id);
+      res.clearCookie(SESSION_COOKIE, cookieOptions);
+      res.status(204).end();
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return router;
+}
+
+export { ApiError };

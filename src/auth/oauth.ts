@@ -1,0 +1,145 @@
+import OAuth2Server, { OAuthError, Request, Response } from "@node-oauth/oauth2-server";
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { PrismaClient } from "../generated/prisma/client.js";
+import type { Config } from "../config.js";
+import { findUserByCredentials } from "../users/service.js";
+import { hashSecret, randomSecret, sameSecret } from "./secrets.js";
+
+/** The built-in public client: first-party apps may omit client_id entirely. */
+export const FIRST_PARTY_CLIENT_ID = "hubgraph";
+
+export async function ensureFirstPartyClient(db: PrismaClient): Promise<void> {
+  await db.oAuthClient.upsert({
+    where: { id: FIRST_PARTY_CLIENT_ID },
+    create: { id: FIRST_PARTY_CLIENT_ID, name: "Hubgraph first-party apps", grants: ["password", "refresh_token"] },
+    update: {},
+  });
+}
+
+/** Registers a confidential client owned by `ownerId`; the secret is returned once and stored hashed. */
+export async function registerClient(db: PrismaClient, ownerId: number, name: string) {
+  const secret = randomSecret();
+  const client = await db.oAuthClient.create({
+    data: {
+      id: `client_${randomSecret().slice(0, 20)}`,
+      name,
+      ownerId,
+      secretHash: hashSecret(secret),
+      grants: ["client_credentials", "password", "refresh_token"],
+    },
+  });
+  return { client, secret };
+}
+
+/** The storage model @node-oauth/oauth2-server calls; tokens never touch the database in clear text. */
+function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
+  const asUser = (user: { id: number; username: string }) => ({ id: user.id, username: user.username });
+  return {
+    async getClient(clientId, clientSecret) {
+      const client = await db.oAuthClient.findUnique({ where: { id: clientId } });
+      if (!client) return false;
+      // Confidential clients must always prove themselves, whatever the grant.
+      if (client.secretHash && !(clientSecret && sameSecret(client.secretHash, hashSecret(clientSecret)))) return false;
+      return { id: client.id, grants: client.grants, ownerId: client.ownerId };
+    },
+    async getUser(username, password) {
+      const user = await findUserByCredentials(db, username, password);
+      return user ? asUser(user) : false;
+    },
+    async getUserFromClient(client) {
+      if (!client.ownerId) return false;
+      const owner = await db.user.findUnique({ where: { id: client.ownerId as number } });
+      return owner ? asUser(owner) : false;
+    },
+    async saveToken(token, client, user) {
+      await db.oAuthToken.create({
+        data: {
+          accessTokenHash: hashSecret(token.accessToken),
+          accessTokenExpiresAt: token.accessTokenExpiresAt!,
+          refreshTokenHash: token.refreshToken ? hashSecret(token.refreshToken) : null,
+          refreshTokenExpiresAt: token.refreshTokenExpiresAt ?? null,
+          scope: token.scope?.join(" ") || null,
+          clientId: client.id,
+          userId: user.id as number,
+        },
+      });
+      return { ...token, client, user };
+    },
+    async getAccessToken(accessToken) {
+      const row = await db.oAuthToken.findUnique({ where: { accessTokenHash: hashSecret(accessToken) }, include: { user: true } });
+      if (!row) return false;
+      return {
+        accessToken,
+        accessTokenExpiresAt: row.accessTokenExpiresAt,
+        scope: row.scope ? row.scope.split(" ") : undefined,
+        client: { id: row.clientId, grants: [] },
+        user: asUser(row.user),
+      };
+    },
+    async getRefreshToken(refreshToken) {
+      const row = await db.oAuthToken.findUnique({
+        where: { refreshTokenHash: hashSecret(refreshToken) },
+        include: { user: true, client: true },
+      });
+      if (!row) return false;
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: row.refreshTokenExpiresAt ?? undefined,
+        scope: row.scope ? row.scope.split(" ") : undefined,
+        client: { id: row.client.id, grants: row.client.grants },
+        user: asUser(row.user),
+      };
+    },
+    async revokeToken(token) {
+      // Rotation: the old pair (access and refresh) stops working as soon as it is exchanged.
+      const { count } = await db.oAuthToken.deleteMany({ where: { refreshTokenHash: hashSecret(token.refreshToken) } });
+      return count > 0;
+    },
+    async validateScope(_user, _client, scope) {
+      return scope ?? ["api"];
+    },
+  };
+}
+
+export function createTokenEndpoint(db: PrismaClient, config: Config) {
+  const server = new OAuth2Server({
+    model: oauthModel(db),
+    accessTokenLifetime: config.accessTokenTtl,
+    refreshTokenLifetime: config.refreshTokenTtl,
+    requireClientAuthentication: { password: false, refresh_token: false },
+  });
+
+  /** POST /api/developer/oauth/token, form or JSON body, client credentials in the body or HTTP Basic. */
+  return async function tokenEndpoint(req: ExpressRequest, res: ExpressResponse) {
+    const body: Record<string, unknown> = { ...(req.body ?? {}) };
+    if (!body.client_id && !req.headers.authorization) body.client_id = FIRST_PARTY_CLIENT_ID;
+    const request = new Request({
+      method: "POST",
+      query: {},
+      // The library only reads form bodies; express has already parsed JSON and form bodies alike.
+      headers: { ...(req.headers as Record<string, string>), "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    const response = new Response({ headers: {} });
+    try {
+      const token = await server.token(request, response);
+      res.status(200).set("Cache-Control", "no-store").json({
+        access_token: token.accessToken,
+        token_type: "Bearer",
+        expires_in: config.accessTokenTtl,
+        ...(token.refreshToken ? { refresh_token: token.refreshToken } : {}),
+        scope: token.scope?.join(" ") ?? "api",
+      });
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      const status = error.code ?? 400;
+      if (status === 401) res.set("WWW-Authenticate", 'Basic realm="hubgraph"');
+      res.status(status).set("Cache-Control", "no-store").json({
+        error: error.name,
+        error_description: error.message,
+        message: error.message,
+        code: status,
+      });
+    }
+  };
+}

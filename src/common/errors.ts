@@ -1,0 +1,44 @@
+import { GraphQLError } from "graphql";
+
+/** One bad input, named the way the caller's surface names it (the facade renames GraphQL names to REST ones). */
+export interface ParameterProblem {
+  parameter: string;
+  message: string;
+}
+
+const codes: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHENTICATED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+};
+
+/**
+ * The one error type services throw. It is a GraphQLError, so GraphQL clients see `message`,
+ * `extensions.code` and `extensions.errors` unmasked (HTTP 200, as GraphQL-over-HTTP expects for
+ * resolver errors); the REST facade reads `status` and `problems` and answers with the contract's
+ * status code and error body.
+ */
+export class ApiError extends GraphQLError {
+  readonly status: number;
+  readonly problems: ParameterProblem[];
+
+  constructor(status: number, message: string, problems: ParameterProblem[] = []) {
+    super(message, {
+      extensions: {
+        code: codes[status] ?? "ERROR",
+        ...(problems.length ? { errors: problems } : {}),
+      },
+    });
+    this.status = status;
+    this.problems = problems;
+  }
+}
+
+export const badInput = (parameter: string, message: string) =>
+  new ApiError(400, `Invalid parameter "${parameter}": ${message}`, [{ parameter, message }]);
+export const unauthenticated = (message = "Authentication required.") => new ApiError(401, message);
+export const forbidden = (message = "You are not allowed to do this.") => new ApiError(403, message);
+export const notFound = (message: string) => new ApiError(404, message);
+export const conflict = (parameter: string, message: string) => new ApiError(409, message, [{ parameter, message }]);

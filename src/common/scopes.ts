@@ -1,0 +1,59 @@
+import type { RequestContext } from "./context.js";
+import { badInput, forbidden, unauthenticated } from "./errors.js";
+
+/** A record that belongs to a scope (site, group, member, …) and was created by a user. */
+export interface ScopedRecord {
+  scope: string;
+  scopeId: number;
+  createdById: number;
+}
+
+export const SCOPE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** The caller, or 401. */
+export function requireUser(ctx: RequestContext) {
+  if (!ctx.viewer.user) throw unauthenticated();
+  return ctx.viewer.user;
+}
+
+/**
+ * May the caller put content into this scope? Group scopes need group membership (and the group must
+ * exist), member scopes belong to that member; administrators may write anywhere.
+ */
+export async function assertCanWriteInScope(ctx: RequestContext, scope: string, scopeId: number): Promise<void> {
+  const user = requireUser(ctx);
+  if (user.isAdmin) return;
+  if (scope === "group") {
+    const group = await ctx.db.group.findUnique({ where: { id: scopeId }, select: { id: true } });
+    if (!group) throw badInput("scopeId", `no group with id ${scopeId}`);
+    if (!(await ctx.groupRoles()).member.has(scopeId)) throw forbidden("Only members of this group can write in it.");
+  } else if (scope === "member" && scopeId !== user.id) {
+    throw forbidden("Only that member can write in a member scope.");
+  }
+}
+
+/** Update and delete: the creator, administrators, and managers of the record's group. */
+export async function canManage(ctx: RequestContext, record: ScopedRecord): Promise<boolean> {
+  const user = ctx.viewer.user;
+  if (!user) return false;
+  if (user.isAdmin || record.createdById === user.id) return true;
+  return record.scope === "group" && (await ctx.groupRoles()).manager.has(record.scopeId);
+}
+
+/**
+ * Resolves `created_by`: 0 or absent means the caller; naming someone else is for administrators only.
+ * Returns undefined when nothing should change (updates).
+ */
+export async function resolveCreator(
+  ctx: RequestContext,
+  requested: number | null | undefined,
+  fallback: number | undefined,
+): Promise<number | undefined> {
+  const user = requireUser(ctx);
+  if (!requested) return fallback;
+  if (requested === user.id) return requested;
+  if (!user.isAdmin) throw forbidden("Only administrators can set created_by to another user.");
+  const exists = await ctx.db.user.findUnique({ where: { id: requested }, select: { id: true } });
+  if (!exists) throw badInput("createdBy", `no user with id ${requested}`);
+  return requested;
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { ApiError } from "./errors.js";
+
+/**
+ * Parses service input with a zod schema. Every issue becomes a 400 naming the input field (its path,
+ * dot-joined), so GraphQL and REST callers learn exactly which parameter was wrong.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => ({
+    parameter: issue.path.map(String).join(".") || "input",
+    message: issue.message,
+  }));
+  const first = problems[0]!;
+  throw new ApiError(400, `Invalid parameter "${first.parameter}": ${first.message}`, problems);
+}
+
+/** Integer ids arrive as GraphQL IDs (strings); anything that is not a positive integer cannot exist. */
+export function parseId(value: string | number, parameter = "id"): number {
+  const id = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2147483647) {
+    throw new ApiError(400, `Invalid parameter "${parameter}": must be a positive integer`, [
+      { parameter, message: "must be a positive integer" },
+    ]);
+  }
+  return id;
+}
+
+/** What a service accepts before validation: the schema's fields, with any values (zod checks them). */
+export type RawInput<S extends z.ZodObject> = { [K in keyof z.input<S>]?: unknown };

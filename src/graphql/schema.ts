@@ -1,0 +1,5 @@
+import { builder } from "./builder.js";
+import "../users/graphql.js";
+import "../wiki/graphql.js";
+
+export const schema = builder.toSchema({ sortSchema: false });

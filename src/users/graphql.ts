@@ -1,0 +1,83 @@
+import { builder } from "../graphql/builder.js";
+import { createUser } from "./service.js";
+import { registerClient } from "../auth/oauth.js";
+import { requireUser } from "../common/scopes.js";
+
+export const UserType = builder.prismaObject("User", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    username: t.exposeString("username"),
+    name: t.exposeString("name"),
+    // E-mail addresses are shown to their owner and to administrators only.
+    email: t.string({
+      nullable: true,
+      select: { email: true },
+      resolve: (user, _args, ctx) => (ctx.viewer.user?.isAdmin || ctx.viewer.user?.id === user.id ? user.email : null),
+    }),
+    admin: t.exposeBoolean("isAdmin"),
+    created: t.expose("created", { type: "DateTime" }),
+  }),
+});
+
+builder.queryField("me", (t) =>
+  t.prismaField({
+    type: "User",
+    description: "The signed-in caller.",
+    authScopes: { user: true },
+    resolve: (query, _root, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } }),
+  }),
+);
+
+const CreateUserInput = builder.inputType("CreateUserInput", {
+  fields: (t) => ({
+    username: t.string({ required: true }),
+    email: t.string({ required: true }),
+    password: t.string({ required: true }),
+    name: t.string({ required: true }),
+    admin: t.boolean({ description: "Administrators only." }),
+  }),
+});
+
+builder.mutationField("createUser", (t) =>
+  t.prismaField({
+    type: "User",
+    description: "Creates an account. Administrators always may; anyone may when REGISTRATION=open.",
+    authScopes: { public: true },
+    args: { input: t.arg({ type: CreateUserInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const user = await createUser(ctx, { ...input, isAdmin: input.admin ?? undefined });
+      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+);
+
+interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  name: string;
+  grants: string[];
+}
+
+const OAuthClientCredentials = builder.objectRef<ClientCredentials>("OAuthClientCredentials").implement({
+  description: "A newly registered OAuth2 client. The secret is shown only once.",
+  fields: (t) => ({
+    clientId: t.exposeString("clientId"),
+    clientSecret: t.exposeString("clientSecret"),
+    name: t.exposeString("name"),
+    grants: t.exposeStringList("grants"),
+  }),
+});
+
+builder.mutationField("registerOAuthClient", (t) =>
+  t.field({
+    type: OAuthClientCredentials,
+    description: "Registers a confidential OAuth2 client owned by the caller; its client_credentials tokens act as the caller.",
+    authScopes: { user: true },
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, { name }, ctx) => {
+      const owner = requireUser(ctx);
+      const { client, secret } = await registerClient(ctx.db, owner.id, name.trim() || "Unnamed client");
+      return { clientId: client.id, clientSecret: secret, name: client.name, grants: client.grants };
+    },
+  }),
+);

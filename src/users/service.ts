@@ -1,0 +1,86 @@
+import { z } from "zod";
+import type { PrismaClient, User } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { conflict, forbidden, unauthenticated } from "../common/errors.js";
+import { parseInput } from "../common/validation.js";
+import { hashPassword, verifyPassword } from "../auth/secrets.js";
+
+const newUserInput = z.object({
+  username: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{2,64}$/, "must be 2 to 64 letters, digits, dots, dashes or underscores"),
+  email: z.email("must be an e-mail address").max(254),
+  password: z.string().min(8, "must be at least 8 characters").max(1024),
+  name: z.string().trim().min(1, "must not be empty").max(255),
+  isAdmin: z.boolean().optional(),
+});
+
+export type NewUserInput = z.input<typeof newUserInput>;
+
+/** Creates an account: administrators always may; anyone may when REGISTRATION=open. */
+export async function createUser(ctx: RequestContext, input: NewUserInput): Promise<User> {
+  const caller = ctx.viewer.user;
+  if (!caller?.isAdmin) {
+    if (ctx.config.registration !== "open") {
+      throw caller ? forbidden("Only administrators can create accounts.") : unauthenticated("Only administrators can create accounts.");
+    }
+    if (input.isAdmin) throw forbidden("Only administrators can create administrators.");
+  }
+  const data = parseInput(newUserInput, input);
+  const clash = await ctx.db.user.findFirst({
+    where: { OR: [{ username: data.username }, { email: { equals: data.email, mode: "insensitive" } }] },
+    select: { username: true },
+  });
+  if (clash) {
+    throw clash.username === data.username
+      ? conflict("username", `The username "${data.username}" is taken.`)
+      : conflict("email", "An account with this e-mail address exists.");
+  }
+  return ctx.db.user.create({
+    data: {
+      username: data.username,
+      email: data.email,
+      name: data.name,
+      isAdmin: data.isAdmin ?? false,
+      passwordHash: await hashPassword(data.password),
+    },
+  });
+}
+
+/** Checks a username (or e-mail address) and password; null when they do not match an account. */
+export async function findUserByCredentials(db: PrismaClient, login: string, password: string): Promise<User | null> {
+  const user = await db.user.findFirst({
+    where: { OR: [{ username: login }, { email: { equals: login, mode: "insensitive" } }] },
+  });
+  if (!user) return null;
+  return (await verifyPassword(user.passwordHash, password)) ? user : null;
+}
+
+/** Makes sure the configured administrator exists. An existing account keeps its password. */
+export async function ensureAdministrator(
+  db: PrismaClient,
+  admin: { username: string; password: string; email?: string },
+  log: (line: string) => void,
+): Promise<void> {
+  const existing = await db.user.findUnique({ where: { username: admin.username } });
+  if (!existing) {
+    await db.user.create({
+      data: {
+        username: admin.username,
+        email: admin.email ?? `${admin.username}@localhost`,
+        name: "Administrator",
+        isAdmin: true,
+        passwordHash: await hashPassword(admin.password),
+      },
+    });
+    log(`created administrator "${admin.username}"`);
+    return;
+  }
+  if (!existing.isAdmin) {
+    await db.user.update({ where: { id: existing.id }, data: { isAdmin: true } });
+    log(`made existing user "${admin.username}" an administrator`);
+  }
+  if (!(await verifyPassword(existing.passwordHash, admin.password))) {
+    log(`administrator "${admin.username}" exists with another password; ADMIN_PASSWORD was not applied`);
+  }
+}

@@ -1,0 +1,231 @@
+import { z } from "zod";
+import type { Prisma } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
+import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
+import { SCOPE_PATTERN, assertCanWriteInScope, canManage, requireUser, resolveCreator } from "../common/scopes.js";
+import { firstFree, pagenameFromTitle } from "../common/slug.js";
+import { parseInput, type RawInput } from "../common/validation.js";
+import { uniqueViolation } from "../db/errors.js";
+
+/** Wiki access levels: 0 public, 1 registered users, 4 private. */
+export const WIKI_ACCESS = { public: 0, registered: 1, private: 4 } as const;
+
+const SORT_COLUMNS = {
+  id: "id",
+  title: "title",
+  pagename: "pagename",
+  created: "created",
+  modified: "modified",
+  state: "state",
+  access: "access",
+} as const;
+
+type Query = { include?: Prisma.WikiPageInclude; select?: Prisma.WikiPageSelect };
+
+export interface WikiListArgs extends PageArgs {
+  search?: string | null;
+  scope?: string | null;
+  scopeId?: number | null;
+  sort?: string | null;
+  sortDir?: string | null;
+}
+
+const pagename = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/, "may hold only letters, digits and _ . : - (at most 255)");
+const fields = {
+  title: z.string().trim().min(1, "must not be empty").max(255),
+  pagename: pagename.optional().nullable(),
+  pagetext: z.string().min(1, "must not be empty"),
+  created: z.date().optional().nullable(),
+  createdBy: z.number().int().min(0).optional().nullable(),
+  state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
+  access: z.union([z.literal(0), z.literal(1), z.literal(4)], "must be 0 (public), 1 (registered) or 4 (private)").optional().nullable(),
+  scope: z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group").optional().nullable(),
+  scopeId: z.number().int().min(0).optional().nullable(),
+  params: z.record(z.string(), z.unknown(), "must be an object").optional().nullable(),
+  summary: z.string().max(1024).optional().nullable(),
+};
+const createInput = z.object(fields);
+const updateInput = z.object({ ...fields, title: fields.title.nullish(), pagetext: fields.pagetext.nullish() });
+
+export type CreateWikiPage = RawInput<typeof createInput>;
+export type UpdateWikiPage = RawInput<typeof updateInput>;
+
+/** What the caller may see: published public pages for everyone, more for users, everything for admins. */
+export async function visibleWikiPages(ctx: RequestContext): Promise<Prisma.WikiPageWhereInput> {
+  const user = ctx.viewer.user;
+  if (!user) return { state: 1, access: WIKI_ACCESS.public };
+  if (user.isAdmin) return {};
+  const { member } = await ctx.groupRoles();
+  return {
+    OR: [
+      { createdById: user.id },
+      { state: 1, access: { in: [WIKI_ACCESS.public, WIKI_ACCESS.registered] } },
+      { state: 1, access: WIKI_ACCESS.private, scope: "group", scopeId: { in: [...member] } },
+    ],
+  };
+}
+
+export async function listWikiPages(ctx: RequestContext, args: WikiListArgs, query: Query = {}) {
+  const { take, skip } = pageWindow(args);
+  const order = sortOrder(SORT_COLUMNS, args.sort, args.sortDir, { sort: "title", direction: "asc" });
+  const search = args.search?.trim();
+  const where: Prisma.WikiPageWhereInput = {
+    AND: [
+      await visibleWikiPages(ctx),
+      { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 },
+      search
+        ? {
+            OR: [
+              { title: { contains: search, mode: "insensitive" } },
+              { currentRevision: { pagetext: { contains: search, mode: "insensitive" } } },
+            ],
+          }
+        : {},
+    ],
+  };
+  const [items, total] = await Promise.all([
+    ctx.db.wikiPage.findMany({ ...query, where, orderBy: [{ [order.field]: order.direction }, { id: "asc" }], take, skip }),
+    ctx.db.wikiPage.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** A page the caller may see, or 404 (pages the caller may not see do not exist for them). */
+export async function getWikiPage(ctx: RequestContext, id: number, query: Query = {}) {
+  const page = await ctx.db.wikiPage.findFirst({ ...query, where: { AND: [{ id }, await visibleWikiPages(ctx)] } });
+  if (!page) throw notFound(`Wiki page ${id} not found.`);
+  return page;
+}
+
+/** A revision of a visible page: `versionId` (0 or absent → the newest approved revision). */
+export async function getWikiRevision(ctx: RequestContext, pageId: number, versionId?: number | null) {
+  if (versionId) {
+    const revision = await ctx.db.wikiRevision.findFirst({ where: { id: versionId, pageId } });
+    if (!revision) throw badInput("versionId", `page ${pageId} has no revision ${versionId}`);
+    return revision;
+  }
+  return ctx.db.wikiRevision.findFirst({ where: { pageId, approved: true }, orderBy: { version: "desc" } });
+}
+
+async function takenPagenames(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
+  const rows = await tx.wikiPage.findMany({
+    where: { scope, scopeId, pagename: { startsWith: base }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { pagename: true },
+  });
+  return new Set(rows.map((row) => row.pagename));
+}
+
+export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage, query: Query = {}) {
+  const user = requireUser(ctx);
+  const data = parseInput(createInput, input);
+  const scope = data.scope ?? "site";
+  const scopeId = data.scopeId ?? 0;
+  await assertCanWriteInScope(ctx, scope, scopeId);
+  const createdById = (await resolveCreator(ctx, data.createdBy, user.id))!;
+
+  const id = await ctx.db
+    .$transaction(async (tx) => {
+      let name = data.pagename;
+      if (name) {
+        if ((await takenPagenames(tx, scope, scopeId, name)).has(name)) throw conflict("pagename", `A page named "${name}" exists in this scope.`);
+      } else {
+        const base = pagenameFromTitle(data.title);
+        name = firstFree(base, await takenPagenames(tx, scope, scopeId, base), "_");
+      }
+      const page = await tx.wikiPage.create({
+        data: {
+          title: data.title,
+          pagename: name,
+          scope,
+          scopeId,
+          state: data.state ?? 0,
+          access: data.access ?? WIKI_ACCESS.public,
+          params: (data.params ?? {}) as Prisma.InputJsonObject,
+          ...(data.created ? { created: data.created } : {}),
+          createdById,
+        },
+      });
+      const revision = await tx.wikiRevision.create({
+        data: {
+          pageId: page.id,
+          version: 1,
+          pagetext: data.pagetext,
+          summary: data.summary ?? "",
+          length: data.pagetext.length,
+          createdById: user.id,
+        },
+      });
+      await tx.wikiPage.update({ where: { id: page.id }, data: { currentRevisionId: revision.id } });
+      return page.id;
+    })
+    .catch(uniqueViolation("pagename", "A page with this name exists in this scope."));
+  return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/**
+ * Changes the given fields only. A changed `pagetext` becomes a new approved revision carrying
+ * `summary`; unchanged text adds no revision.
+ */
+export async function updateWikiPage(ctx: RequestContext, id: number, input: UpdateWikiPage, query: Query = {}) {
+  const user = requireUser(ctx);
+  const page = await getWikiPage(ctx, id);
+  if (!(await canManage(ctx, page))) throw forbidden("Only the creator, a group manager or an administrator can change this page.");
+  const data = parseInput(updateInput, input);
+  const scope = data.scope ?? page.scope;
+  const scopeId = data.scopeId ?? page.scopeId;
+  if (scope !== page.scope || scopeId !== page.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
+  const createdById = await resolveCreator(ctx, data.createdBy, undefined);
+
+  await ctx.db
+    .$transaction(async (tx) => {
+      const name = data.pagename ?? page.pagename;
+      if ((name !== page.pagename || scope !== page.scope || scopeId !== page.scopeId) && (await takenPagenames(tx, scope, scopeId, name, id)).has(name)) {
+        throw conflict("pagename", `A page named "${name}" exists in this scope.`);
+      }
+      let currentRevisionId: number | undefined;
+      const current = page.currentRevisionId
+        ? await tx.wikiRevision.findUnique({ where: { id: page.currentRevisionId }, select: { pagetext: true } })
+        : null;
+      if (data.pagetext != null && data.pagetext !== current?.pagetext) {
+        const last = await tx.wikiRevision.aggregate({ where: { pageId: id }, _max: { version: true } });
+        const revision = await tx.wikiRevision.create({
+          data: {
+            pageId: id,
+            version: (last._max.version ?? 0) + 1,
+            pagetext: data.pagetext,
+            summary: data.summary ?? "",
+            length: data.pagetext.length,
+            createdById: user.id,
+          },
+        });
+        currentRevisionId = revision.id;
+      }
+      await tx.wikiPage.update({
+        where: { id },
+        data: {
+          title: data.title ?? undefined,
+          pagename: name,
+          scope,
+          scopeId,
+          state: data.state ?? undefined,
+          access: data.access ?? undefined,
+          params: (data.params ?? undefined) as Prisma.InputJsonObject | undefined,
+          created: data.created ?? undefined,
+          createdById,
+          currentRevisionId,
+        },
+      });
+    })
+    .catch(uniqueViolation("pagename", "A page with this name exists in this scope."));
+  return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** Deletes a page and its revisions: the creator, a group manager or an administrator. */
+export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<number> {
+  requireUser(ctx);
+  const page = await getWikiPage(ctx, id);
+  if (!(await canManage(ctx, page))) throw forbidden("Only the creator, a group manager or an administrator can delete this page.");
+  await ctx.db.wikiPage.delete({ where: { id } });
+  return id;
+}
