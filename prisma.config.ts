@@ -16,6 +16,8 @@ export default defineConfig({
   async adapter() {
     const url = process.env.DATABASE_URL;
     if (url && /^postgres(ql)?:\/\//.test(url)) return new PrismaPg({ connectionString: url });
+    // Commands that need no stored data (e.g. migrate diff --from-empty) can use a throw-away database.
+    if (process.env.PRISMA_SCRATCH_DB === "memory") return new PrismaPGlite(new PGlite()) as unknown as PrismaPg;
     const dir = path.resolve(process.env.DATA_DIR ?? "data", "pglite");
     fs.mkdirSync(dir, { recursive: true });
     // The adapter is typed against an older @prisma/driver-adapter-utils; the protocol is the same.

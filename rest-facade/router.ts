@@ -58,7 +58,10 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
     try {
       const { asked, path } = askedVersion(req.path, req.query, req.get("accept"));
       res.set("X-API-Version", asked ?? DEFAULT_VERSION);
-      const matching = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
+      const matched = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
+      // Only the most specific paths count: /wiki/list is never /wiki/{id} with id "list".
+      const fewest = Math.min(...matched.map(({ route }) => placeholders(route.operation.path)));
+      const matching = matched.filter(({ route }) => placeholders(route.operation.path) === fewest);
       const method = req.method === "HEAD" ? "GET" : req.method;
       const area = /^\/([\w-]+)\/?$/.exec(path)?.[1];
       if (method === "GET" && area && areas.includes(area) && !matching.some(({ route }) => route.operation.method === "GET")) {
@@ -131,12 +134,11 @@ function restError(error: GraphQLError, operation: RestOperation, log: RestFacad
   return new ApiError(500, "Internal server error.");
 }
 
+/** Service problems name GraphQL input fields (`scopeId`, `tags.1`); REST callers get the row's name. */
 function restName(parameter: string, operation: RestOperation): string {
-  const last = parameter.split(".").pop()!;
-  const param =
-    operation.params.find((candidate) => candidate.variable === parameter || candidate.variable === `input.${parameter}`) ??
-    operation.params.find((candidate) => candidate.variable.split(".").pop() === last);
-  return param?.name ?? parameter;
+  const [field, ...rest] = parameter.replace(/^input\./, "").split(".");
+  const param = operation.params.find((candidate) => candidate.variable.replace(/^input\./, "") === field);
+  return param ? [param.name, ...rest].join(".") : parameter;
 }
 
 function describeArea(area: string, version: string, operations: RestOperation[]) {

@@ -13,6 +13,7 @@ import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { ensureAdministrator } from "./users/service.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
+import { DEFAULT_VERSION, askedVersion } from "../rest-facade/versions.js";
 
 export interface App {
   app: express.Express;
@@ -69,20 +70,43 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
   });
 
+  // Every /api response carries X-API-Version, also errors raised before the facade (401, 413, 415, auth
+  // routes); the facade replaces it with the version it served.
+  app.use("/api", (req, res, next) => {
+    let version = DEFAULT_VERSION;
+    try {
+      version = askedVersion(req.path, req.query as Record<string, unknown>, req.get("accept")).asked ?? DEFAULT_VERSION;
+    } catch {
+      // A malformed version is the facade's 400 to report.
+    }
+    res.set("X-API-Version", version);
+    next();
+  });
   app.use(identifyCaller(db.prisma));
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();
+  const bodyLimit = byteLimit(config.bodyLimit);
   api.use((req, _res, next) => {
-    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    const length = Number(req.headers["content-length"] ?? 0);
+    const hasBody = length > 0 || req.headers["transfer-encoding"] !== undefined;
     if (hasBody && !req.is(BODY_TYPES)) {
       return next(new ApiError(415, `Send the body as ${BODY_TYPES.join(", ")}.`));
     }
+    // BODY_LIMIT holds for every body type, multipart included (multer has no total-size limit of its own).
+    if (length > bodyLimit) return next(new ApiError(413, "The request body is too large."));
     next();
   });
   api.use(express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] }));
   api.use(express.urlencoded({ extended: true, limit: config.bodyLimit }));
-  api.use(multer({ limits: { fieldSize: 1024 * 1024, files: 0 } }).none());
+  const multipart = multer({ limits: { fieldSize: bodyLimit, files: 0 } }).none();
+  // busboy's parse errors ("Unexpected end of form", "Malformed part header", no boundary) are the client's.
+  api.use((req, res, next) =>
+    multipart(req, res, (error?: unknown) => {
+      if (!error || error instanceof multer.MulterError) return next(error);
+      next(new ApiError(400, "The multipart body is malformed.", [{ parameter: "body", message: "is not valid multipart/form-data" }]));
+    }),
+  );
   api.use(authRoutes(db.prisma, config));
   api.use(restFacade({ schema, operations: restOperations, contextFor, log }));
   app.use("/api", api);
@@ -91,6 +115,14 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.use(errorHandler(log));
 
   return { app, db, close: () => db.close() };
+}
+
+/** A body-parser size ("1mb", "512kb", "2048") in bytes. */
+function byteLimit(limit: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit);
+  if (!match) throw new Error(`BODY_LIMIT must be a size such as 1mb or 512kb, got "${limit}"`);
+  const units: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+  return Math.floor(Number(match[1]) * units[(match[2] ?? "b").toLowerCase()]!);
 }
 
 /** Every error leaves as the contract's body: {"message", "code", "errors"?}. */

@@ -65,6 +65,7 @@ export function authRoutes(db: PrismaClient, config: Config) {
   const cookieOptions = { httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure, path: "/" };
 
   router.post("/developer/oauth/token", (req, res, next) => tokenEndpoint(req, res).catch(next));
+  router.all("/developer/oauth/token", methodNotAllowed(["POST"]));
 
   router.post("/session", async (req, res, next) => {
     try {
@@ -99,7 +100,17 @@ export function authRoutes(db: PrismaClient, config: Config) {
     }
   });
 
+  router.all("/session", methodNotAllowed(["GET", "POST", "DELETE"]));
+
   return router;
+}
+
+/** Any other method on a protocol endpoint: 405 with Allow, not the facade's 404. */
+function methodNotAllowed(allowed: string[]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.set("Allow", allowed.join(", "));
+    next(new ApiError(405, `${req.method} is not allowed on /api${req.path}; use ${allowed.join(" or ")}.`));
+  };
 }
 
 export { ApiError };

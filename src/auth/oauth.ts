@@ -1,4 +1,4 @@
-import OAuth2Server, { OAuthError, Request, Response } from "@node-oauth/oauth2-server";
+import OAuth2Server, { InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
@@ -101,6 +101,9 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
   };
 }
 
+/** The grants this server implements; the library also knows others (authorization_code) that the model does not. */
+const SUPPORTED_GRANTS = new Set(["password", "refresh_token", "client_credentials"]);
+
 export function createTokenEndpoint(db: PrismaClient, config: Config) {
   const server = new OAuth2Server({
     model: oauthModel(db),
@@ -122,6 +125,16 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
     });
     const response = new Response({ headers: {} });
     try {
+      // Checked before the library, which otherwise reports a missing or unknown grant_type of the public
+      // client as invalid_client (it asks for a client secret for any grant it has no rule for).
+      // Every token request parameter is a string (RFC 6749 form encoding); JSON objects must never reach the
+      // model, where they would become Prisma filters.
+      for (const [key, value] of Object.entries(body)) {
+        if (value !== undefined && typeof value !== "string") throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be a string`);
+      }
+      const grantType = body.grant_type;
+      if (typeof grantType !== "string" || !grantType) throw new InvalidRequestError("Missing parameter: `grant_type`");
+      if (!SUPPORTED_GRANTS.has(grantType)) throw new UnsupportedGrantTypeError("Unsupported grant type: `grant_type` is invalid");
       const token = await server.token(request, response);
       res.status(200).set("Cache-Control", "no-store").json({
         access_token: token.accessToken,
@@ -132,7 +145,11 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
       });
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
-      const status = error.code ?? 400;
+      // The library wraps unexpected failures as server_error with the cause's message: never show that.
+      if (error.name === "server_error") throw (error as OAuthError & { inner?: unknown }).inner ?? error;
+      // Failed client authentication is 401 however the client sent its credentials (RFC 6749 §5.2 allows it;
+      // the contract wants 401 for bad credentials), not the library's 400 for credentials in the body.
+      const status = error.name === "invalid_client" ? 401 : (error.code ?? 400);
       if (status === 401) res.set("WWW-Authenticate", 'Basic realm="hubgraph"');
       res.status(status).set("Cache-Control", "no-store").json({
         error: error.name,

@@ -1,5 +1,5 @@
 import type { RequestContext } from "./context.js";
-import { badInput, forbidden, unauthenticated } from "./errors.js";
+import { badInput, forbidden, notFound, unauthenticated } from "./errors.js";
 
 /** A record that belongs to a scope (site, group, member, …) and was created by a user. */
 export interface ScopedRecord {
@@ -56,4 +56,22 @@ export async function resolveCreator(
   const exists = await ctx.db.user.findUnique({ where: { id: requested }, select: { id: true } });
   if (!exists) throw badInput("createdBy", `no user with id ${requested}`);
   return requested;
+}
+
+/**
+ * The record an update or delete acts on. Managing rights are checked before visibility, so a group
+ * manager can act on an unpublished group record; callers who may see it but not manage it get 403,
+ * and callers who may not even see it get 404, as if it did not exist.
+ */
+export async function recordToChange<R extends ScopedRecord>(
+  ctx: RequestContext,
+  record: R | null,
+  isVisible: () => Promise<boolean>,
+  notFoundMessage: string,
+  forbiddenMessage: string,
+): Promise<R> {
+  requireUser(ctx);
+  if (record && (await canManage(ctx, record))) return record;
+  if (record && (await isVisible())) throw forbidden(forbiddenMessage);
+  throw notFound(notFoundMessage);
 }

@@ -1,5 +1,6 @@
 import { builder } from "./builder.js";
 import "../users/graphql.js";
 import "../wiki/graphql.js";
+import "../blog/graphql.js";
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
+import { conflict, notFound } from "../common/errors.js";
 import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
-import { SCOPE_PATTERN, assertCanWriteInScope, canManage, requireUser, resolveCreator } from "../common/scopes.js";
+import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { firstFree, pagenameFromTitle } from "../common/slug.js";
 import { parseInput, type RawInput } from "../common/validation.js";
 import { uniqueViolation } from "../db/errors.js";
@@ -98,11 +98,21 @@ export async function getWikiPage(ctx: RequestContext, id: number, query: Query 
   return page;
 }
 
+async function wikiPageToChange(ctx: RequestContext, id: number) {
+  return recordToChange(
+    ctx,
+    await ctx.db.wikiPage.findUnique({ where: { id } }),
+    async () => (await ctx.db.wikiPage.count({ where: { AND: [{ id }, await visibleWikiPages(ctx)] } })) > 0,
+    `Wiki page ${id} not found.`,
+    "Only the creator, a group manager or an administrator can change this page.",
+  );
+}
+
 /** A revision of a visible page: `versionId` (0 or absent → the newest approved revision). */
 export async function getWikiRevision(ctx: RequestContext, pageId: number, versionId?: number | null) {
   if (versionId) {
     const revision = await ctx.db.wikiRevision.findFirst({ where: { id: versionId, pageId } });
-    if (!revision) throw badInput("versionId", `page ${pageId} has no revision ${versionId}`);
+    if (!revision) throw notFound(`Wiki page ${pageId} has no revision ${versionId} (version_id).`);
     return revision;
   }
   return ctx.db.wikiRevision.findFirst({ where: { pageId, approved: true }, orderBy: { version: "desc" } });
@@ -169,8 +179,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
  */
 export async function updateWikiPage(ctx: RequestContext, id: number, input: UpdateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
-  const page = await getWikiPage(ctx, id);
-  if (!(await canManage(ctx, page))) throw forbidden("Only the creator, a group manager or an administrator can change this page.");
+  const page = await wikiPageToChange(ctx, id);
   const data = parseInput(updateInput, input);
   const scope = data.scope ?? page.scope;
   const scopeId = data.scopeId ?? page.scopeId;
@@ -223,9 +232,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
 
 /** Deletes a page and its revisions: the creator, a group manager or an administrator. */
 export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<number> {
-  requireUser(ctx);
-  const page = await getWikiPage(ctx, id);
-  if (!(await canManage(ctx, page))) throw forbidden("Only the creator, a group manager or an administrator can delete this page.");
+  await wikiPageToChange(ctx, id);
   await ctx.db.wikiPage.delete({ where: { id } });
   return id;
 }

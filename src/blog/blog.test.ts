@@ -1,0 +1,799 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RestResult, type TestServer, type TestUser } from "../../test/server.js";
+import {
+  TestBlogEntriesDocument,
+  TestBlogEntryDocument,
+  TestCreateBlogEntryDocument,
+  TestDeleteBlogEntryDocument,
+  TestUpdateBlogEntryDocument,
+} from "../../rest-facade/generated/graphql.js";
+import { restTimestamp } from "../common/time.js";
+
+/** A blog entry as the REST facade renders it. */
+interface RestEntry {
+  id: number;
+  title: string;
+  alias: string;
+  content: string;
+  scope: string;
+  scope_id: number;
+  created: string;
+  created_by: number;
+  modified: string;
+  state: number;
+  access: number;
+  allow_comments: number;
+  publish_up: string;
+  publish_down: string | null;
+  hits: number;
+  tags: string[];
+  url: string;
+}
+
+const REST_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let server: TestServer;
+let admin: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+let member: TestUser;
+let manager: TestUser;
+let groupId: number;
+
+beforeAll(async () => {
+  server = await startServer();
+  [admin, alice, bob, member, manager] = await Promise.all([
+    server.user({ admin: true }),
+    server.user(),
+    server.user(),
+    server.user(),
+    server.user(),
+  ]);
+  const group = await server.app.db.prisma.group.create({ data: { cn: "astronomy", title: "Astronomy" } });
+  groupId = group.id;
+  await server.app.db.prisma.groupMember.createMany({
+    data: [
+      { groupId, userId: member.id, role: "member" },
+      { groupId, userId: manager.id, role: "member" },
+      { groupId, userId: manager.id, role: "manager" },
+    ],
+  });
+});
+
+afterAll(() => server?.close());
+
+const site = { scope: "site", scope_id: 0 };
+const create = (token: string | undefined, body: Record<string, unknown>) => server.rest("POST", "/blog", { token, body });
+const read = (id: number, token?: string) => server.rest("GET", `/blog/${id}`, { token });
+const list = (query: Record<string, string | number>, token?: string) => server.rest("GET", "/blog/list", { token, query });
+const update = (id: number, token: string | undefined, body: Record<string, unknown>) => server.rest("PUT", `/blog/${id}`, { token, body });
+const remove = (id: number, token?: string) => server.rest("DELETE", `/blog/${id}`, { token });
+const entryCount = () => server.app.db.prisma.blogEntry.count();
+const ago = (ms: number) => restTimestamp(new Date(Date.now() - ms));
+const ahead = (ms: number) => restTimestamp(new Date(Date.now() + ms));
+
+/** Creates an entry that must succeed and returns it. */
+async function entry(token: string, body: Record<string, unknown>): Promise<RestEntry> {
+  const response = await create(token, { ...site, content: "Some content.", ...body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as RestEntry;
+}
+
+const posts = (response: RestResult) => response.body.posts as RestEntry[];
+const postIds = (response: RestResult) => posts(response).map((post) => post.id);
+const firstParameter = (response: RestResult) => (response.body.errors as { parameter: string }[])[0]?.parameter;
+const nearNow = (timestamp: string) => Math.abs(Date.parse(`${timestamp.replace(" ", "T")}Z`) - Date.now()) < 60_000;
+
+describe("POST /api/blog", () => {
+  it("refuses anonymous callers with 401 and WWW-Authenticate", async () => {
+    const before = await entryCount();
+    const response = await create(undefined, { ...site, title: "Anon", content: "x" });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
+    expect(response.body).toMatchObject({ code: 401, message: expect.any(String) });
+    expect(await entryCount()).toBe(before);
+  });
+
+  it("applies every documented default when only the required parameters are sent", async () => {
+    const response = await create(alice.token, { ...site, title: "Defaults Entry", content: "Body text" });
+    expect(response.status).toBe(201);
+    const body = response.body as RestEntry;
+    expect(body).toMatchObject({
+      title: "Defaults Entry",
+      alias: "defaults-entry",
+      content: "Body text",
+      scope: "site",
+      scope_id: 0,
+      created_by: alice.id,
+      state: 0,
+      access: 0,
+      allow_comments: 1,
+      publish_down: null,
+      hits: 0,
+      tags: [],
+      url: "/blog/defaults-entry",
+    });
+    expect(typeof body.id).toBe("number");
+    for (const timestamp of [body.created, body.modified, body.publish_up]) {
+      expect(timestamp).toMatch(REST_TIME);
+      expect(nearNow(timestamp)).toBe(true);
+    }
+  });
+
+  it("stores every given value and answers with REST field names", async () => {
+    const body = await entry(alice.token, {
+      title: "  Explicit  ",
+      alias: "Explicit-Alias",
+      content: "Explicit content",
+      created: "2020-01-02 03:04:05",
+      state: 1,
+      access: 2,
+      allow_comments: 0,
+      publish_up: "2021-05-06 07:08:09",
+      publish_down: "2031-05-06T07:08:09Z",
+      tags: "science, news",
+    });
+    expect(body).toMatchObject({
+      title: "Explicit",
+      alias: "explicit-alias",
+      created: "2020-01-02 03:04:05",
+      state: 1,
+      access: 2,
+      allow_comments: 0,
+      publish_up: "2021-05-06 07:08:09",
+      publish_down: "2031-05-06 07:08:09",
+      tags: ["science", "news"],
+    });
+    expect(Object.keys(body).sort()).toEqual(
+      ["access", "alias", "allow_comments", "content", "created", "created_by", "hits", "id", "modified", "publish_down", "publish_up", "scope", "scope_id", "state", "tags", "title", "url"].sort(),
+    );
+  });
+
+  it("enforces required parameters, naming each the REST way, and stores nothing", async () => {
+    const before = await entryCount();
+    const nothing = await create(alice.token, { alias: "nothing" });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.code).toBe(400);
+    expect((nothing.body.errors as { parameter: string }[]).map((error) => error.parameter).sort()).toEqual(["content", "scope", "scope_id", "title"]);
+
+    const withoutScopeId = await create(alice.token, { scope: "site", title: "T", content: "C" });
+    expect(withoutScopeId.status).toBe(400);
+    expect(withoutScopeId.body).toEqual({
+      message: expect.stringContaining('"scope_id"'),
+      code: 400,
+      errors: [{ parameter: "scope_id", message: "is required" }],
+    });
+    expect(await entryCount()).toBe(before);
+  });
+
+  it("answers 400 naming the parameter for values of the wrong type or range", async () => {
+    const before = await entryCount();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ scope_id: "abc" }, "scope_id"],
+      [{ publish_down: "not a date" }, "publish_down"],
+      [{ publish_up: "2024-02-30 10:00:00" }, "publish_up"],
+      [{ created: "yesterday" }, "created"],
+      [{ state: "published" }, "state"],
+      [{ state: 2 }, "state"],
+      [{ access: 3 }, "access"],
+      [{ access: 4 }, "access"],
+      [{ allow_comments: 2 }, "allow_comments"],
+      [{ created_by: "me" }, "created_by"],
+      [{ scope: "Not A Scope" }, "scope"],
+      [{ title: "   " }, "title"],
+      [{ alias: "-leading-hyphen" }, "alias"],
+      [{ alias: "has space" }, "alias"],
+      [{ tags: `ok, ${"x".repeat(101)}` }, "tags"],
+    ];
+    for (const [override, parameter] of cases) {
+      const response = await create(alice.token, { ...site, title: "Typed", content: "c", ...override });
+      expect(response.status, JSON.stringify(override)).toBe(400);
+      expect(firstParameter(response), JSON.stringify(override)).toBe(parameter);
+      expect(response.body.message).toContain(`"${parameter}"`);
+    }
+    expect(await entryCount()).toBe(before);
+  });
+
+  it("requires publish_down to be after publish_up", async () => {
+    const before = await entryCount();
+    const equal = await create(alice.token, { ...site, title: "W", content: "c", publish_up: "2030-01-01 00:00:00", publish_down: "2030-01-01 00:00:00" });
+    expect(equal.status).toBe(400);
+    expect(equal.body.errors).toEqual([{ parameter: "publish_down", message: "must be after publish_up" }]);
+    const beforeNow = await create(alice.token, { ...site, title: "W", content: "c", publish_down: ago(HOUR) });
+    expect(beforeNow.status).toBe(400);
+    expect(firstParameter(beforeNow)).toBe("publish_down");
+    expect(await entryCount()).toBe(before);
+  });
+
+  it("trims tags, drops empty ones and repeats (case-insensitively)", async () => {
+    expect((await entry(alice.token, { title: "Tags one", tags: "a, b ,a" })).tags).toEqual(["a", "b"]);
+    expect((await entry(alice.token, { title: "Tags two", tags: "Physics,, physics , PHYSICS,Chem" })).tags).toEqual(["Physics", "Chem"]);
+  });
+
+  it("derives free aliases, refuses a duplicate explicit alias with 409 and allows it in another scope", async () => {
+    const first = await entry(alice.token, { title: "Hello, World!" });
+    const second = await entry(bob.token, { title: "hello world" });
+    const accented = await entry(bob.token, { title: "Ça va? Très bien" });
+    const symbols = await entry(bob.token, { title: "!!!" });
+    expect([first.alias, second.alias, accented.alias, symbols.alias]).toEqual(["hello-world", "hello-world-2", "ca-va-tres-bien", "entry"]);
+
+    const before = await entryCount();
+    const duplicate = await create(bob.token, { ...site, title: "Other", content: "c", alias: "hello-world" });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ code: 409, message: expect.any(String), errors: [{ parameter: "alias" }] });
+    const duplicateByCase = await create(bob.token, { ...site, title: "Other", content: "c", alias: "HELLO-WORLD" });
+    expect(duplicateByCase.status).toBe(409);
+    expect(await entryCount()).toBe(before);
+
+    const elsewhere = await entry(member.token, { scope: "group", scope_id: groupId, title: "Other", alias: "hello-world" });
+    expect(elsewhere).toMatchObject({ alias: "hello-world", scope: "group", scope_id: groupId, url: `/groups/${groupId}/blog/hello-world` });
+  });
+
+  it("lets only administrators name another creator", async () => {
+    const byAlice = await create(alice.token, { ...site, title: "Ghost", content: "c", created_by: bob.id });
+    expect(byAlice.status).toBe(403);
+    expect((await entry(alice.token, { title: "Self named", created_by: alice.id })).created_by).toBe(alice.id);
+    expect((await entry(admin.token, { title: "For Bob", created_by: bob.id })).created_by).toBe(bob.id);
+    const unknown = await create(admin.token, { ...site, title: "Nobody", content: "c", created_by: 999_999 });
+    expect(unknown.status).toBe(400);
+    expect(firstParameter(unknown)).toBe("created_by");
+  });
+
+  it("lets only group members write in a group scope, and only the member in a member scope", async () => {
+    expect((await create(bob.token, { scope: "group", scope_id: groupId, title: "Intruder", content: "c" })).status).toBe(403);
+    const noGroup = await create(member.token, { scope: "group", scope_id: 999_999, title: "Nowhere", content: "c" });
+    expect(noGroup.status).toBe(400);
+    expect(firstParameter(noGroup)).toBe("scope_id");
+    expect((await create(bob.token, { scope: "member", scope_id: alice.id, title: "Not mine", content: "c" })).status).toBe(403);
+    expect((await entry(alice.token, { scope: "member", scope_id: alice.id, title: "Mine" })).url).toBe(`/members/${alice.id}/blog/mine`);
+  });
+
+  it("reads form-urlencoded bodies", async () => {
+    const response = await server.rest("POST", "/blog", {
+      token: alice.token,
+      form: { scope: "site", scope_id: "0", title: "Form entry", content: "From a form", state: "1", tags: "x,y" },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ title: "Form entry", state: 1, scope_id: 0, tags: ["x", "y"] });
+  });
+});
+
+describe("GET /api/blog/list", () => {
+  const scope = "listing";
+  let byCreated: number[];
+
+  beforeAll(async () => {
+    // Titles run opposite to creation time, so title order and the default (created desc) differ.
+    const titles = ["Golf", "Foxtrot", "Echo", "Delta", "Charlie", "Bravo", "Alpha"];
+    const created: RestEntry[] = [];
+    for (const [index, title] of titles.entries()) {
+      created.push(
+        await entry(admin.token, {
+          scope,
+          scope_id: 0,
+          title,
+          content: index === 2 ? "Mentions a NEEDLE inside." : "Plain text.",
+          state: 1,
+          created: `2021-01-0${index + 1} 12:00:00`,
+          publish_up: "2021-01-01 00:00:00",
+        }),
+      );
+    }
+    byCreated = created.map((post) => post.id).reverse();
+    // A set larger than the maximum page, written straight to the database.
+    await server.app.db.prisma.blogEntry.createMany({
+      data: Array.from({ length: 105 }, (_, index) => ({
+        title: `Bulk ${index}`,
+        alias: `bulk-${index}`,
+        content: "bulk",
+        scope: "bulk",
+        scopeId: 0,
+        state: 1,
+        createdById: admin.id,
+        publishUp: new Date(Date.now() - DAY),
+      })),
+    });
+  });
+
+  it("wraps the list as {posts, total, success} sorted by created descending by default", async () => {
+    const response = await list({ scope });
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body).sort()).toEqual(["posts", "success", "total"]);
+    expect(response.body).toMatchObject({ total: 7, success: true });
+    expect(postIds(response)).toEqual(byCreated);
+    expect(posts(response)[0]).toMatchObject({ scope, scope_id: 0, title: "Alpha", created: "2021-01-07 12:00:00" });
+  });
+
+  it("defaults to the site scope", async () => {
+    const response = await list({});
+    expect(response.status).toBe(200);
+    expect(posts(response).every((post) => post.scope === "site" && post.scope_id === 0)).toBe(true);
+    expect(posts(response).some((post) => post.title === "Alpha")).toBe(false);
+  });
+
+  it("pages with limit and start, keeping total at the full count", async () => {
+    const page = await list({ scope, limit: 3, start: 2 });
+    expect(page.body.total).toBe(7);
+    expect(postIds(page)).toEqual(byCreated.slice(2, 5));
+    const tail = await list({ scope, limit: 3, start: 6 });
+    expect(postIds(tail)).toEqual(byCreated.slice(6));
+    const beyond = await list({ scope, start: 50 });
+    expect(beyond.body).toEqual({ posts: [], total: 7, success: true });
+  });
+
+  it("defaults to 25, treats limit=0 as the maximum and clamps larger limits to 100", async () => {
+    const byDefault = await list({ scope: "bulk" });
+    expect(posts(byDefault)).toHaveLength(25);
+    expect(byDefault.body.total).toBe(105);
+    const zero = await list({ scope: "bulk", limit: 0 });
+    expect(posts(zero)).toHaveLength(100);
+    expect(zero.body.total).toBe(105);
+    const huge = await list({ scope: "bulk", limit: 500 });
+    expect(posts(huge)).toHaveLength(100);
+    expect(huge.body.total).toBe(105);
+  });
+
+  it("answers 400 for negative or non-numeric paging values", async () => {
+    for (const [query, parameter] of [
+      [{ limit: -1 }, "limit"],
+      [{ start: -1 }, "start"],
+      [{ limit: "abc" }, "limit"],
+      [{ scope_id: "abc" }, "scope_id"],
+    ] as const) {
+      const response = await list({ scope, ...query });
+      expect(response.status, JSON.stringify(query)).toBe(400);
+      expect(firstParameter(response)).toBe(parameter);
+    }
+  });
+
+  it("sorts by a whitelisted column in either direction, and refuses other columns", async () => {
+    const titles = (response: RestResult) => posts(response).map((post) => post.title);
+    expect(titles(await list({ scope, sort: "title", sort_Dir: "asc" }))).toEqual(["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]);
+    expect(titles(await list({ scope, sort: "title", sort_Dir: "DESC" }))).toEqual(["Golf", "Foxtrot", "Echo", "Delta", "Charlie", "Bravo", "Alpha"]);
+    expect(postIds(await list({ scope, sort: "id", sort_Dir: "asc" }))).toEqual([...byCreated].sort((a, b) => a - b));
+    expect(postIds(await list({ scope, sort: "created", sort_Dir: "asc" }))).toEqual([...byCreated].reverse());
+    for (const column of ["alias", "modified", "publish_up", "publish_down", "hits", "state", "access"]) {
+      expect((await list({ scope, sort: column })).status, column).toBe(200);
+    }
+
+    const badSort = await list({ scope, sort: "content" });
+    expect(badSort.status).toBe(400);
+    expect(firstParameter(badSort)).toBe("sort");
+    expect(badSort.body.message).toContain("publish_up");
+    const badDirection = await list({ scope, sort_Dir: "sideways" });
+    expect(badDirection.status).toBe(400);
+    expect(firstParameter(badDirection)).toBe("sort_Dir");
+  });
+
+  it("searches title and content, case-insensitively", async () => {
+    const inContent = await list({ scope, search: "needle" });
+    expect(posts(inContent).map((post) => post.title)).toEqual(["Echo"]);
+    expect(inContent.body.total).toBe(1);
+    const inTitle = await list({ scope, search: "ALP" });
+    expect(posts(inTitle).map((post) => post.title)).toEqual(["Alpha"]);
+    expect((await list({ scope, search: "nothing like this" })).body).toEqual({ posts: [], total: 0, success: true });
+  });
+});
+
+describe("visibility: state, publishing window and access", () => {
+  const scope = "visibility";
+  const named: Record<string, number> = {};
+  let groupPrivate: number;
+
+  beforeAll(async () => {
+    const published = { scope, scope_id: 0, state: 1 };
+    const specs: Record<string, Record<string, unknown>> = {
+      access0: { ...published, access: 0 },
+      access1: { ...published, access: 1 },
+      access2: { ...published, access: 2 },
+      access5: { ...published, access: 5 },
+      draft: { scope, scope_id: 0, state: 0, access: 1 },
+      future: { ...published, access: 1, publish_up: ahead(DAY) },
+      expired: { ...published, access: 1, publish_up: ago(2 * DAY), publish_down: ago(DAY) },
+      closing: { ...published, access: 1, publish_up: ago(DAY), publish_down: ahead(DAY) },
+    };
+    for (const [title, spec] of Object.entries(specs)) named[title] = (await entry(alice.token, { title, ...spec })).id;
+    groupPrivate = (await entry(member.token, { scope: "group", scope_id: groupId, title: "Members only", state: 1, access: 5 })).id;
+  });
+
+  const visibleTo = async (token?: string) => {
+    const response = await list({ scope, sort: "title", sort_Dir: "asc" }, token);
+    expect(response.body.total).toBe(posts(response).length);
+    return posts(response).map((post) => post.title);
+  };
+
+  it("lists public, current, published entries to anonymous callers; more to signed-in users", async () => {
+    expect(await visibleTo()).toEqual(["access0", "access1", "closing"]);
+    expect(await visibleTo(bob.token)).toEqual(["access0", "access1", "access2", "closing"]);
+  });
+
+  it("lists everything to the creator and to administrators", async () => {
+    const everything = ["access0", "access1", "access2", "access5", "closing", "draft", "expired", "future"];
+    expect(await visibleTo(alice.token)).toEqual(everything);
+    expect(await visibleTo(admin.token)).toEqual(everything);
+  });
+
+  it("answers reads the same way as lists: invisible entries are 404", async () => {
+    const readable = async (token?: string) => {
+      const visible: string[] = [];
+      for (const [title, id] of Object.entries(named)) {
+        const response = await read(id, token);
+        expect([200, 404]).toContain(response.status);
+        if (response.status === 200) visible.push(title);
+      }
+      return visible.sort();
+    };
+    expect(await readable()).toEqual(["access0", "access1", "closing"]);
+    expect(await readable(bob.token)).toEqual(["access0", "access1", "access2", "closing"]);
+    expect(await readable(alice.token)).toEqual(Object.keys(named).sort());
+    expect(await readable(admin.token)).toEqual(Object.keys(named).sort());
+    const hidden = await read(named.future!, bob.token);
+    expect(hidden.body).toEqual({ message: `Blog entry ${named.future} not found.`, code: 404 });
+  });
+
+  it("shows private group entries to group members, the creator and administrators only", async () => {
+    for (const [token, status] of [
+      [undefined, 404],
+      [bob.token, 404],
+      [alice.token, 404],
+      [member.token, 200],
+      [manager.token, 200],
+      [admin.token, 200],
+    ] as const) {
+      expect((await read(groupPrivate, token)).status).toBe(status);
+      const groupList = await list({ scope: "group", scope_id: groupId }, token);
+      expect(postIds(groupList).includes(groupPrivate)).toBe(status === 200);
+    }
+  });
+
+  it("never changes hits on read", async () => {
+    await read(named.access0!);
+    await read(named.access0!, bob.token);
+    expect((await read(named.access0!)).body.hits).toBe(0);
+  });
+});
+
+describe("GET /api/blog/{id}", () => {
+  it("returns the record with REST names and timestamps", async () => {
+    const created = await entry(alice.token, { title: "Readable", state: 1, tags: "one" });
+    const response = await read(created.id);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(created);
+  });
+
+  it("answers 400 for a non-numeric id and 404 for unknown ids", async () => {
+    const bad = await server.rest("GET", "/blog/abc");
+    expect(bad.status).toBe(400);
+    expect(firstParameter(bad)).toBe("id");
+    const zero = await read(0);
+    expect(zero.status).toBe(400);
+    const unknown = await read(999_999);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 404, message: expect.any(String) });
+  });
+});
+
+describe("versions", () => {
+  it("answers version 1.0 asked by query, Accept header or path prefix, with X-API-Version", async () => {
+    const plain = await list({});
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("x-api-version")).toBe("1.0");
+    const byQuery = await list({ v: "1.0" });
+    expect(byQuery.status).toBe(200);
+    expect(byQuery.headers.get("x-api-version")).toBe("1.0");
+    const byAccept = await server.rest("GET", "/blog/list", { headers: { accept: "application/vnd.hubzero.v1.0+json" } });
+    expect(byAccept.status).toBe(200);
+    expect(byAccept.headers.get("x-api-version")).toBe("1.0");
+    const byPrefix = await server.rest("GET", "/v1.0/blog/list");
+    expect(byPrefix.status).toBe(200);
+    expect(byPrefix.headers.get("x-api-version")).toBe("1.0");
+    expect(byPrefix.body.success).toBe(true);
+  });
+
+  it("answers 404 naming the version for versions the blog does not have", async () => {
+    for (const response of [
+      await list({ v: "1.1" }),
+      await server.rest("GET", "/blog/list", { headers: { accept: "application/vnd.hubzero.v1.1+json" } }),
+      await server.rest("GET", "/v1.1/blog/list"),
+      await server.rest("POST", "/blog", { token: alice.token, query: { v: "1.1" }, body: { ...site, title: "v", content: "c" } }),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.body.message).toContain("1.1");
+      expect(response.headers.get("x-api-version")).toBe("1.1");
+    }
+  });
+
+  it("describes the area's five operations with the documented parameters", async () => {
+    const response = await server.rest("GET", "/blog");
+    expect(response.status).toBe(200);
+    type Described = { method: string; uri: string; versions: string[]; parameters: { name: string; type: string; required: boolean; default?: unknown }[] };
+    const tasks = response.body.tasks as Described[];
+    expect(tasks.map((task) => `${task.method} ${task.uri}`).sort()).toEqual(
+      ["DELETE /api/blog/{id}", "GET /api/blog/list", "GET /api/blog/{id}", "POST /api/blog", "PUT /api/blog/{id}"].sort(),
+    );
+    expect(tasks.every((task) => task.versions.join() === "1.0")).toBe(true);
+    const params = (method: string, uri: string) =>
+      Object.fromEntries(tasks.find((task) => task.method === method && task.uri === uri)!.parameters.map(({ name, type, required, default: fallback }) => [name, [type, required, fallback]]));
+    expect(params("POST", "/api/blog")).toEqual({
+      scope: ["string", true, undefined],
+      scope_id: ["integer", true, undefined],
+      title: ["string", true, undefined],
+      content: ["string", true, undefined],
+      alias: ["string", false, undefined],
+      tags: ["string", false, undefined],
+      created: ["string", false, "now"],
+      created_by: ["integer", false, 0],
+      state: ["integer", false, 0],
+      access: ["integer", false, 0],
+      allow_comments: ["integer", false, 1],
+      publish_up: ["string", false, "now"],
+      publish_down: ["string", false, undefined],
+    });
+    expect(params("GET", "/api/blog/list")).toEqual({
+      scope: ["string", false, "site"],
+      scope_id: ["integer", false, 0],
+      limit: ["integer", false, 25],
+      start: ["integer", false, 0],
+      search: ["string", false, undefined],
+      sort: ["string", false, "created"],
+      sort_Dir: ["string", false, "desc"],
+    });
+    expect(params("GET", "/api/blog/{id}")).toEqual({ id: ["integer", true, undefined] });
+    expect(params("DELETE", "/api/blog/{id}")).toEqual({ id: ["integer", true, undefined] });
+    expect(params("PUT", "/api/blog/{id}")).toMatchObject({
+      id: ["integer", true, undefined],
+      title: ["string", true, undefined],
+      content: ["string", true, undefined],
+      scope: ["string", false, undefined],
+      scope_id: ["integer", false, undefined],
+      hits: ["integer", false, 0],
+      state: ["integer", false, 0],
+      allow_comments: ["integer", false, 1],
+    });
+  });
+});
+
+describe("PUT /api/blog/{id}", () => {
+  it("applies the documented defaults for omitted parameters but keeps created, publish_up, creator, alias and tags", async () => {
+    const original = await entry(alice.token, {
+      title: "Before",
+      alias: "kept-alias",
+      state: 1,
+      access: 2,
+      allow_comments: 0,
+      created: "2020-02-02 02:02:02",
+      publish_up: "2021-03-03 03:03:03",
+      tags: "keep",
+    });
+    const counted = await update(original.id, alice.token, { title: "Counted", content: "c", state: 1, access: 2, allow_comments: 0, hits: 42 });
+    expect(counted.status).toBe(200);
+    expect(counted.body).toMatchObject({ hits: 42, state: 1, access: 2, allow_comments: 0 });
+
+    const response = await update(original.id, alice.token, { title: "After", content: "New content" });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      id: original.id,
+      title: "After",
+      content: "New content",
+      alias: "kept-alias",
+      scope: "site",
+      scope_id: 0,
+      state: 0,
+      access: 0,
+      allow_comments: 1,
+      hits: 0,
+      tags: ["keep"],
+      created: "2020-02-02 02:02:02",
+      publish_up: "2021-03-03 03:03:03",
+      created_by: alice.id,
+    });
+  });
+
+  it("changes the given fields", async () => {
+    const original = await entry(alice.token, { title: "Changing" });
+    const response = await update(original.id, alice.token, {
+      title: "Changed",
+      content: "c2",
+      alias: "changed-alias",
+      tags: "b, a, b",
+      state: 1,
+      access: 5,
+      hits: 7,
+      created: "2019-09-09 09:09:09",
+      publish_up: "2022-01-01 00:00:00",
+      publish_down: "2032-01-01 00:00:00",
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      alias: "changed-alias",
+      tags: ["b", "a"],
+      state: 1,
+      access: 5,
+      hits: 7,
+      created: "2019-09-09 09:09:09",
+      publish_up: "2022-01-01 00:00:00",
+      publish_down: "2032-01-01 00:00:00",
+      url: "/blog/changed-alias",
+    });
+  });
+
+  it("checks authentication, ownership, existence and required parameters", async () => {
+    const owned = await entry(alice.token, { title: "Owned", state: 1 });
+    expect((await update(owned.id, undefined, { title: "x", content: "y" })).status).toBe(401);
+    const forbidden = await update(owned.id, bob.token, { title: "x", content: "y" });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toMatchObject({ code: 403, message: expect.any(String) });
+    expect((await update(999_999, alice.token, { title: "x", content: "y" })).status).toBe(404);
+
+    const missing = await update(owned.id, alice.token, { title: "Only title" });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual([{ parameter: "content", message: "is required" }]);
+    const negativeHits = await update(owned.id, alice.token, { title: "x", content: "y", hits: -1 });
+    expect(negativeHits.status).toBe(400);
+    expect(firstParameter(negativeHits)).toBe("hits");
+
+    const byAdmin = await update(owned.id, admin.token, { title: "Admin edit", content: "y" });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body).toMatchObject({ title: "Admin edit", created_by: alice.id });
+  });
+
+  it("lets a group manager edit the group's entries, drafts included, but not a plain member", async () => {
+    const groupEntry = await entry(member.token, { scope: "group", scope_id: groupId, title: "Group news" });
+    const fellow = await server.user();
+    await server.app.db.prisma.groupMember.create({ data: { groupId, userId: fellow.id, role: "member" } });
+    expect((await update(groupEntry.id, fellow.token, { title: "x", content: "y" })).status).toBe(404);
+    // Managers act on group drafts they could not read as plain readers.
+    expect((await update(groupEntry.id, manager.token, { title: "Draft fixed", content: "y" })).status).toBe(200);
+    await update(groupEntry.id, member.token, { title: "Group news", content: "c", state: 1 });
+    expect((await update(groupEntry.id, fellow.token, { title: "x", content: "y", state: 1 })).status).toBe(403);
+    const managed = await update(groupEntry.id, manager.token, { title: "Managed", content: "y", state: 1 });
+    expect(managed.status).toBe(200);
+    expect(managed.body.title).toBe("Managed");
+  });
+
+  it("checks the publishing window against the stored publish_up", async () => {
+    const original = await entry(alice.token, { title: "Windowed", publish_up: "2030-01-01 00:00:00" });
+    const response = await update(original.id, alice.token, { title: "Windowed", content: "c", publish_down: "2029-01-01 00:00:00" });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ parameter: "publish_down", message: "must be after publish_up" }]);
+  });
+
+  it("moves entries between scopes only where the caller may write and the alias is free, and leaves the entry untouched on failure", async () => {
+    const taken = await entry(member.token, { scope: "group", scope_id: groupId, title: "Taken in group" });
+    const mover = await entry(member.token, { title: "Taken in group", content: "original" });
+    expect(mover.alias).toBe(taken.alias);
+
+    const clash = await update(mover.id, member.token, { title: "Moved", content: "changed", scope: "group", scope_id: groupId });
+    expect(clash.status).toBe(409);
+    expect(firstParameter(clash)).toBe("alias");
+    const notMember = await update((await entry(bob.token, { title: "Bob moves" })).id, bob.token, { title: "x", content: "y", scope: "group", scope_id: groupId });
+    expect(notMember.status).toBe(403);
+    const explicitClash = await update(mover.id, member.token, { title: "Moved", content: "changed", alias: "hello-world" });
+    expect(explicitClash.status).toBe(409);
+
+    expect((await read(mover.id, member.token)).body).toEqual(mover);
+
+    const moved = await update(mover.id, member.token, { title: "Moved", content: "changed", scope: "group", scope_id: groupId, alias: "moved-here" });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ scope: "group", scope_id: groupId, alias: "moved-here", url: `/groups/${groupId}/blog/moved-here` });
+  });
+});
+
+describe("DELETE /api/blog/{id}", () => {
+  it("lets the creator, a group manager or an administrator delete, with 204 and no body", async () => {
+    const own = await entry(alice.token, { title: "Doomed", state: 1 });
+    expect((await remove(own.id)).status).toBe(401);
+    const denied = await remove(own.id, bob.token);
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ code: 403 });
+    expect((await read(own.id)).status).toBe(200);
+
+    const deleted = await remove(own.id, alice.token);
+    expect(deleted.status).toBe(204);
+    expect(deleted.body).toBeNull();
+    expect((await read(own.id, alice.token)).status).toBe(404);
+    expect((await remove(own.id, alice.token)).status).toBe(404);
+
+    const bobs = await entry(bob.token, { title: "Bob's" });
+    expect((await remove(bobs.id, admin.token)).status).toBe(204);
+    const groupEntry = await entry(member.token, { scope: "group", scope_id: groupId, title: "Group doomed", state: 1 });
+    expect((await remove(groupEntry.id, manager.token)).status).toBe(204);
+    expect(await server.app.db.prisma.blogEntry.findUnique({ where: { id: groupEntry.id } })).toBeNull();
+  });
+
+  it("answers 400 for a non-numeric id", async () => {
+    const response = await server.rest("DELETE", "/blog/abc", { token: alice.token });
+    expect(response.status).toBe(400);
+    expect(firstParameter(response)).toBe("id");
+  });
+});
+
+describe("GraphQL parity", () => {
+  it("reads the same entry through both surfaces", async () => {
+    const created = await entry(alice.token, { title: "Parity", state: 1, access: 1, tags: "p, q", publish_down: ahead(DAY) });
+    const viaRest = (await read(created.id)).body as RestEntry;
+    const viaGraphql = await server.graphql(TestBlogEntryDocument, { id: String(created.id) });
+    expect(viaGraphql.errors).toEqual([]);
+    const record = viaGraphql.data!.blogEntry;
+    expect({
+      id: Number(record.id),
+      title: record.title,
+      alias: record.alias,
+      content: record.content,
+      state: record.state,
+      access: record.access,
+      scope: record.scope,
+      scope_id: record.scopeId,
+      allow_comments: record.allowComments,
+      hits: record.hits,
+      tags: record.tags,
+      url: record.url,
+      created_by: record.createdById,
+      publish_up: restTimestamp(record.publishUp),
+      publish_down: record.publishDown ? restTimestamp(record.publishDown) : null,
+    }).toEqual({
+      id: viaRest.id,
+      title: viaRest.title,
+      alias: viaRest.alias,
+      content: viaRest.content,
+      state: viaRest.state,
+      access: viaRest.access,
+      scope: viaRest.scope,
+      scope_id: viaRest.scope_id,
+      allow_comments: viaRest.allow_comments,
+      hits: viaRest.hits,
+      tags: viaRest.tags,
+      url: viaRest.url,
+      created_by: viaRest.created_by,
+      publish_up: viaRest.publish_up,
+      publish_down: viaRest.publish_down,
+    });
+  });
+
+  it("lists the same records with the same total through both surfaces, for each caller", async () => {
+    for (const token of [undefined, bob.token, alice.token]) {
+      const viaRest = await list({ scope: "visibility", sort: "title", sort_Dir: "asc", limit: 3, start: 1 }, token);
+      const viaGraphql = await server.graphql(TestBlogEntriesDocument, { scope: "visibility", sort: "title", sortDir: "asc", limit: 3, start: 1 }, token);
+      expect(viaGraphql.errors).toEqual([]);
+      expect(viaGraphql.data!.blogEntries.items.map((item) => Number(item.id))).toEqual(postIds(viaRest));
+      expect(viaGraphql.data!.blogEntries.total).toBe(viaRest.body.total);
+    }
+    const defaults = await server.graphql(TestBlogEntriesDocument, {});
+    expect(defaults.data!.blogEntries.items.map((item) => Number(item.id))).toEqual(postIds(await list({})));
+  });
+
+  it("applies the same rules to writes, naming parameters the GraphQL way", async () => {
+    const anonymous = await server.graphql(TestCreateBlogEntryDocument, { input: { scope: "site", scopeId: 0, title: "x", content: "y" } });
+    expect(anonymous.errors[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+
+    const invalid = await server.graphql(TestCreateBlogEntryDocument, { input: { scope: "site", scopeId: -1, title: "x", content: "y", access: 3 } }, alice.token);
+    expect(invalid.errors[0]?.extensions?.code).toBe("BAD_REQUEST");
+    expect(invalid.errors[0]?.extensions?.errors?.map((problem) => problem.parameter).sort()).toEqual(["access", "scopeId"]);
+
+    const created = await server.graphql(
+      TestCreateBlogEntryDocument,
+      { input: { scope: "site", scopeId: 0, title: "From GraphQL", content: "y", tags: ["a", " A ", "b", ""], state: 1 } },
+      alice.token,
+    );
+    expect(created.errors).toEqual([]);
+    expect(created.data!.createBlogEntry).toMatchObject({ title: "From GraphQL", alias: "from-graphql", state: 1, access: 0, tags: ["a", "b"] });
+    const id = created.data!.createBlogEntry.id;
+
+    const duplicate = await server.graphql(TestCreateBlogEntryDocument, { input: { scope: "site", scopeId: 0, title: "x", content: "y", alias: "from-graphql" } }, bob.token);
+    expect(duplicate.errors[0]?.extensions?.code).toBe("CONFLICT");
+
+    // GraphQL updates are partial: omitted fields keep their values (REST sends the documented defaults).
+    const partial = await server.graphql(TestUpdateBlogEntryDocument, { id, input: { title: "Renamed", hits: 3 } }, alice.token);
+    expect(partial.errors).toEqual([]);
+    expect(partial.data!.updateBlogEntry).toMatchObject({ title: "Renamed", alias: "from-graphql", content: "y", state: 1, hits: 3 });
+    const notOwner = await server.graphql(TestUpdateBlogEntryDocument, { id, input: { title: "Stolen" } }, bob.token);
+    expect(notOwner.errors[0]?.extensions?.code).toBe("FORBIDDEN");
+
+    expect((await server.graphql(TestDeleteBlogEntryDocument, { id }, bob.token)).errors[0]?.extensions?.code).toBe("FORBIDDEN");
+    const deleted = await server.graphql(TestDeleteBlogEntryDocument, { id }, alice.token);
+    expect(deleted.data!.deleteBlogEntry).toBe(id);
+    expect((await server.graphql(TestBlogEntryDocument, { id }, alice.token)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+});

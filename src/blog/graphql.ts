@@ -1,0 +1,122 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder, type Types } from "../graphql/builder.js";
+import { listType, pagingArgs } from "../graphql/list.js";
+import { parseId } from "../common/validation.js";
+import { createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
+
+export const BlogEntryType = builder.prismaObject("BlogEntry", {
+  description: "A blog entry of a scope (the site, a group, a member), shown to readers within its publishing window.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    title: t.exposeString("title"),
+    alias: t.exposeString("alias", { description: "Unique within the entry's scope." }),
+    content: t.exposeString("content"),
+    scope: t.exposeString("scope"),
+    scopeId: t.exposeInt("scopeId"),
+    state: t.exposeInt("state", { description: "0 unpublished, 1 published." }),
+    access: t.exposeInt("access", { description: "0 (default) or 1 public, 2 registered users, 5 private." }),
+    allowComments: t.exposeInt("allowComments", { description: "1 comments allowed, 0 not." }),
+    publishUp: t.expose("publishUp", { type: "DateTime", description: "Start of the publishing window." }),
+    publishDown: t.expose("publishDown", { type: "DateTime", nullable: true, description: "End of the publishing window; null: open-ended." }),
+    hits: t.exposeInt("hits"),
+    tags: t.exposeStringList("tags"),
+    url: t.string({
+      select: { scope: true, scopeId: true, alias: true },
+      resolve: (entry) => (entry.scope === "site" ? `/blog/${entry.alias}` : `/${entry.scope}s/${entry.scopeId}/blog/${entry.alias}`),
+    }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    createdById: t.exposeInt("createdById"),
+    createdBy: t.relation("createdBy"),
+  }),
+});
+
+const BlogEntryList = listType("BlogEntryList", BlogEntryType);
+
+builder.queryField("blogEntry", (t) =>
+  t.prismaField({
+    type: "BlogEntry",
+    description: "One blog entry the caller may see.",
+    authScopes: { public: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, { id }, ctx) => getBlogEntry(ctx, parseId(id), query),
+  }),
+);
+
+builder.queryField("blogEntries", (t) =>
+  t.field({
+    type: BlogEntryList,
+    description: "Blog entries of one scope the caller may see, searched, sorted and paged like GET /api/blog/list.",
+    authScopes: { public: true },
+    args: {
+      search: t.arg.string({ description: "Word or phrase in the title or content." }),
+      scope: t.arg.string({ defaultValue: "site" }),
+      scopeId: t.arg.int({ defaultValue: 0 }),
+      ...pagingArgs({ sort: "created", sortDir: "desc" }),
+    },
+    resolve: (_root, args, ctx, info) =>
+      listBlogEntries(ctx, args, queryFromInfo({ context: ctx, info, typeName: "BlogEntry", path: ["items"] })),
+  }),
+);
+
+const blogFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
+  alias: t.string({ description: "Derived from the title when absent." }),
+  tags: t.stringList({ description: "Trimmed; empty and repeated (case-insensitive) tags are dropped." }),
+  created: t.field({ type: "DateTime" }),
+  createdBy: t.int({ description: "0 or absent: the caller. Another user: administrators only." }),
+  state: t.int({ description: "0 unpublished (default), 1 published." }),
+  access: t.int({ description: "0 (default) or 1 public, 2 registered users, 5 private." }),
+  allowComments: t.int({ description: "1 comments allowed (default), 0 not." }),
+  publishUp: t.field({ type: "DateTime", description: "Start of the publishing window; default now." }),
+  publishDown: t.field({ type: "DateTime", description: "End of the publishing window; must be after publishUp." }),
+});
+
+const CreateBlogEntryInput = builder.inputType("CreateBlogEntryInput", {
+  fields: (t) => ({
+    scope: t.string({ required: true, description: "site, group, member, …" }),
+    scopeId: t.int({ required: true, description: "The scope's record id (0 for site)." }),
+    title: t.string({ required: true }),
+    content: t.string({ required: true }),
+    ...blogFields(t),
+  }),
+});
+
+const UpdateBlogEntryInput = builder.inputType("UpdateBlogEntryInput", {
+  description: "Only the given fields change.",
+  fields: (t) => ({
+    scope: t.string(),
+    scopeId: t.int(),
+    title: t.string(),
+    content: t.string(),
+    hits: t.int({ description: "Number of views, kept by clients." }),
+    ...blogFields(t),
+  }),
+});
+
+builder.mutationField("createBlogEntry", (t) =>
+  t.prismaField({
+    type: "BlogEntry",
+    authScopes: { user: true },
+    args: { input: t.arg({ type: CreateBlogEntryInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => createBlogEntry(ctx, input, query),
+  }),
+);
+
+builder.mutationField("updateBlogEntry", (t) =>
+  t.prismaField({
+    type: "BlogEntry",
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateBlogEntryInput, required: true }) },
+    resolve: (query, _root, { id, input }, ctx) => updateBlogEntry(ctx, parseId(id), input, query),
+  }),
+);
+
+builder.mutationField("deleteBlogEntry", (t) =>
+  t.field({
+    type: "ID",
+    description: "Deletes the entry; returns its id.",
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => deleteBlogEntry(ctx, parseId(id)),
+  }),
+);

@@ -1,0 +1,267 @@
+import { z } from "zod";
+import type { Prisma } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
+import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
+import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
+import { aliasFromTitle, firstFree } from "../common/slug.js";
+import { parseInput, type RawInput } from "../common/validation.js";
+import { uniqueViolation } from "../db/errors.js";
+
+/** Blog access levels: 0 (the default, treated as public), 1 public, 2 registered users, 5 private. */
+export const BLOG_ACCESS = { unset: 0, public: 1, registered: 2, private: 5 } as const;
+
+const SORT_COLUMNS = {
+  id: "id",
+  title: "title",
+  alias: "alias",
+  created: "created",
+  modified: "modified",
+  publish_up: "publishUp",
+  publish_down: "publishDown",
+  hits: "hits",
+  state: "state",
+  access: "access",
+} as const;
+
+const MAX_TAG_LENGTH = 100;
+
+type Query = { include?: Prisma.BlogEntryInclude; select?: Prisma.BlogEntrySelect };
+
+export interface BlogListArgs extends PageArgs {
+  search?: string | null;
+  scope?: string | null;
+  scopeId?: number | null;
+  sort?: string | null;
+  sortDir?: string | null;
+}
+
+/** Trimmed, without empty entries, and each tag once (the first spelling wins, compared case-insensitively). */
+function distinctTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(tag);
+  }
+  return kept;
+}
+
+const alias = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9][a-z0-9-]{0,254}$/, "may hold only letters, digits and hyphens, starting with a letter or digit (at most 255)");
+const fields = {
+  title: z.string().trim().min(1, "must not be empty").max(255),
+  alias: alias.optional().nullable(),
+  content: z.string().min(1, "must not be empty"),
+  // Checked on the whole list, so the problem names `tags` rather than `tags.<index>`.
+  tags: z
+    .array(z.string(), "must be a list of strings")
+    .transform(distinctTags)
+    .refine((tags) => tags.every((tag) => tag.length <= MAX_TAG_LENGTH), `each tag must be at most ${MAX_TAG_LENGTH} characters`)
+    .optional()
+    .nullable(),
+  created: z.date().optional().nullable(),
+  createdBy: z.number().int().min(0).optional().nullable(),
+  state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
+  access: z
+    .union([z.literal(0), z.literal(1), z.literal(2), z.literal(5)], "must be 0 or 1 (public), 2 (registered) or 5 (private)")
+    .optional()
+    .nullable(),
+  allowComments: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)").optional().nullable(),
+  publishUp: z.date().optional().nullable(),
+  publishDown: z.date().optional().nullable(),
+};
+const scope = z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group");
+const scopeId = z.number().int().min(0);
+const createInput = z.object({ ...fields, scope, scopeId });
+const updateInput = z.object({
+  ...fields,
+  title: fields.title.nullish(),
+  content: fields.content.nullish(),
+  scope: scope.nullish(),
+  scopeId: scopeId.nullish(),
+  hits: z.number().int().min(0).optional().nullable(),
+});
+
+export type CreateBlogEntry = RawInput<typeof createInput>;
+export type UpdateBlogEntry = RawInput<typeof updateInput>;
+
+/**
+ * What the caller may see: administrators everything, creators their own entries, everyone else
+ * published entries inside their publishing window at an access level they qualify for.
+ */
+export async function visibleBlogEntries(ctx: RequestContext): Promise<Prisma.BlogEntryWhereInput> {
+  const user = ctx.viewer.user;
+  if (user?.isAdmin) return {};
+  const now = new Date();
+  const published: Prisma.BlogEntryWhereInput = {
+    state: 1,
+    publishUp: { lte: now },
+    OR: [{ publishDown: null }, { publishDown: { gt: now } }],
+  };
+  if (!user) return { AND: [published, { access: { in: [BLOG_ACCESS.unset, BLOG_ACCESS.public] } }] };
+  const { member } = await ctx.groupRoles();
+  return {
+    OR: [
+      { createdById: user.id },
+      {
+        AND: [
+          published,
+          {
+            OR: [
+              { access: { in: [BLOG_ACCESS.unset, BLOG_ACCESS.public, BLOG_ACCESS.registered] } },
+              { access: BLOG_ACCESS.private, scope: "group", scopeId: { in: [...member] } },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export async function listBlogEntries(ctx: RequestContext, args: BlogListArgs, query: Query = {}) {
+  const { take, skip } = pageWindow(args);
+  const order = sortOrder(SORT_COLUMNS, args.sort, args.sortDir, { sort: "created", direction: "desc" });
+  const search = args.search?.trim();
+  const where: Prisma.BlogEntryWhereInput = {
+    AND: [
+      await visibleBlogEntries(ctx),
+      { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 },
+      search
+        ? {
+            OR: [
+              { title: { contains: search, mode: "insensitive" } },
+              { content: { contains: search, mode: "insensitive" } },
+            ],
+          }
+        : {},
+    ],
+  };
+  const [items, total] = await Promise.all([
+    ctx.db.blogEntry.findMany({ ...query, where, orderBy: [{ [order.field]: order.direction }, { id: "asc" }], take, skip }),
+    ctx.db.blogEntry.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** An entry the caller may see, or 404 (entries the caller may not see do not exist for them). */
+export async function getBlogEntry(ctx: RequestContext, id: number, query: Query = {}) {
+  const entry = await ctx.db.blogEntry.findFirst({ ...query, where: { AND: [{ id }, await visibleBlogEntries(ctx)] } });
+  if (!entry) throw notFound(`Blog entry ${id} not found.`);
+  return entry;
+}
+
+async function takenAliases(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
+  const rows = await tx.blogEntry.findMany({
+    where: { scope, scopeId, alias: { startsWith: base }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { alias: true },
+  });
+  return new Set(rows.map((row) => row.alias));
+}
+
+function assertWindow(publishUp: Date, publishDown: Date | null | undefined): void {
+  if (publishDown && publishDown.getTime() <= publishUp.getTime()) throw badInput("publishDown", "must be after publish_up");
+}
+
+export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntry, query: Query = {}) {
+  const user = requireUser(ctx);
+  const data = parseInput(createInput, input);
+  await assertCanWriteInScope(ctx, data.scope, data.scopeId);
+  const createdById = (await resolveCreator(ctx, data.createdBy, user.id))!;
+  const publishUp = data.publishUp ?? new Date();
+  assertWindow(publishUp, data.publishDown);
+
+  const id = await ctx.db
+    .$transaction(async (tx) => {
+      let name = data.alias;
+      if (name) {
+        if ((await takenAliases(tx, data.scope, data.scopeId, name)).has(name)) throw conflict("alias", `An entry with alias "${name}" exists in this scope.`);
+      } else {
+        const base = aliasFromTitle(data.title);
+        name = firstFree(base, await takenAliases(tx, data.scope, data.scopeId, base), "-");
+      }
+      const entry = await tx.blogEntry.create({
+        data: {
+          title: data.title,
+          alias: name,
+          content: data.content,
+          scope: data.scope,
+          scopeId: data.scopeId,
+          state: data.state ?? 0,
+          access: data.access ?? BLOG_ACCESS.unset,
+          allowComments: data.allowComments ?? 1,
+          publishUp,
+          publishDown: data.publishDown ?? null,
+          tags: data.tags ?? [],
+          ...(data.created ? { created: data.created } : {}),
+          createdById,
+        },
+      });
+      return entry.id;
+    })
+    .catch(uniqueViolation("alias", "An entry with this alias exists in this scope."));
+  return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+async function blogEntryToChange(ctx: RequestContext, id: number) {
+  return recordToChange(
+    ctx,
+    await ctx.db.blogEntry.findUnique({ where: { id } }),
+    async () => (await ctx.db.blogEntry.count({ where: { AND: [{ id }, await visibleBlogEntries(ctx)] } })) > 0,
+    `Blog entry ${id} not found.`,
+    "Only the creator, a group manager or an administrator can change this entry.",
+  );
+}
+
+/** Changes the given fields only; a new scope must be writable and must not hold the alias already. */
+export async function updateBlogEntry(ctx: RequestContext, id: number, input: UpdateBlogEntry, query: Query = {}) {
+  const entry = await blogEntryToChange(ctx, id);
+  const data = parseInput(updateInput, input);
+  const scope = data.scope ?? entry.scope;
+  const scopeId = data.scopeId ?? entry.scopeId;
+  if (scope !== entry.scope || scopeId !== entry.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
+  const createdById = await resolveCreator(ctx, data.createdBy, undefined);
+  assertWindow(data.publishUp ?? entry.publishUp, data.publishDown ?? entry.publishDown);
+
+  await ctx.db
+    .$transaction(async (tx) => {
+      const name = data.alias ?? entry.alias;
+      if ((name !== entry.alias || scope !== entry.scope || scopeId !== entry.scopeId) && (await takenAliases(tx, scope, scopeId, name, id)).has(name)) {
+        throw conflict("alias", `An entry with alias "${name}" exists in this scope.`);
+      }
+      await tx.blogEntry.update({
+        where: { id },
+        data: {
+          title: data.title ?? undefined,
+          alias: name,
+          content: data.content ?? undefined,
+          scope,
+          scopeId,
+          state: data.state ?? undefined,
+          access: data.access ?? undefined,
+          allowComments: data.allowComments ?? undefined,
+          publishUp: data.publishUp ?? undefined,
+          publishDown: data.publishDown ?? undefined,
+          hits: data.hits ?? undefined,
+          tags: data.tags ?? undefined,
+          created: data.created ?? undefined,
+          createdById,
+        },
+      });
+    })
+    .catch(uniqueViolation("alias", "An entry with this alias exists in this scope."));
+  return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** Deletes an entry: the creator, a group manager or an administrator. */
+export async function deleteBlogEntry(ctx: RequestContext, id: number): Promise<number> {
+  await blogEntryToChange(ctx, id);
+  await ctx.db.blogEntry.delete({ where: { id } });
+  return id;
+}

@@ -1,0 +1,153 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import crypto from "node:crypto";
+import { GraphQLClient, ClientError, type RequestOptions } from "graphql-request";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { loadConfig, type Config } from "../src/config.js";
+import { createApp, type App } from "../src/app.js";
+import { hashPassword } from "../src/auth/secrets.js";
+
+/**
+ * A real server on a loopback port over a real database: in-memory PGlite by default, or, when
+ * DATABASE_URL names a PostgreSQL server, a database of its own created for this test file.
+ */
+export interface TestServer {
+  url: string;
+  app: App;
+  kind: "pglite" | "postgresql";
+  /** Every SQL statement Prisma sends while `run` runs. */
+  recordQueries<T>(run: () => Promise<T>): Promise<{ result: T; queries: string[] }>;
+  /** Creates an account straight in the database and returns it with a bearer token from the token endpoint. */
+  user(options?: { admin?: boolean; username?: string }): Promise<TestUser>;
+  rest(method: string, path: string, options?: RestOptions): Promise<RestResult>;
+  graphql<R, V extends object>(document: TypedDocumentNode<R, V>, variables?: V, token?: string): Promise<GraphQLResult<R>>;
+  close(): Promise<void>;
+}
+
+export interface TestUser {
+  id: number;
+  username: string;
+  password: string;
+  token: string;
+}
+
+export interface RestOptions {
+  token?: string;
+  /** Sent as JSON unless `form` is set. */
+  body?: Record<string, unknown>;
+  form?: Record<string, string>;
+  query?: Record<string, string | number>;
+  headers?: Record<string, string>;
+}
+
+export interface RestResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface GraphQLResult<R> {
+  data: R | null;
+  errors: { message: string; extensions?: { code?: string; errors?: { parameter: string; message: string }[] } }[];
+}
+
+export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const base = loadConfig();
+  let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
+  if (base.databaseUrl) {
+    const created = await createScratchDatabase(base.databaseUrl);
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
+  }
+  const config: Config = { ...base, admin: undefined, ...overrides, databaseUrl };
+  const app = await createApp({ config, inMemory: true, log: () => {} });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let users = 0;
+
+  const rest: TestServer["rest"] = async (method, path, options = {}) => {
+    const target = new URL(`/api${path}`, url);
+    for (const [key, value] of Object.entries(options.query ?? {})) target.searchParams.append(key, String(value));
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.form) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.body) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(target, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  };
+
+  const testServer: TestServer = {
+    url,
+    app,
+    kind: app.db.kind,
+    async recordQueries(run) {
+      const queries: string[] = [];
+      const stop = app.db.onQuery((sql) => queries.push(sql));
+      try {
+        return { result: await run(), queries };
+      } finally {
+        stop();
+      }
+    },
+    async user(options = {}) {
+      users += 1;
+      const username = options.username ?? `user${users}_${crypto.randomBytes(3).toString("hex")}`;
+      const password = `pw-${username}-secret`;
+      const created = await app.db.prisma.user.create({
+        data: { username, email: `${username}@example.test`, name: `Name of ${username}`, isAdmin: options.admin ?? false, passwordHash: await hashPassword(password) },
+      });
+      const token = await rest("POST", "/developer/oauth/token", { form: { grant_type: "password", username, password } });
+      if (token.status !== 200) throw new Error(`token request failed: ${JSON.stringify(token.body)}`);
+      return { id: created.id, username, password, token: token.body.access_token };
+    },
+    rest,
+    async graphql<R, V extends object>(document: TypedDocumentNode<R, V>, variables?: V, token?: string): Promise<GraphQLResult<R>> {
+      const client = new GraphQLClient(`${url}/graphql`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      try {
+        const data = await client.request<R, V>({ document, variables } as unknown as RequestOptions<V, R>);
+        return { data, errors: [] };
+      } catch (error) {
+        if (error instanceof ClientError) {
+          return { data: (error.response.data as never) ?? null, errors: (error.response.errors ?? []) as GraphQLResult<unknown>["errors"] };
+        }
+        throw error;
+      }
+    },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+      await dropDatabase();
+    },
+  };
+  return testServer;
+}
+
+async function createScratchDatabase(adminUrl: string) {
+  const { default: pg } = await import("pg");
+  const name = `hubgraph_test_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
