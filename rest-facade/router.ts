@@ -49,8 +49,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
 
   const router = express.Router();
 
-  router.get("/", (req, res) => {
-    res.set("X-API-Version", askedVersion(req.path, req.query, req.get("accept")).asked ?? DEFAULT_VERSION);
+  router.get("/", (_req, res) => {
     res.json({ areas: areas.map((area) => ({ name: area, uri: `/api/${area}` })) });
   });
 

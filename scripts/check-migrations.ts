@@ -40,7 +40,7 @@ const [expected, actual] = [await catalog(fromSchema), await catalog(fromMigrati
 const missing = expected.filter((line) => !actual.includes(line));
 const extra = actual.filter((line) => !expected.includes(line));
 if (missing.length || extra.length) {
-  console.error("prisma/schema.prisma and prisma/migrations disagree; create a migration (README: Changing the schema).");
+  console.error("prisma/schema.prisma and prisma/migrations disagree; run npm run db:migration -- NAME (docs/adding-an-area.md).");
   for (const line of missing) console.error(`  schema has:     ${line}`);
   for (const line of extra) console.error(`  migrations have: ${line}`);
   process.exit(1);

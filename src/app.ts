@@ -35,6 +35,9 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: inMemory ? undefined : config.dataDir });
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, log);
+  else if ((await db.prisma.user.count({ where: { isAdmin: true } })) === 0 && !inMemory) {
+    log("no administrator yet: start once with ADMIN_USERNAME and ADMIN_PASSWORD set to create one");
+  }
 
   const contextFor = (req: Request): RequestContext => {
     const viewer = req.viewer ?? anonymous;

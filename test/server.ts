@@ -6,6 +6,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { hashPassword } from "../src/auth/secrets.js";
+import { createScratchDatabase } from "./scratch-database.js";
 
 /**
  * A real server on a loopback port over a real database: in-memory PGlite by default, or, when
@@ -19,6 +20,8 @@ export interface TestServer {
   recordQueries<T>(run: () => Promise<T>): Promise<{ result: T; queries: string[] }>;
   /** Creates an account straight in the database and returns it with a bearer token from the token endpoint. */
   user(options?: { admin?: boolean; username?: string }): Promise<TestUser>;
+  /** The usual cast for access tests: an administrator, two plain users, and a group with a member and a manager. */
+  cast(groupCn: string): Promise<Cast>;
   rest(method: string, path: string, options?: RestOptions): Promise<RestResult>;
   graphql<R, V extends object>(document: TypedDocumentNode<R, V>, variables?: V, token?: string): Promise<GraphQLResult<R>>;
   close(): Promise<void>;
@@ -29,6 +32,15 @@ export interface TestUser {
   username: string;
   password: string;
   token: string;
+}
+
+export interface Cast {
+  admin: TestUser;
+  alice: TestUser;
+  bob: TestUser;
+  member: TestUser;
+  manager: TestUser;
+  groupId: number;
 }
 
 export interface RestOptions {
@@ -110,6 +122,24 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
       if (token.status !== 200) throw new Error(`token request failed: ${JSON.stringify(token.body)}`);
       return { id: created.id, username, password, token: token.body.access_token };
     },
+    async cast(groupCn) {
+      const [admin, alice, bob, member, manager] = await Promise.all([
+        testServer.user({ admin: true }),
+        testServer.user(),
+        testServer.user(),
+        testServer.user(),
+        testServer.user(),
+      ]);
+      const group = await app.db.prisma.group.create({ data: { cn: groupCn, title: groupCn } });
+      await app.db.prisma.groupMember.createMany({
+        data: [
+          { groupId: group.id, userId: member.id, role: "member" },
+          { groupId: group.id, userId: manager.id, role: "member" },
+          { groupId: group.id, userId: manager.id, role: "manager" },
+        ],
+      });
+      return { admin, alice, bob, member, manager, groupId: group.id };
+    },
     rest,
     async graphql<R, V extends object>(document: TypedDocumentNode<R, V>, variables?: V, token?: string): Promise<GraphQLResult<R>> {
       const client = new GraphQLClient(`${url}/graphql`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -130,24 +160,4 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     },
   };
   return testServer;
-}
-
-async function createScratchDatabase(adminUrl: string) {
-  const { default: pg } = await import("pg");
-  const name = `hubgraph_test_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }

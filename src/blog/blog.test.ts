@@ -44,22 +44,7 @@ let groupId: number;
 
 beforeAll(async () => {
   server = await startServer();
-  [admin, alice, bob, member, manager] = await Promise.all([
-    server.user({ admin: true }),
-    server.user(),
-    server.user(),
-    server.user(),
-    server.user(),
-  ]);
-  const group = await server.app.db.prisma.group.create({ data: { cn: "astronomy", title: "Astronomy" } });
-  groupId = group.id;
-  await server.app.db.prisma.groupMember.createMany({
-    data: [
-      { groupId, userId: member.id, role: "member" },
-      { groupId, userId: manager.id, role: "member" },
-      { groupId, userId: manager.id, role: "manager" },
-    ],
-  });
+  ({ admin, alice, bob, member, manager, groupId } = await server.cast("astronomy"));
 });
 
 afterAll(() => server?.close());
