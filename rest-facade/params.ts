@@ -24,7 +24,10 @@ function asBoolean(raw: unknown): Coerced {
 }
 
 function asString(raw: unknown): Coerced {
-  if (typeof raw === "string") return { ok: true, value: raw };
+  if (typeof raw === "string") {
+    // PostgreSQL text cannot hold NUL; say which parameter carried one.
+    return raw.includes("\u0000") ? { ok: false, message: "must not contain NUL characters" } : { ok: true, value: raw };
+  }
   if (typeof raw === "number" || typeof raw === "boolean") return { ok: true, value: String(raw) };
   return { ok: false, message: "must be a single string" };
 }

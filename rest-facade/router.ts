@@ -2,6 +2,7 @@ import express, { type Request, type Response } from "express";
 import { execute, validate, type GraphQLError, type GraphQLSchema } from "graphql";
 import { match } from "path-to-regexp";
 import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
+import { clientFaultFromDatabase } from "../src/db/errors.js";
 import type { RequestContext } from "../src/common/context.js";
 import { readParams } from "./params.js";
 import { render, renderPlan } from "./render.js";
@@ -129,6 +130,8 @@ function restError(error: GraphQLError, operation: RestOperation, log: RestFacad
     return new ApiError(original.status, message, renamed);
   }
   if (!original && !error.path) return new ApiError(400, error.message);
+  const clientFault = clientFaultFromDatabase(original);
+  if (clientFault) return clientFault;
   log(`unexpected error in ${operation.method} ${operation.path}`, original ?? error);
   return new ApiError(500, "Internal server error.");
 }

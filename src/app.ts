@@ -5,10 +5,12 @@ import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
 import { anonymous } from "./common/context.js";
 import { ApiError } from "./common/errors.js";
+import { clientFaultFromDatabase } from "./db/errors.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
+import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { ensureAdministrator } from "./users/service.js";
 import { restFacade } from "../rest-facade/router.js";
@@ -56,6 +58,8 @@ export async function createApp({ config, inMemory = false, log = console.log }:
         const original = (error as { originalError?: unknown }).originalError;
         if (error instanceof ApiError || original instanceof ApiError) return error as Error;
         if (!original) return error as Error;
+        const clientFault = clientFaultFromDatabase(original);
+        if (clientFault) return clientFault;
         log("unexpected GraphQL error", original);
         return new ApiError(500, message);
       },
@@ -66,6 +70,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.disable("x-powered-by");
   // qs parsing: a[]=1&a[]=2, a=1&a=2 and params[mode]=wiki, as the contract's parameter rules need.
   app.set("query parser", "extended");
+  app.set("trust proxy", config.trustProxy);
 
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.get("/ready", async (_req, res) => {
@@ -86,6 +91,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     next();
   });
   app.use(identifyCaller(db.prisma));
+  app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();

@@ -22,13 +22,19 @@ export interface Config {
   cookieSecure: boolean;
   /** Largest accepted request body (BODY_LIMIT, default 1mb). */
   bodyLimit: string;
+  /** Requests per minute per user (or per address when anonymous); 0 turns it off (RATE_LIMIT, default 600). */
+  rateLimit: number;
+  /** Failed sign-ins per 15 minutes per address and account; 0 turns it off (LOGIN_RATE_LIMIT, default 10). */
+  loginRateLimit: number;
+  /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
+  trustProxy: string | number | false;
 }
 
-function integer(name: string, fallback: number): number {
+function integer(name: string, fallback: number, minimum = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number of at least ${minimum}, got "${raw}"`);
   return value;
 }
 
@@ -49,5 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtl: integer("SESSION_TTL", 7 * 24 * 3600),
     cookieSecure: env.COOKIE_SECURE === "true",
     bodyLimit: env.BODY_LIMIT || "1mb",
+    rateLimit: integer("RATE_LIMIT", 600, 0),
+    loginRateLimit: integer("LOGIN_RATE_LIMIT", 10, 0),
+    trustProxy: !env.TRUST_PROXY ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY,
   };
 }

@@ -72,7 +72,9 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     databaseUrl = created.url;
     dropDatabase = created.drop;
   }
-  const config: Config = { ...base, admin: undefined, ...overrides, databaseUrl };
+  // Rate limits are off unless a test turns them on (test/rate-limits.test.ts): a suite sends hundreds of
+  // requests a minute, many of them failed sign-ins, from one address.
+  const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl };
   const app = await createApp({ config, inMemory: true, log: () => {} });
   const server: Server = await new Promise((resolve) => {
     const listening = app.app.listen(0, "127.0.0.1", () => resolve(listening));

@@ -9,6 +9,7 @@ import { sameSecret } from "./secrets.js";
 import { SESSION_COOKIE, endSession, findBearer, findSession, startSession } from "./sessions.js";
 import { createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
+import { signInLimiter } from "./rate-limits.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -64,10 +65,11 @@ export function authRoutes(db: PrismaClient, config: Config) {
   const tokenEndpoint = createTokenEndpoint(db, config);
   const cookieOptions = { httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure, path: "/" };
 
-  router.post("/developer/oauth/token", (req, res, next) => tokenEndpoint(req, res).catch(next));
+  const limitSignIns = signInLimiter(config);
+  router.post("/developer/oauth/token", limitSignIns, (req, res, next) => tokenEndpoint(req, res).catch(next));
   router.all("/developer/oauth/token", methodNotAllowed(["POST"]));
 
-  router.post("/session", async (req, res, next) => {
+  router.post("/session", limitSignIns, async (req, res, next) => {
     try {
       const username = req.body?.username;
       const password = req.body?.password;

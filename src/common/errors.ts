@@ -11,7 +11,11 @@ const codes: Record<number, string> = {
   401: "UNAUTHENTICATED",
   403: "FORBIDDEN",
   404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
   409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS",
 };
 
 /**

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "./server.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const signIn = (target: TestServer, username: string, password: string) =>
+  target.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", username, password } });
+
+describe("failed sign-ins", () => {
+  it("answer 429 with Retry-After once an account name has failed LOGIN_RATE_LIMIT times from one address", async () => {
+    server = await startServer({ loginRateLimit: 3 });
+    const victim = await server.user();
+    for (let attempt = 0; attempt < 3; attempt++) expect((await signIn(server, victim.username, "wrong-password")).status).toBe(400);
+    const blocked = await signIn(server, victim.username, victim.password);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(blocked.body).toMatchObject({ code: 429, message: expect.any(String) });
+    const session = await server.rest("POST", "/session", { body: { username: victim.username, password: victim.password } });
+    expect(session.status).toBe(429);
+    const other = await server.user();
+    expect((await signIn(server, other.username, other.password)).status).toBe(200);
+  });
+
+  it("do not count successful sign-ins", async () => {
+    server = await startServer({ loginRateLimit: 2 });
+    const user = await server.user();
+    for (let attempt = 0; attempt < 5; attempt++) expect((await signIn(server, user.username, user.password)).status).toBe(200);
+  });
+});
+
+describe("request rate", () => {
+  it("is limited per signed-in user, or per address for anonymous callers, on REST and GraphQL", async () => {
+    server = await startServer({ rateLimit: 4 });
+    // Getting the user's token is the address's first request.
+    const user = await server.user();
+    for (let request = 0; request < 3; request++) expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
+    const limited = await server.rest("GET", "/wiki/list");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(limited.headers.get("x-api-version")).toBe("1.0");
+    const graphql = await fetch(`${server.url}/graphql?query=${encodeURIComponent("{ wikiPages { total } }")}`);
+    expect(graphql.status).toBe(429);
+    expect((await server.rest("GET", "/wiki/list", { token: user.token })).status).toBe(200);
+  });
+});
