@@ -58,6 +58,12 @@ function asMap(raw: unknown): Coerced {
 
 function coerce(param: RestParam, raw: unknown): Coerced {
   if (param.format === "map") return asMap(raw);
+  // A comma-separated string may also arrive as a JSON array or as repeated keys.
+  if (param.format === "list" && Array.isArray(raw)) {
+    const items = raw.map(asString);
+    const bad = items.find((item) => !item.ok);
+    return bad ?? { ok: true, value: items.map((item) => (item as { value: string }).value.trim()).filter(Boolean) };
+  }
   switch (param.type) {
     case "integer":
       return asInteger(raw);

@@ -7,7 +7,7 @@ import type { RequestContext } from "../src/common/context.js";
 import { readParams } from "./params.js";
 import { render, renderPlan } from "./render.js";
 import type { RestOperation } from "./types.js";
-import { DEFAULT_VERSION, askedVersion } from "./versions.js";
+import { DEFAULT_VERSION } from "./versions.js";
 
 export interface RestFacadeOptions {
   schema: GraphQLSchema;
@@ -34,7 +34,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
     .map((operation) => {
       const errors = validate(schema, operation.document);
       if (errors.length) throw new Error(`facade row ${operation.method} ${operation.path}: ${errors.map(String).join("; ")}`);
-      const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodeURIComponent });
+      const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodePathSegment });
       return {
         operation,
         matches: (path: string) => {
@@ -56,8 +56,9 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
 
   router.use(async (req: Request, res: Response, next) => {
     try {
-      const { asked, path } = askedVersion(req.path, req.query, req.get("accept"));
-      res.set("X-API-Version", asked ?? DEFAULT_VERSION);
+      // selectVersion() (mounted on /api) has read the version and stripped any /v1.x prefix.
+      const asked = (res.locals.askedVersion as string | null | undefined) ?? null;
+      const path = req.path;
       const matched = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
       // Only the most specific paths count: /wiki/list is never /wiki/{id} with id "list".
       const fewest = Math.min(...matched.map(({ route }) => placeholders(route.operation.path)));
@@ -65,7 +66,9 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
       const method = req.method === "HEAD" ? "GET" : req.method;
       const area = /^\/([\w-]+)\/?$/.exec(path)?.[1];
       if (method === "GET" && area && areas.includes(area) && !matching.some(({ route }) => route.operation.method === "GET")) {
-        return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, operations));
+        const described = operations.filter((operation) => operation.area === area && (!asked || operation.versions.includes(asked)));
+        if (!described.length) throw notFound(`Version ${asked} of the ${area} API does not exist.`);
+        return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, described));
       }
       if (!matching.length) throw notFound(`No API operation at ${req.method} /api${path}.`);
       const forMethod = matching.filter(({ route }) => route.operation.method === method);
@@ -105,6 +108,14 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
     }
   });
   return router;
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ApiError(400, "The path holds a malformed percent-encoding.", [{ parameter: "path", message: "is not valid percent-encoding" }]);
+  }
 }
 
 const placeholders = (path: string) => (path.match(/\{/g) ?? []).length;
@@ -148,7 +159,6 @@ function describeArea(area: string, version: string, operations: RestOperation[]
     component: area,
     version,
     tasks: operations
-      .filter((operation) => operation.area === area)
       .map((operation) => ({
         name: operation.task,
         method: operation.method,

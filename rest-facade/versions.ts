@@ -1,3 +1,4 @@
+import type { RequestHandler } from "express";
 import { badInput } from "../src/common/errors.js";
 
 export const DEFAULT_VERSION = "1.0";
@@ -34,4 +35,27 @@ export function askedVersion(path: string, query: Record<string, unknown>, accep
   if (fromAccept) return { asked: `${Number(fromAccept[1])}.${Number(fromAccept[2] ?? 0)}`, path: rest };
   if (prefix) return { asked: `${Number(prefix[1])}.${Number(prefix[2] ?? 0)}`, path: rest };
   return { asked: null, path: rest };
+}
+
+/**
+ * For everything under /api: works out the asked version, strips a /v<major>.<minor> prefix from the
+ * URL (so protocol routes such as /api/v1.0/session work too), keeps the asked version in
+ * `res.locals.askedVersion` for the facade, and sets X-API-Version on every response, errors included.
+ */
+export function selectVersion(): RequestHandler {
+  return (req, res, next) => {
+    res.set("X-API-Version", DEFAULT_VERSION);
+    try {
+      const { asked, path } = askedVersion(req.path, req.query as Record<string, unknown>, req.get("accept"));
+      res.locals.askedVersion = asked;
+      if (asked) res.set("X-API-Version", asked);
+      if (path !== req.path) {
+        const query = req.url.indexOf("?");
+        req.url = query === -1 ? path : path + req.url.slice(query);
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
 }

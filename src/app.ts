@@ -1,11 +1,11 @@
 import express, { type ErrorRequestHandler, type Request } from "express";
-import multer from "multer";
 import { createYoga } from "graphql-yoga";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
 import { anonymous } from "./common/context.js";
 import { ApiError } from "./common/errors.js";
 import { clientFaultFromDatabase } from "./db/errors.js";
+import { parseMultipartFields } from "./http/multipart.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
@@ -15,7 +15,7 @@ import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { ensureAdministrator } from "./users/service.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
-import { DEFAULT_VERSION, askedVersion } from "../rest-facade/versions.js";
+import { selectVersion } from "../rest-facade/versions.js";
 
 export interface App {
   app: express.Express;
@@ -78,18 +78,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
   });
 
-  // Every /api response carries X-API-Version, also errors raised before the facade (401, 413, 415, auth
-  // routes); the facade replaces it with the version it served.
-  app.use("/api", (req, res, next) => {
-    let version = DEFAULT_VERSION;
-    try {
-      version = askedVersion(req.path, req.query as Record<string, unknown>, req.get("accept")).asked ?? DEFAULT_VERSION;
-    } catch {
-      // A malformed version is the facade's 400 to report.
-    }
-    res.set("X-API-Version", version);
-    next();
-  });
+  app.use("/api", selectVersion());
   app.use(identifyCaller(db.prisma));
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
@@ -102,20 +91,20 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     if (hasBody && !req.is(BODY_TYPES)) {
       return next(new ApiError(415, `Send the body as ${BODY_TYPES.join(", ")}.`));
     }
-    // BODY_LIMIT holds for every body type, multipart included (multer has no total-size limit of its own).
+    // Refused before reading a byte when the declared size is too large; chunked bodies are counted by the parsers.
     if (length > bodyLimit) return next(new ApiError(413, "The request body is too large."));
     next();
   });
   api.use(express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] }));
   api.use(express.urlencoded({ extended: true, limit: config.bodyLimit }));
-  const multipart = multer({ limits: { fieldSize: bodyLimit, files: 0 } }).none();
-  // busboy's parse errors ("Unexpected end of form", "Malformed part header", no boundary) are the client's.
-  api.use((req, res, next) =>
-    multipart(req, res, (error?: unknown) => {
-      if (!error || error instanceof multer.MulterError) return next(error);
-      next(new ApiError(400, "The multipart body is malformed.", [{ parameter: "body", message: "is not valid multipart/form-data" }]));
-    }),
-  );
+  api.use(express.raw({ type: "multipart/form-data", limit: config.bodyLimit }));
+  api.use((req, _res, next) => {
+    if (!Buffer.isBuffer(req.body)) return next();
+    parseMultipartFields(req.headers, req.body).then((fields) => {
+      req.body = fields;
+      next();
+    }, next);
+  });
   api.use(authRoutes(db.prisma, config));
   api.use(restFacade({ schema, operations: restOperations, contextFor, log }));
   app.use("/api", api);
@@ -155,10 +144,9 @@ function errorHandler(log: (line: string, error?: unknown) => void): ErrorReques
 function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   const err = error as { type?: string; status?: number; code?: string; message?: string; field?: string };
-  if (err.type === "entity.too.large" || err.code === "LIMIT_FIELD_VALUE") return new ApiError(413, "The request body is too large.");
+  if (err.type === "entity.too.large") return new ApiError(413, "The request body is too large.");
   if (err.type === "entity.parse.failed") return new ApiError(400, "The request body is not valid JSON.", [{ parameter: "body", message: "is not valid JSON" }]);
   if (err.type === "encoding.unsupported" || err.type === "charset.unsupported") return new ApiError(415, "Unsupported body encoding.");
-  if (typeof err.code === "string" && err.code.startsWith("LIMIT_")) return new ApiError(400, `Invalid multipart body: ${err.message}`);
   if (err.status && err.status >= 400 && err.status < 500) return new ApiError(err.status, err.message ?? "Bad request.");
   return null;
 }

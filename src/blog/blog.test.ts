@@ -26,7 +26,7 @@ interface RestEntry {
   publish_up: string;
   publish_down: string | null;
   hits: number;
-  tags: string[];
+  tags: string;
   url: string;
 }
 
@@ -97,7 +97,7 @@ describe("POST /api/blog", () => {
       allow_comments: 1,
       publish_down: null,
       hits: 0,
-      tags: [],
+      tags: "",
       url: "/blog/defaults-entry",
     });
     expect(typeof body.id).toBe("number");
@@ -129,7 +129,7 @@ describe("POST /api/blog", () => {
       allow_comments: 0,
       publish_up: "2021-05-06 07:08:09",
       publish_down: "2031-05-06 07:08:09",
-      tags: ["science", "news"],
+      tags: "science, news",
     });
     expect(Object.keys(body).sort()).toEqual(
       ["access", "alias", "allow_comments", "content", "created", "created_by", "hits", "id", "modified", "publish_down", "publish_up", "scope", "scope_id", "state", "tags", "title", "url"].sort(),
@@ -193,8 +193,8 @@ describe("POST /api/blog", () => {
   });
 
   it("trims tags, drops empty ones and repeats (case-insensitively)", async () => {
-    expect((await entry(alice.token, { title: "Tags one", tags: "a, b ,a" })).tags).toEqual(["a", "b"]);
-    expect((await entry(alice.token, { title: "Tags two", tags: "Physics,, physics , PHYSICS,Chem" })).tags).toEqual(["Physics", "Chem"]);
+    expect((await entry(alice.token, { title: "Tags one", tags: "a, b ,a" })).tags).toBe("a, b");
+    expect((await entry(alice.token, { title: "Tags two", tags: "Physics,, physics , PHYSICS,Chem" })).tags).toBe("Physics, Chem");
   });
 
   it("derives free aliases, refuses a duplicate explicit alias with 409 and allows it in another scope", async () => {
@@ -241,7 +241,7 @@ describe("POST /api/blog", () => {
       form: { scope: "site", scope_id: "0", title: "Form entry", content: "From a form", state: "1", tags: "x,y" },
     });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ title: "Form entry", state: 1, scope_id: 0, tags: ["x", "y"] });
+    expect(response.body).toMatchObject({ title: "Form entry", state: 1, scope_id: 0, tags: "x, y" });
   });
 });
 
@@ -569,7 +569,7 @@ describe("PUT /api/blog/{id}", () => {
       access: 0,
       allow_comments: 1,
       hits: 0,
-      tags: ["keep"],
+      tags: "keep",
       created: "2020-02-02 02:02:02",
       publish_up: "2021-03-03 03:03:03",
       created_by: alice.id,
@@ -593,7 +593,7 @@ describe("PUT /api/blog/{id}", () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       alias: "changed-alias",
-      tags: ["b", "a"],
+      tags: "b, a",
       state: 1,
       access: 5,
       hits: 7,
@@ -713,7 +713,7 @@ describe("GraphQL parity", () => {
       scope_id: record.scopeId,
       allow_comments: record.allowComments,
       hits: record.hits,
-      tags: record.tags,
+      tags: record.tags.join(", "),
       url: record.url,
       created_by: record.createdById,
       publish_up: restTimestamp(record.publishUp),

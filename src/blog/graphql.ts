@@ -20,6 +20,11 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
     publishDown: t.expose("publishDown", { type: "DateTime", nullable: true, description: "End of the publishing window; null: open-ended." }),
     hits: t.exposeInt("hits"),
     tags: t.exposeStringList("tags"),
+    tagsText: t.string({
+      description: "The tags as one comma-separated string: the REST encoding, so clients get back what they sent.",
+      select: { tags: true },
+      resolve: (entry) => entry.tags.join(", "),
+    }),
     url: t.string({
       select: { scope: true, scopeId: true, alias: true },
       resolve: (entry) => (entry.scope === "site" ? `/blog/${entry.alias}` : `/${entry.scope}s/${entry.scopeId}/blog/${entry.alias}`),
