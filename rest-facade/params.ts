@@ -105,6 +105,11 @@ export function readParams(
   for (const param of params) {
     const raw = values[param.name];
     let value: unknown;
+    if (raw === "" && param.format === "timestamp" && param.default === undefined && !param.required) {
+      // An empty timestamp with no documented default clears it (e.g. publish_down: no end).
+      setPath(variables, param.variable, null);
+      continue;
+    }
     if (isAbsent(param, raw)) {
       if (param.required) {
         problems.push({ parameter: param.name, message: "is required" });

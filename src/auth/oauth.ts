@@ -2,6 +2,10 @@ import OAuth2Server, { InvalidRequestError, OAuthError, Request, Response, Unsup
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
+import { z } from "zod";
+import type { RequestContext } from "../common/context.js";
+import { requireUser } from "../common/scopes.js";
+import { parseInput } from "../common/validation.js";
 import { findUserByCredentials } from "../users/service.js";
 import { hashSecret, randomSecret, sameSecret } from "./secrets.js";
 
@@ -16,14 +20,18 @@ export async function ensureFirstPartyClient(db: PrismaClient): Promise<void> {
   });
 }
 
-/** Registers a confidential client owned by `ownerId`; the secret is returned once and stored hashed. */
-export async function registerClient(db: PrismaClient, ownerId: number, name: string) {
+const clientName = z.string().trim().min(1, "must not be empty").max(100);
+
+/** Registers a confidential client owned by the caller; the secret is returned once and stored hashed. */
+export async function registerClient(ctx: RequestContext, name: unknown) {
+  const owner = requireUser(ctx);
+  const validName = parseInput(z.object({ name: clientName }), { name }).name;
   const secret = randomSecret();
-  const client = await db.oAuthClient.create({
+  const client = await ctx.db.oAuthClient.create({
     data: {
       id: `client_${randomSecret().slice(0, 20)}`,
-      name,
-      ownerId,
+      name: validName,
+      ownerId: owner.id,
       secretHash: hashSecret(secret),
       grants: ["client_credentials", "password", "refresh_token"],
     },
@@ -96,7 +104,8 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
       return count > 0;
     },
     async validateScope(_user, _client, scope) {
-      return scope ?? ["api"];
+      // One scope for now; asking for anything else is invalid_scope rather than silently granted.
+      return !scope || scope.every((name) => name === "api") ? ["api"] : false;
     },
   };
 }

@@ -5,8 +5,8 @@ import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, firstFree } from "../common/slug.js";
-import { parseInput, type RawInput } from "../common/validation.js";
-import { uniqueViolation } from "../db/errors.js";
+import { parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { retryDerivedName, writeFailure } from "../db/errors.js";
 
 /** Blog access levels: 0 (the default, treated as public), 1 public, 2 registered users, 5 private. */
 export const BLOG_ACCESS = { unset: 0, public: 1, registered: 2, private: 5 } as const;
@@ -66,7 +66,7 @@ const fields = {
     .refine((tags) => tags.every((tag) => tag.length <= MAX_TAG_LENGTH), `each tag must be at most ${MAX_TAG_LENGTH} characters`)
     .optional()
     .nullable(),
-  created: z.date().optional().nullable(),
+  created: timestamp.optional().nullable(),
   createdBy: z.number().int().min(0).optional().nullable(),
   state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
   access: z
@@ -74,8 +74,8 @@ const fields = {
     .optional()
     .nullable(),
   allowComments: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)").optional().nullable(),
-  publishUp: z.date().optional().nullable(),
-  publishDown: z.date().optional().nullable(),
+  publishUp: timestamp.optional().nullable(),
+  publishDown: timestamp.optional().nullable(),
 };
 const scope = z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group");
 const scopeId = z.number().int().min(0);
@@ -173,12 +173,12 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
   const user = requireUser(ctx);
   const data = parseInput(createInput, input);
   await assertCanWriteInScope(ctx, data.scope, data.scopeId);
-  const createdById = (await resolveCreator(ctx, data.createdBy, user.id))!;
+  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const publishUp = data.publishUp ?? new Date();
   assertWindow(publishUp, data.publishDown);
 
-  const id = await ctx.db
-    .$transaction(async (tx) => {
+  const id = await retryDerivedName(!data.alias, () =>
+    ctx.db.$transaction(async (tx) => {
       let name = data.alias;
       if (name) {
         if ((await takenAliases(tx, data.scope, data.scopeId, name)).has(name)) throw conflict("alias", `An entry with alias "${name}" exists in this scope.`);
@@ -204,8 +204,8 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
         },
       });
       return entry.id;
-    })
-    .catch(uniqueViolation("alias", "An entry with this alias exists in this scope."));
+    }),
+  ).catch(writeFailure({ conflict: { parameter: "alias", message: "An entry with this alias exists in this scope." } }));
   return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
 }
 
@@ -226,8 +226,10 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
   const scope = data.scope ?? entry.scope;
   const scopeId = data.scopeId ?? entry.scopeId;
   if (scope !== entry.scope || scopeId !== entry.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
-  const createdById = await resolveCreator(ctx, data.createdBy, undefined);
-  assertWindow(data.publishUp ?? entry.publishUp, data.publishDown ?? entry.publishDown);
+  const createdById = await resolveCreator(ctx, data.createdBy, entry.createdById);
+  // publishDown: absent keeps the stored end, null removes it (the window stays open).
+  const publishDown = data.publishDown === undefined ? entry.publishDown : data.publishDown;
+  assertWindow(data.publishUp ?? entry.publishUp, publishDown);
 
   await ctx.db
     .$transaction(async (tx) => {
@@ -247,7 +249,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
           access: data.access ?? undefined,
           allowComments: data.allowComments ?? undefined,
           publishUp: data.publishUp ?? undefined,
-          publishDown: data.publishDown ?? undefined,
+          publishDown,
           hits: data.hits ?? undefined,
           tags: data.tags ?? undefined,
           created: data.created ?? undefined,
@@ -255,13 +257,13 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
         },
       });
     })
-    .catch(uniqueViolation("alias", "An entry with this alias exists in this scope."));
+    .catch(writeFailure({ conflict: { parameter: "alias", message: "An entry with this alias exists in this scope." }, missing: `Blog entry ${id} not found.` }));
   return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /** Deletes an entry: the creator, a group manager or an administrator. */
 export async function deleteBlogEntry(ctx: RequestContext, id: number): Promise<number> {
   await blogEntryToChange(ctx, id);
-  await ctx.db.blogEntry.delete({ where: { id } });
+  await ctx.db.blogEntry.delete({ where: { id } }).catch(writeFailure({ missing: `Blog entry ${id} not found.` }));
   return id;
 }

@@ -41,18 +41,14 @@ export async function canManage(ctx: RequestContext, record: ScopedRecord): Prom
 }
 
 /**
- * Resolves `created_by`: 0 or absent means the caller; naming someone else is for administrators only.
- * Returns undefined when nothing should change (updates).
+ * Resolves `created_by`. 0 or absent keeps `current` (the caller on create, the stored creator on
+ * update); naming anyone else is for administrators only, so nobody can hand a record to someone else
+ * or claim another user's record as their own.
  */
-export async function resolveCreator(
-  ctx: RequestContext,
-  requested: number | null | undefined,
-  fallback: number | undefined,
-): Promise<number | undefined> {
+export async function resolveCreator(ctx: RequestContext, requested: number | null | undefined, current: number): Promise<number> {
   const user = requireUser(ctx);
-  if (!requested) return fallback;
-  if (requested === user.id) return requested;
-  if (!user.isAdmin) throw forbidden("Only administrators can set created_by to another user.");
+  if (!requested || requested === current) return current;
+  if (!user.isAdmin) throw forbidden("Only administrators can change created_by.");
   const exists = await ctx.db.user.findUnique({ where: { id: requested }, select: { id: true } });
   if (!exists) throw badInput("createdBy", `no user with id ${requested}`);
   return requested;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "./errors.js";
+import { isStorableDate } from "./time.js";
 
 /**
  * Parses service input with a zod schema. Every issue becomes a 400 naming the input field (its path,
@@ -29,3 +30,6 @@ export function parseId(value: string | number, parameter = "id"): number {
 
 /** What a service accepts before validation: the schema's fields, with any values (zod checks them). */
 export type RawInput<S extends z.ZodObject> = { [K in keyof z.input<S>]?: unknown };
+
+/** A date and time that PostgreSQL and ISO-8601 can both hold. */
+export const timestamp = z.date().refine(isStorableDate, "must be a date between the years 1 and 9999");

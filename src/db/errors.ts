@@ -1,14 +1,32 @@
-import { ApiError, conflict } from "../common/errors.js";
+import { ApiError, conflict, notFound } from "../common/errors.js";
+
+const prismaCode = (error: unknown) => (error as { code?: string })?.code;
 
 /**
- * For `.catch()` on writes: a unique-constraint violation (Prisma P2002) that slipped past the
- * service's own check, e.g. two concurrent creates, becomes a 409 naming the parameter.
+ * For `.catch()` on writes, turning what a concurrent request can cause into the contract's errors:
+ * a unique-constraint violation (P2002) that slipped past the service's own check becomes a 409 naming
+ * the parameter; a record deleted in the meantime (P2025) becomes a 404.
  */
-export function uniqueViolation(parameter: string, message: string) {
+export function writeFailure(options: { conflict?: { parameter: string; message: string }; missing?: string }) {
   return (error: unknown): never => {
-    if ((error as { code?: string })?.code === "P2002") throw conflict(parameter, message);
+    if (prismaCode(error) === "P2002" && options.conflict) throw conflict(options.conflict.parameter, options.conflict.message);
+    if (prismaCode(error) === "P2025" && options.missing) throw notFound(options.missing);
     throw error;
   };
+}
+
+/**
+ * Runs a create again when it lost a race for a unique name it derived itself (P2002): the next
+ * attempt derives the name anew. Names the client chose are never retried; they are a 409.
+ */
+export async function retryDerivedName<T>(derived: boolean, run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!derived || attempt >= attempts || prismaCode(error) !== "P2002") throw error;
+    }
+  }
 }
 
 /**

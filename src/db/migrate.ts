@@ -47,15 +47,18 @@ export async function applyMigrations(db: SqlRunner, log: (line: string) => void
       const sql = fs.readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8");
       const checksum = crypto.createHash("sha256").update(sql).digest("hex");
       log(`applying migration ${name}`);
-      // One transaction per migration: a failing migration leaves the schema as it was.
-      await db.exec(`BEGIN;\n${sql}\nCOMMIT;`).catch(async (error: unknown) => {
-        await db.exec("ROLLBACK").catch(() => {});
-        throw new Error(`migration ${name} failed: ${(error as Error).message}`);
-      });
-      await db.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
-        [crypto.randomUUID(), checksum, name],
-      );
+      // One transaction per migration, its bookkeeping row included: a failure or a crash leaves the
+      // schema and _prisma_migrations as they were, so the next start simply tries again.
+      if (!/^\w+$/.test(name)) throw new Error(`migration folder name "${name}" must be letters, digits and _`);
+      await db
+        .exec(
+          `BEGIN;\n${sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) ` +
+            `VALUES ('${crypto.randomUUID()}', '${checksum}', now(), '${name}', 1);\nCOMMIT;`,
+        )
+        .catch(async (error: unknown) => {
+          await db.exec("ROLLBACK").catch(() => {});
+          throw new Error(`migration ${name} failed: ${(error as Error).message}`);
+        });
       applied.push(name);
     }
     return applied;

@@ -1,7 +1,6 @@
 import { builder } from "../graphql/builder.js";
-import { createUser } from "./service.js";
+import { createUser, currentUser } from "./service.js";
 import { registerClient } from "../auth/oauth.js";
-import { requireUser } from "../common/scopes.js";
 
 export const UserType = builder.prismaObject("User", {
   fields: (t) => ({
@@ -24,7 +23,7 @@ builder.queryField("me", (t) =>
     type: "User",
     description: "The signed-in caller.",
     authScopes: { user: true },
-    resolve: (query, _root, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } }),
+    resolve: (query, _root, _args, ctx) => currentUser(ctx, query),
   }),
 );
 
@@ -75,8 +74,7 @@ builder.mutationField("registerOAuthClient", (t) =>
     authScopes: { user: true },
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_root, { name }, ctx) => {
-      const owner = requireUser(ctx);
-      const { client, secret } = await registerClient(ctx.db, owner.id, name.trim() || "Unnamed client");
+      const { client, secret } = await registerClient(ctx, name);
       return { clientId: client.id, clientSecret: secret, name: client.name, grants: client.grants };
     },
   }),

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import type { PrismaClient, User } from "../generated/prisma/client.js";
+import type { Prisma, PrismaClient, User } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
+import { requireUser } from "../common/scopes.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
 
 const newUserInput = z.object({
@@ -16,6 +17,11 @@ const newUserInput = z.object({
 });
 
 export type NewUserInput = z.input<typeof newUserInput>;
+
+/** The signed-in caller (401 for anonymous callers). */
+export async function currentUser(ctx: RequestContext, query: { select?: Prisma.UserSelect; include?: Prisma.UserInclude } = {}) {
+  return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } });
+}
 
 /** Creates an account: administrators always may; anyone may when REGISTRATION=open. */
 export async function createUser(ctx: RequestContext, input: NewUserInput): Promise<User> {
@@ -47,12 +53,18 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
   });
 }
 
+const timingDecoy = hashPassword("timing decoy, never a real password");
+
 /** Checks a username (or e-mail address) and password; null when they do not match an account. */
 export async function findUserByCredentials(db: PrismaClient, login: string, password: string): Promise<User | null> {
   const user = await db.user.findFirst({
     where: { OR: [{ username: login }, { email: { equals: login, mode: "insensitive" } }] },
   });
-  if (!user) return null;
+  // An unknown name costs the same argon2 work as a wrong password, so timing does not reveal accounts.
+  if (!user) {
+    await verifyPassword(await timingDecoy, password);
+    return null;
+  }
   return (await verifyPassword(user.passwordHash, password)) ? user : null;
 }
 
@@ -76,11 +88,14 @@ export async function ensureAdministrator(
     log(`created administrator "${admin.username}"`);
     return;
   }
+  // Only the holder of ADMIN_PASSWORD can be made administrator: with open registration anyone could
+  // otherwise register the configured name first and be promoted on the next start.
+  if (!(await verifyPassword(existing.passwordHash, admin.password))) {
+    log(`user "${admin.username}" exists with another password; it was neither changed nor made administrator`);
+    return;
+  }
   if (!existing.isAdmin) {
     await db.user.update({ where: { id: existing.id }, data: { isAdmin: true } });
     log(`made existing user "${admin.username}" an administrator`);
-  }
-  if (!(await verifyPassword(existing.passwordHash, admin.password))) {
-    log(`administrator "${admin.username}" exists with another password; ADMIN_PASSWORD was not applied`);
   }
 }

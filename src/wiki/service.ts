@@ -5,8 +5,8 @@ import { conflict, notFound } from "../common/errors.js";
 import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { firstFree, pagenameFromTitle } from "../common/slug.js";
-import { parseInput, type RawInput } from "../common/validation.js";
-import { uniqueViolation } from "../db/errors.js";
+import { parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { retryDerivedName, writeFailure } from "../db/errors.js";
 
 /** Wiki access levels: 0 public, 1 registered users, 4 private. */
 export const WIKI_ACCESS = { public: 0, registered: 1, private: 4 } as const;
@@ -36,7 +36,7 @@ const fields = {
   title: z.string().trim().min(1, "must not be empty").max(255),
   pagename: pagename.optional().nullable(),
   pagetext: z.string().min(1, "must not be empty"),
-  created: z.date().optional().nullable(),
+  created: timestamp.optional().nullable(),
   createdBy: z.number().int().min(0).optional().nullable(),
   state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
   access: z.union([z.literal(0), z.literal(1), z.literal(4)], "must be 0 (public), 1 (registered) or 4 (private)").optional().nullable(),
@@ -132,10 +132,10 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
   const scope = data.scope ?? "site";
   const scopeId = data.scopeId ?? 0;
   await assertCanWriteInScope(ctx, scope, scopeId);
-  const createdById = (await resolveCreator(ctx, data.createdBy, user.id))!;
+  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
 
-  const id = await ctx.db
-    .$transaction(async (tx) => {
+  const id = await retryDerivedName(!data.pagename, () =>
+    ctx.db.$transaction(async (tx) => {
       let name = data.pagename;
       if (name) {
         if ((await takenPagenames(tx, scope, scopeId, name)).has(name)) throw conflict("pagename", `A page named "${name}" exists in this scope.`);
@@ -168,8 +168,8 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
       });
       await tx.wikiPage.update({ where: { id: page.id }, data: { currentRevisionId: revision.id } });
       return page.id;
-    })
-    .catch(uniqueViolation("pagename", "A page with this name exists in this scope."));
+    }),
+  ).catch(writeFailure({ conflict: { parameter: "pagename", message: "A page with this name exists in this scope." } }));
   return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
 }
 
@@ -184,10 +184,12 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
   const scope = data.scope ?? page.scope;
   const scopeId = data.scopeId ?? page.scopeId;
   if (scope !== page.scope || scopeId !== page.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
-  const createdById = await resolveCreator(ctx, data.createdBy, undefined);
+  const createdById = await resolveCreator(ctx, data.createdBy, page.createdById);
 
   await ctx.db
     .$transaction(async (tx) => {
+      // Concurrent edits of one page wait here, so each numbers its revision after the last committed one.
+      await tx.$queryRaw`SELECT id FROM wiki_pages WHERE id = ${id} FOR UPDATE`;
       const name = data.pagename ?? page.pagename;
       if ((name !== page.pagename || scope !== page.scope || scopeId !== page.scopeId) && (await takenPagenames(tx, scope, scopeId, name, id)).has(name)) {
         throw conflict("pagename", `A page named "${name}" exists in this scope.`);
@@ -226,13 +228,13 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
         },
       });
     })
-    .catch(uniqueViolation("pagename", "A page with this name exists in this scope."));
+    .catch(writeFailure({ conflict: { parameter: "pagename", message: "A page with this name exists in this scope." }, missing: `Wiki page ${id} not found.` }));
   return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /** Deletes a page and its revisions: the creator, a group manager or an administrator. */
 export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<number> {
   await wikiPageToChange(ctx, id);
-  await ctx.db.wikiPage.delete({ where: { id } });
+  await ctx.db.wikiPage.delete({ where: { id } }).catch(writeFailure({ missing: `Wiki page ${id} not found.` }));
   return id;
 }
