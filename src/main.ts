@@ -1,5 +1,6 @@
 import { loadConfig } from "./config.js";
 import { createApp } from "./app.js";
+import { restOperations } from "../rest-facade/table.js";
 
 const config = loadConfig();
 const { app, db, close } = await createApp({ config, log: (line, error) => (error ? console.error(line, error) : console.log(line)) });
@@ -8,7 +9,8 @@ const server = app.listen(config.port, config.host, () => {
   const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`;
   console.log(`Hubgraph on ${db.kind === "pglite" ? `embedded PGlite (${config.dataDir})` : "PostgreSQL"}`);
   console.log(`  GraphiQL:  ${base}/graphql`);
-  console.log(`  REST API:  ${base}/api  (operations: ${base}/api/wiki, ${base}/api/blog)`);
+  const areas = [...new Set(restOperations.map((operation) => operation.area))];
+  console.log(`  REST API:  ${base}/api  (operations: ${areas.map((area) => `${base}/api/${area}`).join(", ")})`);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer, type TestUser } from "./server.js";
 import { restOperations } from "../rest-facade/table.js";
+import { pathFor, plausibleValues } from "./rows.js";
 
 /** Values clients send by mistake or on purpose; none of them may produce a 5xx. */
 const HOSTILE: unknown[] = [
@@ -25,14 +26,10 @@ const HOSTILE: unknown[] = [
 
 let server: TestServer;
 let admin: TestUser;
-let wikiId: number;
-let blogId: number;
 
 beforeAll(async () => {
   server = await startServer();
   admin = await server.user({ admin: true });
-  wikiId = (await server.rest("POST", "/wiki", { token: admin.token, body: { title: "Target", pagetext: "x", state: 1 } })).body.id;
-  blogId = (await server.rest("POST", "/blog", { token: admin.token, body: { scope: "site", scope_id: 0, title: "Target", content: "x", state: 1 } })).body.id;
 });
 
 afterAll(() => server?.close());
@@ -40,7 +37,7 @@ afterAll(() => server?.close());
 describe("client input never causes a 5xx", () => {
   for (const operation of restOperations) {
     it(`${operation.method} /api${operation.path}`, async () => {
-      const path = operation.path.replace("{id}", String(operation.area === "blog" ? blogId : wikiId));
+      const path = await pathFor(server, admin.token, operation);
       const failures: string[] = [];
       for (const param of operation.params) {
         for (const value of HOSTILE) {
@@ -50,7 +47,7 @@ describe("client input never causes a 5xx", () => {
                 token: admin.token,
                 query: { [param.name]: typeof value === "string" ? value : JSON.stringify(value) },
               })
-            : await server.rest(operation.method, path, { token: admin.token, body: { title: "T", pagetext: "p", content: "c", scope: "site", scope_id: 0, [param.name]: value } });
+            : await server.rest(operation.method, path, { token: admin.token, body: { ...plausibleValues(operation), [param.name]: value } });
           if (response.status >= 500) failures.push(`${param.name}=${JSON.stringify(value).slice(0, 40)} → ${response.status} ${JSON.stringify(response.body)}`);
           else expect(response.body === null || typeof response.body.message === "string" || response.status < 300).toBe(true);
         }
