@@ -9,6 +9,7 @@ import { parseMultipartFields } from "./http/multipart.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
+import { queryLimitPlugins } from "./graphql/limits.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
@@ -53,6 +54,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     graphiql: { title: "Hubgraph GraphiQL" },
     context: ({ req }) => contextFor(req),
     logging: false,
+    plugins: queryLimitPlugins(),
     maskedErrors: {
       maskError(error, message) {
         const original = (error as { originalError?: unknown }).originalError;
