@@ -3,14 +3,18 @@ import { print } from "graphql";
 import { startServer, type RestResult, type TestServer, type TestUser } from "./server.js";
 import { TestMeDocument, TestRegisterClientDocument } from "../rest-facade/generated/graphql.js";
 import { hashSecret } from "../src/auth/secrets.js";
+import { ensureAdministrator } from "../src/users/service.js";
 
 const TOKEN = "/developer/oauth/token";
 const ME_QUERY = print(TestMeDocument);
 
 let server: TestServer;
+/** The accounts the default server held before any test created one. */
+let usersAtStart: { username: string; isAdmin: boolean }[];
 
 beforeAll(async () => {
   server = await startServer();
+  usersAtStart = await server.app.db.prisma.user.findMany({ select: { username: true, isAdmin: true } });
 });
 
 afterAll(async () => {
@@ -144,6 +148,24 @@ describe("token endpoint: password grant", () => {
     }
   });
 
+  it("grants the api scope, asked or not, and refuses any other scope with invalid_scope", async () => {
+    const credentials = { grant_type: "password", username: user.username, password: user.password };
+    for (const form of [credentials, { ...credentials, scope: "api" }]) {
+      const result = await server.rest("POST", TOKEN, { form });
+      expectTokenResponse(result);
+      expect(result.body.scope).toBe("api");
+      const row = await server.app.db.prisma.oAuthToken.findUniqueOrThrow({ where: { accessTokenHash: hashSecret(result.body.access_token) } });
+      expect(row.scope).toBe("api");
+    }
+    const before = await server.app.db.prisma.oAuthToken.count();
+    for (const scope of ["superadmin", "api superadmin"]) {
+      const result = await server.rest("POST", TOKEN, { form: { ...credentials, scope } });
+      expectOAuthError(result, 400, "invalid_scope");
+      expect(result.body.access_token).toBeUndefined();
+    }
+    expect(await server.app.db.prisma.oAuthToken.count()).toBe(before);
+  });
+
   it("answers 405 with Allow: POST to another method", async () => {
     for (const method of ["GET", "PUT", "DELETE"]) {
       const result = await server.rest(method, TOKEN);
@@ -185,6 +207,20 @@ describe("token endpoint: refresh_token grant", () => {
     expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: "garbage" } }), 400, "invalid_grant");
     expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token" } }), 400, "invalid_request");
   });
+
+  it("refuses an expired refresh token with invalid_grant", async () => {
+    const user = await server.user();
+    const issued = await passwordGrant(user);
+    expectTokenResponse(issued);
+    const { count } = await server.app.db.prisma.oAuthToken.updateMany({
+      where: { refreshTokenHash: hashSecret(issued.body.refresh_token) },
+      data: { refreshTokenExpiresAt: new Date(Date.now() - 60_000) },
+    });
+    expect(count).toBe(1);
+    const result = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: issued.body.refresh_token } });
+    expectOAuthError(result, 400, "invalid_grant");
+    expect(result.body.access_token).toBeUndefined();
+  });
 });
 
 describe("token endpoint: client_credentials grant", () => {
@@ -206,6 +242,21 @@ describe("token endpoint: client_credentials grant", () => {
     const anonymous = await server.graphql(TestRegisterClientDocument, { name: "sneaky" });
     expect(anonymous.data).toBeNull();
     expect(anonymous.errors[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+
+  it("refuses an empty or over-long client name with BAD_REQUEST naming name, and stores nothing", async () => {
+    const before = await server.app.db.prisma.oAuthClient.count();
+    for (const name of ["", "   ", "x".repeat(101)]) {
+      const result = await server.graphql(TestRegisterClientDocument, { name }, owner.token);
+      expect(result.data, JSON.stringify(name)).toBeNull();
+      expect(result.errors[0]?.extensions?.code).toBe("BAD_REQUEST");
+      expect(result.errors[0]?.extensions?.errors?.map((problem) => problem.parameter)).toEqual(["name"]);
+      expect(result.errors[0]?.message).toContain("name");
+    }
+    expect(await server.app.db.prisma.oAuthClient.count()).toBe(before);
+    const longest = await server.graphql(TestRegisterClientDocument, { name: ` ${"x".repeat(100)} ` }, owner.token);
+    expect(longest.errors).toEqual([]);
+    expect(longest.data!.registerOAuthClient.name).toBe("x".repeat(100));
   });
 
   it("stores the client secret hashed", async () => {
@@ -436,6 +487,17 @@ describe("cookie sessions", () => {
     expectError(await withCookie(cookie, "GET", "/api/session"), 401);
   });
 
+  it("an expired session no longer authenticates, and its row is deleted", async () => {
+    const { cookie } = await login("json");
+    expect((await withCookie(cookie, "GET", "/api/session")).status).toBe(200);
+    const tokenHash = hashSecret(decodeURIComponent(cookie.slice("hubgraph_session=".length)));
+    const { count } = await server.app.db.prisma.session.updateMany({ where: { tokenHash }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    expect(count).toBe(1);
+    expectError(await withCookie(cookie, "GET", "/api/session"), 401);
+    expectError(await withCookie(cookie, "GET", "/api/members/me"), 401);
+    expect(await server.app.db.prisma.session.count({ where: { tokenHash } })).toBe(0);
+  });
+
   it("a bad password is 401 and sets no cookie", async () => {
     const result = await server.rest("POST", "/session", { body: { username: user.username, password: "wrong-password" } });
     expectError(result, 401);
@@ -568,12 +630,42 @@ describe("members with REGISTRATION=open", () => {
     const byUser = await open.rest("POST", "/members", { token: plain.token, body: { ...input, username: "sneaky", email: "sneaky@example.test", admin: "yes" } });
     expectError(byUser, 403);
   });
+
+  it("registering the bootstrap administrator's name first wins nothing: only ADMIN_PASSWORD's holder is promoted, and no password is overwritten", async () => {
+    const db = open.app.db.prisma;
+    const log = () => {};
+    const grant = (username: string, password: string) => open.rest("POST", TOKEN, { form: { grant_type: "password", username, password } });
+    const isAdmin = async (username: string) => (await db.user.findUniqueOrThrow({ where: { username } })).isAdmin;
+    const register = (username: string, password: string) =>
+      open.rest("POST", "/members", { body: { username, email: `${username}@example.test`, password, name: username } });
+
+    // Someone registers the configured name before the next start with ADMIN_USERNAME=boss.
+    expect((await register("boss", "attacker-pass1")).status).toBe(201);
+    await ensureAdministrator(db, { username: "boss", password: "real-admin-pass" }, log);
+    expect(await isAdmin("boss")).toBe(false);
+    expectTokenResponse(await grant("boss", "attacker-pass1"));
+    expectOAuthError(await grant("boss", "real-admin-pass"), 400, "invalid_grant");
+
+    // An existing account that holds ADMIN_PASSWORD is promoted.
+    expect((await register("chief", "real-admin-pass")).status).toBe(201);
+    expect(await isAdmin("chief")).toBe(false);
+    await ensureAdministrator(db, { username: "chief", password: "real-admin-pass" }, log);
+    expect(await isAdmin("chief")).toBe(true);
+
+    // An existing administrator keeps its password whatever ADMIN_PASSWORD says.
+    await ensureAdministrator(db, { username: "chief", password: "changed-admin-pass" }, log);
+    expect(await isAdmin("chief")).toBe(true);
+    expectTokenResponse(await grant("chief", "real-admin-pass"));
+    expectOAuthError(await grant("chief", "changed-admin-pass"), 400, "invalid_grant");
+  });
 });
 
 describe("bootstrap administrator", () => {
   let booted: TestServer;
+  let bootedUsersAtStart: { username: string; isAdmin: boolean }[];
   beforeAll(async () => {
     booted = await startServer({ admin: { username: "boss", password: "boss-password" } });
+    bootedUsersAtStart = await booted.app.db.prisma.user.findMany({ select: { username: true, isAdmin: true } });
   });
   afterAll(async () => {
     await booted?.close();
@@ -589,7 +681,12 @@ describe("bootstrap administrator", () => {
     expect(rest.body).toMatchObject({ username: "boss", admin: true });
   });
 
-  it("the default test server has no bootstrap administrator", async () => {
-    expect(await server.app.db.prisma.user.count({ where: { username: "boss" } })).toBe(0);
+  it("is the only account a server starts with, and a server started without ADMIN_* starts with none", async () => {
+    expect(bootedUsersAtStart).toEqual([{ username: "boss", isAdmin: true }]);
+    expect(usersAtStart).toEqual([]);
+    // So the default server has nobody to sign in as with the bootstrap credentials, nor with guessed ones.
+    for (const [username, password] of [["boss", "boss-password"], ["admin", "admin"], ["admin", "password"]]) {
+      expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "password", username: username!, password: password! } }), 400, "invalid_grant");
+    }
   });
 });

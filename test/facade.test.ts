@@ -147,6 +147,42 @@ describe("versions", () => {
     expectParameterError(await call("GET", "/api/wiki/list?v=1.0&v=1.1"), "v");
   });
 
+  it("a version prefix works on the protocol routes too: sign-in and the token endpoint", async () => {
+    const session = await call("POST", "/api/v1.0/session", { headers: JSON_TYPE, body: jsonBody({ username: author.username, password: author.password }) });
+    expect(session.status, session.text).toBe(201);
+    expect(session.headers.get("x-api-version")).toBe("1.0");
+    expect(session.body.user.id).toBe(author.id);
+    const cookie = session.headers.getSetCookie().find((line) => line.startsWith("hubgraph_session="))!.split(";")[0]!;
+    const current = await call("GET", "/api/v1.0/session", { headers: { cookie } });
+    expect(current.status, current.text).toBe(200);
+    expect(current.headers.get("x-api-version")).toBe("1.0");
+
+    const token = await call("POST", "/api/v1.0/developer/oauth/token", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "password", username: author.username, password: author.password }).toString(),
+    });
+    expect(token.status, token.text).toBe(200);
+    expect(token.headers.get("x-api-version")).toBe("1.0");
+    const me = await call("GET", "/api/v1.0/members/me", { token: token.body.access_token });
+    expect(me.status, me.text).toBe(200);
+    expect(me.body.id).toBe(author.id);
+    // Another method on a versioned protocol route is that route's 405, not the facade's 404.
+    expect((await call("GET", "/api/v1.0/developer/oauth/token")).status).toBe(405);
+  });
+
+  it("an area is described only in a version it has", async () => {
+    for (const path of ["/api/wiki?v=2.0", "/api/v2.0/wiki", "/api/blog?v=1.1"]) {
+      const answer = await call("GET", path);
+      expectError(answer, 404);
+      expect(answer.body.message).toMatch(/\b(2\.0|1\.1)\b/);
+    }
+    const described = await call("GET", "/api/wiki?v=1.0");
+    expect(described.status, described.text).toBe(200);
+    expect(described.headers.get("x-api-version")).toBe("1.0");
+    expect(described.body).toMatchObject({ component: "wiki", version: "1.0" });
+    expect(described.body.tasks.length).toBe(restOperations.filter((operation) => operation.area === "wiki").length);
+  });
+
   it("every /api response carries X-API-Version, errors included", async () => {
     const page = await createPage();
     const answers = await Promise.all([
@@ -177,6 +213,18 @@ describe("routes", () => {
       expectError(answer, 404);
       expect(Object.keys(answer.body).sort()).toEqual(["code", "message"]);
     }
+  });
+
+  it("a malformed percent-encoding in the path is 400 naming path, never a 500", async () => {
+    for (const path of ["/api/wiki/%ZZ", "/api/wiki/%E0%A4%A", "/api/blog/%C0", "/api/v1.0/wiki/%ZZ"]) {
+      const answer = await call("GET", path);
+      expectParameterError(answer, "path");
+      expect(answer.body.errors).toEqual([{ parameter: "path", message: expect.any(String) }]);
+      expect(answer.headers.get("x-api-version")).toBe("1.0");
+    }
+    expectParameterError(await call("DELETE", "/api/wiki/%ZZ", { token: author.token }), "path");
+    // A well-formed encoding is decoded as usual: %41 is "A", which is not an id.
+    expectParameterError(await call("GET", "/api/wiki/%41"), "id");
   });
 
   it("an unknown record is 404", async () => {
@@ -382,6 +430,17 @@ describe("bodies", () => {
     expect(fromMultipart.body).toMatchObject({ title: "Body multipart", pagetext: "m", state: 1 });
   });
 
+  it("a multipart body with a file part is 400 naming the body, and nothing is stored", async () => {
+    const form = new FormData();
+    form.set("title", "With a file");
+    form.set("pagetext", "f");
+    form.set("upload", new Blob(["file content"], { type: "text/plain" }), "notes.txt");
+    const answer = await call("POST", "/api/wiki", { token: author.token, body: form });
+    expectError(answer, 400);
+    expect(answer.body.errors).toEqual([{ parameter: "body", message: expect.any(String) }]);
+    expect(await server.app.db.prisma.wikiPage.count({ where: { title: "With a file" } })).toBe(0);
+  });
+
   it("answers JSON with charset utf-8", async () => {
     const answer = await call("GET", "/api/wiki/list");
     expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -465,25 +524,27 @@ describe("bodies", () => {
       expect(await small.app.db.prisma.wikiPage.count({ where: { title: { startsWith: "Big" } } })).toBe(0);
     });
 
-    it("a larger body sent chunked (no Content-Length) is 413 too", async () => {
-      const chunked = async (type: string, text: string) => {
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode(text));
-            controller.close();
-          },
-        });
-        // A stream body needs `duplex: "half"` (fetch standard); Node's RequestInit type does not list it yet.
-        const init: RequestInit & { duplex: "half" } = {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": type },
-          body,
-          duplex: "half",
-        };
-        const response = await fetch(`${small.url}/api/wiki`, init);
-        const answerText = await response.text();
-        return { status: response.status, headers: response.headers, text: answerText, body: JSON.parse(answerText) } as Answer;
+    /** POSTs `text` to /api/wiki as a stream: sent chunked, without Content-Length. */
+    const chunked = async (type: string, text: string) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      });
+      // A stream body needs `duplex: "half"` (fetch standard); Node's RequestInit type does not list it yet.
+      const init: RequestInit & { duplex: "half" } = {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": type },
+        body,
+        duplex: "half",
       };
+      const response = await fetch(`${small.url}/api/wiki`, init);
+      const answerText = await response.text();
+      return { status: response.status, headers: response.headers, text: answerText, body: JSON.parse(answerText) } as Answer;
+    };
+
+    it("a larger body sent chunked (no Content-Length) is 413 too", async () => {
       expectError(await chunked("application/json", jsonBody({ title: "Big chunked", pagetext: big })), 413);
       const multipart = [
         "--b0undary",
@@ -499,6 +560,27 @@ describe("bodies", () => {
       ].join("\r\n");
       expectError(await chunked("multipart/form-data; boundary=b0undary", multipart), 413);
       expect(await small.app.db.prisma.wikiPage.count({ where: { title: { startsWith: "Big" } } })).toBe(0);
+    });
+
+    it("the limit holds for a chunked multipart body as a whole, even when every field is under it", async () => {
+      const part = (name: string, value: string) => ["--b0undary", `Content-Disposition: form-data; name="${name}"`, "", value];
+      const multipart = [
+        ...part("title", "Big in small parts"),
+        ...part("pagetext", "p".repeat(800)),
+        ...part("summary", "s".repeat(800)),
+        ...part("params[a]", "a".repeat(800)),
+        ...part("params[b]", "b".repeat(800)),
+        "--b0undary--",
+        "",
+      ].join("\r\n");
+      expect(multipart.length).toBeGreaterThan(3000);
+      const answer = await chunked("multipart/form-data; boundary=b0undary", multipart);
+      expectError(answer, 413);
+      expect(answer.headers.get("x-api-version")).toBe("1.0");
+      expect(await small.app.db.prisma.wikiPage.count({ where: { title: "Big in small parts" } })).toBe(0);
+      // The same parts, small enough in total, are accepted.
+      const fits = [...part("title", "Small in small parts"), ...part("pagetext", "p".repeat(300)), "--b0undary--", ""].join("\r\n");
+      expect((await chunked("multipart/form-data; boundary=b0undary", fits)).status).toBe(201);
     });
   });
 });

@@ -243,6 +243,38 @@ describe("POST /api/blog", () => {
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ title: "Form entry", state: 1, scope_id: 0, tags: "x, y" });
   });
+
+  it("accepts tags as a JSON array or as repeated form keys, answers them as one string, and takes that string back", async () => {
+    const fromJson = await entry(alice.token, { title: "Array tags", tags: ["a", " b ", "A", ""] });
+    expect(fromJson.tags).toBe("a, b");
+
+    /** A form body with repeated keys, which the harness's `form` (one value per key) cannot send. */
+    const postForm = async (pairs: [string, string][]) => {
+      const response = await fetch(`${server.url}/api/blog`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(pairs).toString(),
+      });
+      return { status: response.status, body: (await response.json()) as RestEntry };
+    };
+    const fields: [string, string][] = [["scope", "site"], ["scope_id", "0"], ["content", "c"]];
+    const repeated = await postForm([...fields, ["title", "Repeated tags"], ["tags", "a"], ["tags", "b"]]);
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(201);
+    expect(repeated.body.tags).toBe("a, b");
+    const bracketed = await postForm([...fields, ["title", "Bracketed tags"], ["tags[]", "a"], ["tags[]", "b"]]);
+    expect(bracketed.status, JSON.stringify(bracketed.body)).toBe(201);
+    expect(bracketed.body.tags).toBe("a, b");
+
+    // What a client read is what it can send back: the entry keeps the same two tags.
+    const sentBack = await update(fromJson.id, alice.token, { title: fromJson.title, content: fromJson.content, tags: fromJson.tags });
+    expect(sentBack.status, JSON.stringify(sentBack.body)).toBe(200);
+    expect(sentBack.body.tags).toBe("a, b");
+    expect((await server.app.db.prisma.blogEntry.findUniqueOrThrow({ where: { id: fromJson.id } })).tags).toEqual(["a", "b"]);
+
+    const notStrings = await create(alice.token, { ...site, title: "Odd tags", content: "c", tags: ["a", { b: 1 }] });
+    expect(notStrings.status).toBe(400);
+    expect(firstParameter(notStrings)).toBe("tags");
+  });
 });
 
 describe("GET /api/blog/list", () => {
@@ -663,6 +695,36 @@ describe("PUT /api/blog/{id}", () => {
     const moved = await update(mover.id, member.token, { title: "Moved", content: "changed", scope: "group", scope_id: groupId, alias: "moved-here" });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ scope: "group", scope_id: groupId, alias: "moved-here", url: `/groups/${groupId}/blog/moved-here` });
+  });
+
+  it("clears publish_down with an empty value and keeps it when omitted; GraphQL clears it with null", async () => {
+    const end = ahead(DAY);
+    const stored = async (id: number) => (await server.app.db.prisma.blogEntry.findUniqueOrThrow({ where: { id } })).publishDown;
+    const original = await entry(alice.token, { title: "Ending", state: 1, publish_down: end });
+    expect(original.publish_down).toBe(end);
+
+    const kept = await update(original.id, alice.token, { title: "Ending", content: "c", state: 1 });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.publish_down).toBe(end);
+    const cleared = await update(original.id, alice.token, { title: "Ending", content: "c", state: 1, publish_down: "" });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.publish_down).toBeNull();
+    expect(await stored(original.id)).toBeNull();
+    // An empty form value clears it too.
+    await update(original.id, alice.token, { title: "Ending", content: "c", state: 1, publish_down: end });
+    const fromForm = await server.rest("PUT", `/blog/${original.id}`, { token: alice.token, form: { title: "Ending", content: "c", state: "1", publish_down: "" } });
+    expect(fromForm.status, JSON.stringify(fromForm.body)).toBe(200);
+    expect(fromForm.body.publish_down).toBeNull();
+
+    const viaGraphql = await entry(alice.token, { title: "Ending in GraphQL", state: 1, publish_down: end });
+    const id = String(viaGraphql.id);
+    const omitted = await server.graphql(TestUpdateBlogEntryDocument, { id, input: { title: "Still ending" } }, alice.token);
+    expect(omitted.errors).toEqual([]);
+    expect(restTimestamp((await server.graphql(TestBlogEntryDocument, { id }, alice.token)).data!.blogEntry.publishDown!)).toBe(end);
+    const nulled = await server.graphql(TestUpdateBlogEntryDocument, { id, input: { publishDown: null } }, alice.token);
+    expect(nulled.errors).toEqual([]);
+    expect((await server.graphql(TestBlogEntryDocument, { id }, alice.token)).data!.blogEntry.publishDown).toBeNull();
+    expect(await stored(viaGraphql.id)).toBeNull();
   });
 });
 

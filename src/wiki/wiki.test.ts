@@ -113,6 +113,27 @@ describe("POST /api/wiki", () => {
     expect(byAdmin.body).toMatchObject({ created_by: bob.id, created: "2020-01-02 03:04:05" });
   });
 
+  it.each([
+    ["2024-02-30T10:00:00Z", "30 February, with a zone"],
+    ["0000-01-01 00:00:00", "year 0"],
+    ["9999-12-31T23:00:00-05:00", "year 10000 once in UTC"],
+  ])("refuses created=%s (%s) with 400 naming created, and stores nothing", async (created) => {
+    const before = await pageCount();
+    const response = await create(alice.token, { title: "Bad time", pagetext: "x", created });
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body.errors.map((error: { parameter: string }) => error.parameter)).toEqual(["created"]);
+    expect(response.body.message).toContain("created");
+    expect(await pageCount()).toBe(before);
+  });
+
+  it("stores a created timestamp with a zone offset in UTC", async () => {
+    const response = await create(alice.token, { title: "Offset time", pagetext: "x", created: "2024-01-01T00:00:00+02:00" });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body.created).toBe("2023-12-31 22:00:00");
+    const row = await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id: response.body.id } });
+    expect(row.created.toISOString()).toBe("2023-12-31T22:00:00.000Z");
+  });
+
   it("lets only group members write in a group scope", async () => {
     expect((await create(alice.token, { title: "G", pagetext: "x", scope: "group", scope_id: groupId })).status).toBe(403);
     expect((await create(member.token, { title: "G", pagetext: "x", scope: "group", scope_id: groupId })).status).toBe(201);
@@ -292,6 +313,76 @@ describe("PUT /api/wiki/{id}", () => {
   });
 });
 
+describe("PUT /api/wiki/{id}: creator, concurrent edits, replacement", () => {
+  it("lets a group manager edit a member's page but not claim it; only an administrator changes created_by", async () => {
+    const page = await create(member.token, { title: "Member page", pagetext: "by the member", scope: "group", scope_id: groupId, state: 1 });
+    expect(page.status).toBe(201);
+    const id = page.body.id;
+    const body = { title: "Member page", pagetext: "edited by the manager", scope: "group", scope_id: groupId, state: 1 };
+    const creator = async () => (await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id } })).createdById;
+
+    const edited = await server.rest("PUT", `/wiki/${id}`, { token: manager.token, body });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body).toMatchObject({ pagetext: "edited by the manager", created_by: member.id });
+    // Sending the stored creator back (a GET-then-PUT round trip) changes nothing and is allowed.
+    const roundTrip = await server.rest("PUT", `/wiki/${id}`, { token: manager.token, body: { ...body, created_by: member.id } });
+    expect(roundTrip.status, JSON.stringify(roundTrip.body)).toBe(200);
+    expect(roundTrip.body.created_by).toBe(member.id);
+
+    const claimed = await server.rest("PUT", `/wiki/${id}`, { token: manager.token, body: { ...body, pagetext: "claimed", created_by: manager.id } });
+    expect(claimed.status).toBe(403);
+    expect(claimed.body).toMatchObject({ code: 403, message: expect.stringContaining("created_by") });
+    const handed = await server.rest("PUT", `/wiki/${id}`, { token: member.token, body: { ...body, pagetext: "handed", created_by: alice.id } });
+    expect(handed.status).toBe(403);
+    expect(await creator()).toBe(member.id);
+    expect((await server.rest("GET", `/wiki/${id}`, { token: member.token })).body.pagetext).toBe("edited by the manager");
+
+    const byAdmin = await server.rest("PUT", `/wiki/${id}`, { token: admin.token, body: { ...body, created_by: bob.id } });
+    expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(200);
+    expect(byAdmin.body.created_by).toBe(bob.id);
+    expect(await creator()).toBe(bob.id);
+  });
+
+  // Only PostgreSQL (DATABASE_URL, CI's second pass) runs these transactions side by side; PGlite runs one at a time.
+  it("numbers the revisions of concurrent edits of one page 2..6, none lost", async () => {
+    const page = await create(alice.token, { title: "Contended", pagetext: "v1", state: 1 });
+    const id = page.body.id;
+    const texts = [1, 2, 3, 4, 5].map((n) => `concurrent edit ${n}`);
+    const responses = await Promise.all(
+      texts.map((pagetext) => server.rest("PUT", `/wiki/${id}`, { token: alice.token, body: { title: "Contended", pagetext, state: 1 } })),
+    );
+    expect(responses.map((response) => response.status), JSON.stringify(responses.map((response) => response.body))).toEqual([200, 200, 200, 200, 200]);
+    const revisions = await server.app.db.prisma.wikiRevision.findMany({ where: { pageId: id }, orderBy: { version: "asc" } });
+    expect(revisions.map((revision) => revision.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(revisions.slice(1).map((revision) => revision.pagetext).sort()).toEqual(texts);
+    // The page shows the last committed edit.
+    const current = await server.rest("GET", `/wiki/${id}`);
+    expect(current.body).toMatchObject({ revisions: 6, version: { version: 6 }, pagetext: revisions[5]!.pagetext });
+  });
+
+  it("PUT is a replacement (docs/decisions.md, PUT semantics): title and pagetext alone turn a private group page public in the site scope, while GraphQL's partial update keeps access and scope", async () => {
+    const privatePage = { pagetext: "secret", scope: "group", scope_id: groupId, state: 1, access: 4 };
+    const viaRest = await create(member.token, { title: "Private via REST", ...privatePage });
+    expect(viaRest.body).toMatchObject({ access: 4, scope: "group", scope_id: groupId });
+    const replaced = await server.rest("PUT", `/wiki/${viaRest.body.id}`, { token: member.token, body: { title: "Private via REST", pagetext: "still secret?" } });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    // Omitted parameters take their documented defaults: clients must send the full record.
+    expect(replaced.body).toMatchObject({ access: 0, scope: "site", scope_id: 0, state: 0, pagetext: "still secret?" });
+    const stored = await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id: viaRest.body.id } });
+    expect(stored).toMatchObject({ access: 0, scope: "site", scopeId: 0, state: 0 });
+
+    const viaGraphql = await create(member.token, { title: "Private via GraphQL", ...privatePage });
+    const id = String(viaGraphql.body.id);
+    const updated = await server.graphql(TestUpdateWikiPageDocument, { id, input: { title: "Private via GraphQL", pagetext: "still secret" } }, member.token);
+    expect(updated.errors).toEqual([]);
+    expect(updated.data!.updateWikiPage).toMatchObject({ state: 1, revisionCount: 2 });
+    const read = await server.graphql(TestWikiPageDocument, { id }, member.token);
+    expect(read.data!.wikiPage).toMatchObject({ access: 4, scope: "group", scopeId: groupId, state: 1, pagetext: "still secret" });
+    // …and it stays invisible to outsiders.
+    expect((await server.rest("GET", `/wiki/${id}`, { token: bob.token })).status).toBe(404);
+  });
+});
+
 describe("DELETE /api/wiki/{id}", () => {
   it("lets the creator, a group manager or an administrator delete, with 204 and no body", async () => {
     const page = await create(alice.token, { title: "Doomed", pagetext: "x", state: 1 });
@@ -344,6 +435,15 @@ describe("GraphQL parity", () => {
     const deleted = await server.graphql(TestDeleteWikiPageDocument, { id }, alice.token);
     expect(deleted.data!.deleteWikiPage).toBe(id);
     expect((await server.graphql(TestWikiPageDocument, { id })).errors[0]!.extensions!.code).toBe("NOT_FOUND");
+  });
+
+  it("refuses a created timestamp outside the years 1-9999 as BAD_REQUEST naming created, never an internal error", async () => {
+    const before = await pageCount();
+    const result = await server.graphql(TestCreateWikiPageDocument, { input: { title: "Year zero", pagetext: "x", created: "0000-01-01T00:00:00Z" } }, alice.token);
+    expect(result.data).toBeNull();
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.extensions).toMatchObject({ code: "BAD_REQUEST", errors: [{ parameter: "created" }] });
+    expect(await pageCount()).toBe(before);
   });
 });
 
