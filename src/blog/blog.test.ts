@@ -521,55 +521,6 @@ describe("versions", () => {
       expect(response.headers.get("x-api-version")).toBe("1.1");
     }
   });
-
-  it("describes the area's five operations with the documented parameters", async () => {
-    const response = await server.rest("GET", "/blog");
-    expect(response.status).toBe(200);
-    type Described = { method: string; uri: string; versions: string[]; parameters: { name: string; type: string; required: boolean; default?: unknown }[] };
-    const tasks = response.body.tasks as Described[];
-    expect(tasks.map((task) => `${task.method} ${task.uri}`).sort()).toEqual(
-      ["DELETE /api/blog/{id}", "GET /api/blog/list", "GET /api/blog/{id}", "POST /api/blog", "PUT /api/blog/{id}"].sort(),
-    );
-    expect(tasks.every((task) => task.versions.join() === "1.0")).toBe(true);
-    const params = (method: string, uri: string) =>
-      Object.fromEntries(tasks.find((task) => task.method === method && task.uri === uri)!.parameters.map(({ name, type, required, default: fallback }) => [name, [type, required, fallback]]));
-    expect(params("POST", "/api/blog")).toEqual({
-      scope: ["string", true, undefined],
-      scope_id: ["integer", true, undefined],
-      title: ["string", true, undefined],
-      content: ["string", true, undefined],
-      alias: ["string", false, undefined],
-      tags: ["string", false, undefined],
-      created: ["string", false, "now"],
-      created_by: ["integer", false, 0],
-      state: ["integer", false, 0],
-      access: ["integer", false, 0],
-      allow_comments: ["integer", false, 1],
-      publish_up: ["string", false, "now"],
-      publish_down: ["string", false, undefined],
-    });
-    expect(params("GET", "/api/blog/list")).toEqual({
-      scope: ["string", false, "site"],
-      scope_id: ["integer", false, 0],
-      limit: ["integer", false, 25],
-      start: ["integer", false, 0],
-      search: ["string", false, undefined],
-      sort: ["string", false, "created"],
-      sort_Dir: ["string", false, "desc"],
-    });
-    expect(params("GET", "/api/blog/{id}")).toEqual({ id: ["integer", true, undefined] });
-    expect(params("DELETE", "/api/blog/{id}")).toEqual({ id: ["integer", true, undefined] });
-    expect(params("PUT", "/api/blog/{id}")).toMatchObject({
-      id: ["integer", true, undefined],
-      title: ["string", true, undefined],
-      content: ["string", true, undefined],
-      scope: ["string", false, undefined],
-      scope_id: ["integer", false, undefined],
-      hits: ["integer", false, 0],
-      state: ["integer", false, 0],
-      allow_comments: ["integer", false, 1],
-    });
-  });
 });
 
 describe("PUT /api/blog/{id}", () => {
