@@ -2,6 +2,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, type Types } from "../graphql/builder.js";
 import { listType, pagingArgs } from "../graphql/list.js";
 import { parseId } from "../common/validation.js";
+import { scopedPath } from "../common/scopes.js";
 import { createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
 
 export const BlogEntryType = builder.prismaObject("BlogEntry", {
@@ -27,7 +28,7 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
     }),
     url: t.string({
       select: { scope: true, scopeId: true, alias: true },
-      resolve: (entry) => (entry.scope === "site" ? `/blog/${entry.alias}` : `/${entry.scope}s/${entry.scopeId}/blog/${entry.alias}`),
+      resolve: (entry) => scopedPath(entry, "blog", entry.alias),
     }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),

@@ -71,3 +71,8 @@ export async function recordToChange<R extends ScopedRecord>(
   if (record && (await isVisible())) throw forbidden(forbiddenMessage);
   throw notFound(notFoundMessage);
 }
+
+/** The site path of a scoped record: `/wiki/Name` on the site, `/groups/7/wiki/Name` inside a group. */
+export function scopedPath(record: { scope: string; scopeId: number }, area: string, name: string): string {
+  return record.scope === "site" ? `/${area}/${name}` : `/${record.scope}s/${record.scopeId}/${area}/${name}`;
+}

@@ -2,6 +2,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, type Types } from "../graphql/builder.js";
 import { listType, pagingArgs } from "../graphql/list.js";
 import { parseId } from "../common/validation.js";
+import { scopedPath } from "../common/scopes.js";
 import {
   createWikiPage,
   deleteWikiPage,
@@ -59,7 +60,7 @@ export const WikiPageType = builder.prismaObject("WikiPage", {
     params: t.expose("params", { type: "JSON" }),
     url: t.string({
       select: { scope: true, scopeId: true, pagename: true },
-      resolve: (page) => (page.scope === "site" ? `/wiki/${page.pagename}` : `/${page.scope}s/${page.scopeId}/wiki/${page.pagename}`),
+      resolve: (page) => scopedPath(page, "wiki", page.pagename),
     }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
