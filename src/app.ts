@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Request } from "express";
+import morgan from "morgan";
 import { createYoga } from "graphql-yoga";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
@@ -74,6 +75,10 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
 
+  // One line per request (method, path, status, size, time) through the same logger as everything else.
+  // The path only: a query string may carry what a careless client should not have put there.
+  morgan.token("path", (req: Request) => req.originalUrl.split("?")[0]);
+  app.use(morgan(":method :path :status :res[content-length] - :response-time ms", { stream: { write: (line) => log(line.trimEnd()) } }));
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.get("/ready", async (_req, res) => {
     const up = await db.ping();
