@@ -70,22 +70,8 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
         if (!described.length) throw notFound(`Version ${asked} of the ${area} API does not exist.`);
         return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, described));
       }
-      if (!matching.length) throw notFound(`No API operation at ${req.method} /api${path}.`);
-      const forMethod = matching.filter(({ route }) => route.operation.method === method);
-      if (!forMethod.length) {
-        const allowed = [...new Set(matching.map(({ route }) => route.operation.method))];
-        res.set("Allow", allowed.join(", "));
-        throw new ApiError(405, `${req.method} is not allowed on /api${path}; use ${allowed.join(" or ")}.`);
-      }
-      const version =
-        asked ?? (forMethod.some(({ route }) => route.operation.versions.includes(DEFAULT_VERSION)) ? DEFAULT_VERSION : forMethod[0]!.route.operation.versions[0]!);
-      const found = forMethod.find(({ route }) => route.operation.versions.includes(version));
-      if (!found) {
-        const available = [...new Set(forMethod.flatMap(({ route }) => route.operation.versions))].join(", ");
-        throw notFound(`Version ${version} of ${method} /api${path} does not exist (available: ${available}).`);
-      }
+      const { route, params, version } = chooseRoute(matching, method, asked, req, res);
       res.set("X-API-Version", version);
-      const { route, params } = found;
       const values = { ...(req.query as Record<string, unknown>), ...(isObject(req.body) ? req.body : {}), ...params };
       const { variables, problems } = readParams(route.operation.params, values);
       if (problems.length) throw invalidParameters(problems);
@@ -97,17 +83,45 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
         contextValue: contextFor(req),
       });
       if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
-      const data = render((result.data as Record<string, unknown>)[route.operation.resultField], route.plan[route.operation.resultField] ?? {});
-      const response = route.operation.response;
-      if (response.kind === "empty") return void res.status(route.operation.status).end();
-      if (response.kind === "record") return void res.status(route.operation.status).json(data);
-      const list = data as { items: unknown[]; total: number };
-      res.status(route.operation.status).json({ [response.key]: list.items, total: list.total, ...response.extra });
+      sendResult(res, route, result.data as Record<string, unknown>);
     } catch (error) {
       next(error);
     }
   });
   return router;
+}
+
+type Match = { route: Route; params: Record<string, string> | null };
+
+/** The row for this method and version among the rows whose path matches: 404, 405 or 404-for-version otherwise. */
+function chooseRoute(matching: Match[], method: string, asked: string | null, req: Request, res: Response) {
+  if (!matching.length) throw notFound(`No API operation at ${req.method} /api${req.path}.`);
+  const forMethod = matching.filter(({ route }) => route.operation.method === method);
+  if (!forMethod.length) {
+    const allowed = [...new Set(matching.map(({ route }) => route.operation.method))];
+    res.set("Allow", allowed.join(", "));
+    throw new ApiError(405, `${req.method} is not allowed on /api${req.path}; use ${allowed.join(" or ")}.`);
+  }
+  // No version asked: 1.0, or the only version of an operation that has no 1.0 (contract).
+  const version =
+    asked ?? (forMethod.some(({ route }) => route.operation.versions.includes(DEFAULT_VERSION)) ? DEFAULT_VERSION : forMethod[0]!.route.operation.versions[0]!);
+  const found = forMethod.find(({ route }) => route.operation.versions.includes(version));
+  if (!found) {
+    const available = [...new Set(forMethod.flatMap(({ route }) => route.operation.versions))].join(", ");
+    throw notFound(`Version ${version} of ${method} /api${req.path} does not exist (available: ${available}).`);
+  }
+  return { route: found.route, params: found.params ?? {}, version };
+}
+
+/** The REST body: the record, the list in its contract wrapper, or nothing. */
+function sendResult(res: Response, route: Route, data: Record<string, unknown>): void {
+  const { operation } = route;
+  const value = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
+  const response = operation.response;
+  if (response.kind === "empty") return void res.status(operation.status).end();
+  if (response.kind === "record") return void res.status(operation.status).json(value);
+  const list = value as { items: unknown[]; total: number };
+  res.status(operation.status).json({ [response.key]: list.items, total: list.total, ...response.extra });
 }
 
 function decodePathSegment(segment: string): string {
