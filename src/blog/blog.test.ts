@@ -391,6 +391,9 @@ describe("GET /api/blog/list", () => {
     const inTitle = await list({ scope, search: "ALP" });
     expect(posts(inTitle).map((post) => post.title)).toEqual(["Alpha"]);
     expect((await list({ scope, search: "nothing like this" })).body).toEqual({ posts: [], total: 0, success: true });
+    // LIKE metacharacters are literals.
+    expect((await list({ scope, search: "%" })).body.total).toBe(0);
+    expect((await list({ scope, search: "_" })).body.total).toBe(0);
   });
 });
 

@@ -6,6 +6,7 @@ import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, firstFree } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 
 /** Blog access levels: 0 (the default, treated as public), 1 public, 2 registered users, 5 private. */
@@ -136,8 +137,8 @@ export async function listBlogEntries(ctx: RequestContext, args: BlogListArgs, q
       search
         ? {
             OR: [
-              { title: { contains: search, mode: "insensitive" } },
-              { content: { contains: search, mode: "insensitive" } },
+              { title: containsText(search) },
+              { content: containsText(search) },
             ],
           }
         : {},
@@ -159,7 +160,7 @@ export async function getBlogEntry(ctx: RequestContext, id: number, query: Query
 
 async function takenAliases(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
   const rows = await tx.blogEntry.findMany({
-    where: { scope, scopeId, alias: { startsWith: base }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    where: { scope, scopeId, alias: startsWithText(base), ...(exceptId ? { NOT: { id: exceptId } } : {}) },
     select: { alias: true },
   });
   return new Set(rows.map((row) => row.alias));

@@ -6,6 +6,7 @@ import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { firstFree, pagenameFromTitle } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 
 /** Wiki access levels: 0 public, 1 registered users, 4 private. */
@@ -77,8 +78,8 @@ export async function listWikiPages(ctx: RequestContext, args: WikiListArgs, que
       search
         ? {
             OR: [
-              { title: { contains: search, mode: "insensitive" } },
-              { currentRevision: { pagetext: { contains: search, mode: "insensitive" } } },
+              { title: containsText(search) },
+              { currentRevision: { pagetext: containsText(search) } },
             ],
           }
         : {},
@@ -120,7 +121,7 @@ export async function getWikiRevision(ctx: RequestContext, pageId: number, versi
 
 async function takenPagenames(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
   const rows = await tx.wikiPage.findMany({
-    where: { scope, scopeId, pagename: { startsWith: base }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    where: { scope, scopeId, pagename: startsWithText(base), ...(exceptId ? { NOT: { id: exceptId } } : {}) },
     select: { pagename: true },
   });
   return new Set(rows.map((row) => row.pagename));

@@ -206,6 +206,11 @@ describe("GET /api/wiki/list", () => {
     const response = await list({ ...scope, search: "quantum" });
     expect(response.body.total).toBe(2);
     expect((await list({ ...scope, search: "ENTANGLE" })).body.total).toBe(1);
+    // LIKE metacharacters are literals: "%" and "_" match only themselves.
+    expect((await list({ ...scope, search: "%" })).body.total).toBe(0);
+    expect((await list({ ...scope, search: "Bulk_0" })).body.total).toBe(0);
+    await create(alice.token, { title: "100% done", pagetext: "x", state: 1, ...scope });
+    expect((await list({ ...scope, search: "100%" })).body.total).toBe(1);
   });
 
   it("filters by access level and state for lists and totals alike", async () => {
