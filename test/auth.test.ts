@@ -95,6 +95,16 @@ describe("token endpoint: password grant", () => {
     expectTokenResponse(result);
   });
 
+  it("treats the login name literally: % and _ in it match no account", async () => {
+    for (const login of ["%", "%@%", "_%", `${user.username.slice(0, -1)}_`]) {
+      const result = await server.rest("POST", TOKEN, { form: { grant_type: "password", username: login, password: user.password } });
+      expect(result.status, login).toBe(400);
+      expect(result.body.error).toBe("invalid_grant");
+    }
+    const session = await server.rest("POST", "/session", { body: { username: "%", password: user.password } });
+    expect(session.status).toBe(401);
+  });
+
   it("issues a token that identifies the user", async () => {
     const token = (await passwordGrant(user)).body.access_token as string;
     const me = await server.rest("GET", "/members/me", { token });

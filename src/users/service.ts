@@ -4,6 +4,7 @@ import type { RequestContext } from "../common/context.js";
 import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
+import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
 
 const newUserInput = z.object({
@@ -34,7 +35,7 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
   }
   const data = parseInput(newUserInput, input);
   const clash = await ctx.db.user.findFirst({
-    where: { OR: [{ username: data.username }, { email: { equals: data.email, mode: "insensitive" } }] },
+    where: { OR: [{ username: data.username }, { email: equalsIgnoringCase(data.email) }] },
     select: { username: true },
   });
   if (clash) {
@@ -58,7 +59,7 @@ const timingDecoy = hashPassword("timing decoy, never a real password");
 /** Checks a username (or e-mail address) and password; null when they do not match an account. */
 export async function findUserByCredentials(db: PrismaClient, login: string, password: string): Promise<User | null> {
   const user = await db.user.findFirst({
-    where: { OR: [{ username: login }, { email: { equals: login, mode: "insensitive" } }] },
+    where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] },
   });
   // An unknown name costs the same argon2 work as a wrong password, so timing does not reveal accounts.
   if (!user) {
