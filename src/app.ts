@@ -1,5 +1,7 @@
 import express, { type ErrorRequestHandler, type Request } from "express";
 import morgan from "morgan";
+import cors from "cors";
+import { GraphQLError } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
@@ -56,11 +58,22 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     context: ({ req }) => contextFor(req),
     logging: false,
     plugins: queryLimitPlugins(),
+    // CORS is the express middleware below, one allow-list for /api and /graphql alike.
+    cors: false,
     maskedErrors: {
       maskError(error, message) {
-        const original = (error as { originalError?: unknown }).originalError;
-        if (error instanceof ApiError || original instanceof ApiError) return error as Error;
-        if (!original) return error as Error;
+        if (!(error instanceof GraphQLError)) {
+          log("unexpected GraphQL error", error);
+          return new ApiError(500, message);
+        }
+        const original = error.originalError;
+        if (error instanceof ApiError || original instanceof ApiError) return error;
+        if (!error.path) {
+          // Request errors (JSON, parsing, validation, variable coercion) are the client's; show them without their cause.
+          const { http, code } = error.extensions;
+          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: code ?? "BAD_REQUEST", ...(http ? { http } : {}) } });
+        }
+        if (!original) return error;
         const clientFault = clientFaultFromDatabase(original);
         if (clientFault) return clientFault;
         log("unexpected GraphQL error", original);
@@ -81,13 +94,28 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.use(morgan(":method :path :status :res[content-length] - :response-time ms", { stream: { write: (line) => log(line.trimEnd()) } }));
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.get("/ready", async (_req, res) => {
-    const up = await db.ping();
+    // A database that stalls is as unready as one that is down: answer within 2 seconds either way.
+    const up = await Promise.race([db.ping(), new Promise<false>((resolve) => setTimeout(resolve, 2000, false).unref())]);
     res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
   });
 
   app.use("/api", selectVersion());
+  if (config.corsOrigins.length) {
+    app.use(
+      ["/api", yoga.graphqlEndpoint],
+      cors({
+        origin: config.corsOrigins,
+        credentials: true,
+        allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token"],
+        exposedHeaders: ["X-API-Version", "Retry-After", "WWW-Authenticate", "Allow"],
+        maxAge: 600,
+      }),
+    );
+  }
   app.use(identifyCaller(db.prisma));
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
+  // Parsed here so BODY_LIMIT holds for GraphQL too (chunked or not); yoga reads the parsed body.
+  app.use(yoga.graphqlEndpoint, express.json({ limit: config.bodyLimit, type: ["application/json", "application/graphql-response+json"] }));
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();

@@ -26,12 +26,14 @@ export interface Config {
   rateLimit: number;
   /** Failed sign-ins per 15 minutes per address and account; 0 turns it off (LOGIN_RATE_LIMIT, default 10). */
   loginRateLimit: number;
+  /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
+  corsOrigins: string[];
   /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
   trustProxy: string | number | false;
 }
 
-function integer(name: string, fallback: number, minimum = 1): number {
-  const raw = process.env[name];
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum = 1): number {
+  const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number of at least ${minimum}, got "${raw}"`);
@@ -41,7 +43,7 @@ function integer(name: string, fallback: number, minimum = 1): number {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const registration = env.REGISTRATION === "open" ? "open" : "closed";
   return {
-    port: integer("PORT", 3000),
+    port: integer(env, "PORT", 3000),
     host: env.HOST || "0.0.0.0",
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || "data",
@@ -50,13 +52,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL || undefined }
         : undefined,
     registration,
-    accessTokenTtl: integer("ACCESS_TOKEN_TTL", 3600),
-    refreshTokenTtl: integer("REFRESH_TOKEN_TTL", 14 * 24 * 3600),
-    sessionTtl: integer("SESSION_TTL", 7 * 24 * 3600),
+    accessTokenTtl: integer(env, "ACCESS_TOKEN_TTL", 3600),
+    refreshTokenTtl: integer(env, "REFRESH_TOKEN_TTL", 14 * 24 * 3600),
+    sessionTtl: integer(env, "SESSION_TTL", 7 * 24 * 3600),
     cookieSecure: env.COOKIE_SECURE === "true",
     bodyLimit: env.BODY_LIMIT || "1mb",
-    rateLimit: integer("RATE_LIMIT", 600, 0),
-    loginRateLimit: integer("LOGIN_RATE_LIMIT", 10, 0),
+    rateLimit: integer(env, "RATE_LIMIT", 600, 0),
+    loginRateLimit: integer(env, "LOGIN_RATE_LIMIT", 10, 0),
+    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((origin) => origin.trim()).filter(Boolean),
     trustProxy: !env.TRUST_PROXY ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY,
   };
 }

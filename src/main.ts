@@ -13,8 +13,18 @@ const server = app.listen(config.port, config.host, () => {
   console.log(`  REST API:  ${base}/api  (operations: ${areas.map((area) => `${base}/api/${area}`).join(", ")})`);
 });
 
+// Stop taking requests, let running ones finish for up to 10 seconds, then close the database and exit.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    server.close(() => void close().then(() => process.exit(0)));
+    console.log(`${signal}: shutting down`);
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      console.error("requests still running after 10 s; closing their connections");
+      server.closeAllConnections();
+    }, 10_000).unref();
+    server.close(() => {
+      clearTimeout(deadline);
+      void close().finally(() => process.exit(0));
+    });
   });
 }

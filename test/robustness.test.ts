@@ -3,8 +3,13 @@ import { startServer, type TestServer, type TestUser } from "./server.js";
 import { restOperations } from "../rest-facade/table.js";
 import { pathFor, plausibleValues } from "./rows.js";
 
+/** `{"a":{"a":…}}` nested `levels` deep. */
+const nested = (levels: number): unknown => (levels === 0 ? "leaf" : { a: nested(levels - 1) });
+
 /** Values clients send by mistake or on purpose; none of them may produce a 5xx. */
 const HOSTILE: unknown[] = [
+  nested(200),
+  { big: "x".repeat(50_000) },
   "",
   " ",
   "-1",

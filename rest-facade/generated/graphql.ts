@@ -154,19 +154,19 @@ export type BlogDeleteMutationVariables = Exact<{
 
 export type BlogDeleteMutation = { deleteBlogEntry: string };
 
-export type MemberRestFragment = { id: string, username: string, name: string, email: string | null, admin: boolean, created: string };
+export type MemberRestFragment = { id: string, username: string, name: string, email: string | null, admin: boolean | null, created: string };
 
 export type MemberCreateMutationVariables = Exact<{
   input: CreateUserInput;
 }>;
 
 
-export type MemberCreateMutation = { createUser: { id: string, username: string, name: string, email: string | null, admin: boolean, created: string } };
+export type MemberCreateMutation = { createUser: { id: string, username: string, name: string, email: string | null, admin: boolean | null, created: string } };
 
 export type MemberMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemberMeQuery = { me: { id: string, username: string, name: string, email: string | null, admin: boolean, created: string } };
+export type MemberMeQuery = { me: { id: string, username: string, name: string, email: string | null, admin: boolean | null, created: string } };
 
 export type WikiRevisionRestFragment = { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number };
 
@@ -218,7 +218,7 @@ export type WikiDeleteMutation = { deleteWikiPage: string };
 export type TestMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TestMeQuery = { me: { id: string, username: string, name: string, email: string | null, admin: boolean } };
+export type TestMeQuery = { me: { id: string, username: string, name: string, email: string | null, admin: boolean | null } };
 
 export type TestRegisterClientMutationVariables = Exact<{
   name: string;
@@ -232,7 +232,7 @@ export type TestCreateUserMutationVariables = Exact<{
 }>;
 
 
-export type TestCreateUserMutation = { createUser: { id: string, username: string, admin: boolean } };
+export type TestCreateUserMutation = { createUser: { id: string, username: string, admin: boolean | null } };
 
 export type TestBlogEntriesQueryVariables = Exact<{
   search?: string | null | undefined;

@@ -182,7 +182,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
     ctx.db.$transaction(async (tx) => {
       let name = data.alias;
       if (name) {
-        if ((await takenAliases(tx, data.scope, data.scopeId, name)).has(name)) throw conflict("alias", `An entry with alias "${name}" exists in this scope.`);
+        if ((await takenAliases(tx, data.scope, data.scopeId, name)).has(name)) throw conflict("alias", `The alias "${name}" is not available in this scope.`);
       } else {
         const base = aliasFromTitle(data.title);
         name = firstFree(base, await takenAliases(tx, data.scope, data.scopeId, base), "-");
@@ -206,7 +206,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
       });
       return entry.id;
     }),
-  ).catch(writeFailure({ conflict: { parameter: "alias", message: "An entry with this alias exists in this scope." } }));
+  ).catch(writeFailure({ conflict: { parameter: "alias", message: "This alias is not available in this scope." } }));
   return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
 }
 
@@ -236,7 +236,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
     .$transaction(async (tx) => {
       const name = data.alias ?? entry.alias;
       if ((name !== entry.alias || scope !== entry.scope || scopeId !== entry.scopeId) && (await takenAliases(tx, scope, scopeId, name, id)).has(name)) {
-        throw conflict("alias", `An entry with alias "${name}" exists in this scope.`);
+        throw conflict("alias", `The alias "${name}" is not available in this scope.`);
       }
       await tx.blogEntry.update({
         where: { id },
@@ -258,7 +258,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
         },
       });
     })
-    .catch(writeFailure({ conflict: { parameter: "alias", message: "An entry with this alias exists in this scope." }, missing: `Blog entry ${id} not found.` }));
+    .catch(writeFailure({ conflict: { parameter: "alias", message: "This alias is not available in this scope." }, missing: `Blog entry ${id} not found.` }));
   return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
 }
 

@@ -40,7 +40,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     await applyMigrations(runner);
     await pool.end();
-    prisma = clientWithQueryEvents(new PrismaPg({ connectionString: options.databaseUrl }), listeners);
+    // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them.
+    prisma = clientWithQueryEvents(
+      new PrismaPg({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 }),
+      listeners,
+    );
     closeDriver = async () => {};
   } else {
     kind = "pglite";

@@ -1,5 +1,5 @@
 import { builder } from "../graphql/builder.js";
-import { createUser, currentUser } from "./service.js";
+import { canSeeAccountDetails, createUser, currentUser } from "./service.js";
 import { registerClient } from "../auth/oauth.js";
 
 export const UserType = builder.prismaObject("User", {
@@ -7,13 +7,18 @@ export const UserType = builder.prismaObject("User", {
     id: t.exposeID("id"),
     username: t.exposeString("username"),
     name: t.exposeString("name"),
-    // E-mail addresses are shown to their owner and to administrators only.
     email: t.string({
       nullable: true,
+      description: "Shown to the account's owner and to administrators; null for everyone else.",
       select: { email: true },
-      resolve: (user, _args, ctx) => (ctx.viewer.user?.isAdmin || ctx.viewer.user?.id === user.id ? user.email : null),
+      resolve: (user, _args, ctx) => (canSeeAccountDetails(ctx, user.id) ? user.email : null),
     }),
-    admin: t.exposeBoolean("isAdmin"),
+    admin: t.boolean({
+      nullable: true,
+      description: "Site administrator. Shown to the account's owner and to administrators; null for everyone else.",
+      select: { isAdmin: true },
+      resolve: (user, _args, ctx) => (canSeeAccountDetails(ctx, user.id) ? user.isAdmin : null),
+    }),
     created: t.expose("created", { type: "DateTime" }),
   }),
 });

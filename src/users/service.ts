@@ -19,6 +19,11 @@ const newUserInput = z.object({
 
 export type NewUserInput = z.input<typeof newUserInput>;
 
+/** E-mail address and administrator flag are shown to the account's owner and to administrators only. */
+export function canSeeAccountDetails(ctx: RequestContext, userId: number): boolean {
+  return ctx.viewer.user !== null && (ctx.viewer.user.isAdmin || ctx.viewer.user.id === userId);
+}
+
 /** The signed-in caller (401 for anonymous callers). */
 export async function currentUser(ctx: RequestContext, query: { select?: Prisma.UserSelect; include?: Prisma.UserInclude } = {}) {
   return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } });

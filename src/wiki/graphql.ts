@@ -2,6 +2,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, type Types } from "../graphql/builder.js";
 import { listType, pagingArgs } from "../graphql/list.js";
 import { parseId } from "../common/validation.js";
+import { pageWindow } from "../common/paging.js";
 import { scopedPath } from "../common/scopes.js";
 import {
   createWikiPage,
@@ -51,7 +52,14 @@ export const WikiPageType = builder.prismaObject("WikiPage", {
       resolve: (page, { versionId }, ctx) =>
         getWikiRevision(ctx, page.id, versionId && versionId !== "0" ? parseId(versionId, "versionId") : null),
     }),
-    revisions: t.relation("revisions", { query: { orderBy: { version: "desc" } }, description: "All revisions, newest first." }),
+    revisions: t.relation("revisions", {
+      description: "Revisions, newest first, paged like every list.",
+      args: {
+        limit: t.arg.int({ defaultValue: 25, description: "Page size; 0 means the maximum (100); larger values become 100." }),
+        start: t.arg.int({ defaultValue: 0 }),
+      },
+      query: ({ limit, start }) => ({ orderBy: { version: "desc" }, ...pageWindow({ limit, start }) }),
+    }),
     revisionCount: t.relationCount("revisions", { where: { approved: true }, description: "Number of approved revisions." }),
     state: t.exposeInt("state", { description: "0 unpublished, 1 published." }),
     access: t.exposeInt("access", { description: "0 public, 1 registered users, 4 private." }),

@@ -32,6 +32,17 @@ export interface WikiListArgs extends PageArgs {
   sortDir?: string | null;
 }
 
+/** Page options: a JSON object, bounded so one page cannot carry a huge or pathologically deep document. */
+const options = z
+  .record(z.string(), z.unknown(), "must be an object")
+  .refine((value) => jsonDepth(value) <= 8, "must not be nested more than 8 levels deep")
+  .refine((value) => JSON.stringify(value).length <= 16_384, "must not be larger than 16 KB as JSON");
+
+function jsonDepth(value: unknown, depth = 0): number {
+  if (depth > 8 || value === null || typeof value !== "object") return depth;
+  return Math.max(depth + 1, ...Object.values(value).map((child) => jsonDepth(child, depth + 1)));
+}
+
 const pagename = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/, "may hold only letters, digits and _ . : - (at most 255)");
 const fields = {
   title: z.string().trim().min(1, "must not be empty").max(255),
@@ -43,7 +54,7 @@ const fields = {
   access: z.union([z.literal(0), z.literal(1), z.literal(4)], "must be 0 (public), 1 (registered) or 4 (private)").optional().nullable(),
   scope: z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group").optional().nullable(),
   scopeId: z.number().int().min(0).optional().nullable(),
-  params: z.record(z.string(), z.unknown(), "must be an object").optional().nullable(),
+  params: options.optional().nullable(),
   summary: z.string().max(1024).optional().nullable(),
 };
 const createInput = z.object(fields);
@@ -139,7 +150,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
     ctx.db.$transaction(async (tx) => {
       let name = data.pagename;
       if (name) {
-        if ((await takenPagenames(tx, scope, scopeId, name)).has(name)) throw conflict("pagename", `A page named "${name}" exists in this scope.`);
+        if ((await takenPagenames(tx, scope, scopeId, name)).has(name)) throw conflict("pagename", `The page name "${name}" is not available in this scope.`);
       } else {
         const base = pagenameFromTitle(data.title);
         name = firstFree(base, await takenPagenames(tx, scope, scopeId, base), "_");
@@ -170,7 +181,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
       await tx.wikiPage.update({ where: { id: page.id }, data: { currentRevisionId: revision.id } });
       return page.id;
     }),
-  ).catch(writeFailure({ conflict: { parameter: "pagename", message: "A page with this name exists in this scope." } }));
+  ).catch(writeFailure({ conflict: { parameter: "pagename", message: "This page name is not available in this scope." } }));
   return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
 }
 
@@ -193,7 +204,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
       await tx.$queryRaw`SELECT id FROM wiki_pages WHERE id = ${id} FOR UPDATE`;
       const name = data.pagename ?? page.pagename;
       if ((name !== page.pagename || scope !== page.scope || scopeId !== page.scopeId) && (await takenPagenames(tx, scope, scopeId, name, id)).has(name)) {
-        throw conflict("pagename", `A page named "${name}" exists in this scope.`);
+        throw conflict("pagename", `The page name "${name}" is not available in this scope.`);
       }
       let currentRevisionId: number | undefined;
       const current = page.currentRevisionId
@@ -229,7 +240,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
         },
       });
     })
-    .catch(writeFailure({ conflict: { parameter: "pagename", message: "A page with this name exists in this scope." }, missing: `Wiki page ${id} not found.` }));
+    .catch(writeFailure({ conflict: { parameter: "pagename", message: "This page name is not available in this scope." }, missing: `Wiki page ${id} not found.` }));
   return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
 }
 

@@ -75,6 +75,8 @@ describe("POST /api/wiki", () => {
     ["created", "yesterday"],
     ["created", "2024-02-30 10:00:00"],
     ["params", "not-an-object"],
+    ["params", { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } } } }],
+    ["params", { big: "x".repeat(20_000) }],
     ["created_by", "me"],
     ["pagename", "has spaces"],
   ])("rejects a bad %s (%s) with 400 naming it", async (parameter, value) => {
@@ -449,6 +451,25 @@ describe("GraphQL parity", () => {
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.extensions).toMatchObject({ code: "BAD_REQUEST", errors: [{ parameter: "created" }] });
     expect(await pageCount()).toBe(before);
+  });
+});
+
+describe("account details on nested users", () => {
+  it("shows creators' e-mail and administrator flag only to themselves and to administrators", async () => {
+    const page = await create(admin.token, { title: "By the admin", pagetext: "x", state: 1 });
+    const ask = async (token?: string) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query: `{ wikiPage(id: ${page.body.id}) { createdBy { username email admin } } }` }),
+      });
+      return ((await response.json()) as { data: { wikiPage: { createdBy: { username: string; email: string | null; admin: boolean | null } } } }).data
+        .wikiPage.createdBy;
+    };
+    for (const outsider of [undefined, bob.token]) {
+      expect(await ask(outsider)).toEqual({ username: admin.username, email: null, admin: null });
+    }
+    expect(await ask(admin.token)).toEqual({ username: admin.username, email: `${admin.username}@example.test`, admin: true });
   });
 });
 
