@@ -94,7 +94,9 @@ let admin: TestUser;
 let user: TestUser;
 
 beforeAll(async () => {
-  server = await startServer();
+  // Registration closed (the default, pinned against the environment): with REGISTRATION=open the
+  // decisions let anyone call POST /members.
+  server = await startServer({ registration: "closed" });
   admin = await server.user({ admin: true });
   user = await server.user();
 });
@@ -152,6 +154,23 @@ describe("every facade row", () => {
           const response = await send(operation, { values: plausibleValues(operation) });
           expect(response.status).toBe(401);
           expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
+        });
+      }
+
+      // Checked from the contract, not from the row's own `access` field: every write needs a user.
+      if (operation.method !== "GET") {
+        it("refuses anonymous callers with 401, whatever its access field says (every write needs a user)", async () => {
+          const response = await send(operation, { values: plausibleValues(operation) });
+          expect(response.status, JSON.stringify(response.body)).toBe(401);
+          expect(response.body).toMatchObject({ code: 401, message: expect.any(String) });
+          expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
+        });
+      }
+
+      if (operation.access === "anyone") {
+        it(`answers anonymous callers with its success status ${operation.status} (access: anyone)`, async () => {
+          const response = await send(operation, { values: plausibleValues(operation) });
+          expect(response.status, JSON.stringify(response.body)).toBe(operation.status);
         });
       }
 

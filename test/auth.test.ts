@@ -463,6 +463,49 @@ describe("cookie sessions", () => {
     expectError(result, 403);
   });
 
+  it("a mutation on POST /graphql with only the cookie needs the right X-CSRF-Token, whatever body a cross-site form can send", async () => {
+    const { result, cookie } = await login("json");
+    const mutation = 'mutation { createWikiPage(input: { title: "Forged page", pagetext: "Sent cross-site.", state: 1 }) { id createdById } }';
+    const post = async (headers: Record<string, string>, body: string) => {
+      const response = await fetch(`${server.url}/graphql`, { method: "POST", headers: { cookie, accept: "application/json", ...headers }, body });
+      const text = await response.text();
+      let parsed: any = null;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Left null: the assertions below name the status and show the text.
+      }
+      return { status: response.status, headers: response.headers, text, body: parsed };
+    };
+    const refused = (answer: Awaited<ReturnType<typeof post>>) => {
+      expect(answer.status, answer.text.slice(0, 300)).toBe(403);
+      expect(answer.body).toMatchObject({ code: 403, message: expect.stringMatching(/CSRF/i) });
+    };
+    const pages = () => server.app.db.prisma.wikiPage.count();
+    const before = await pages();
+
+    // A script on another site would send JSON; without (or with a wrong) token it is refused.
+    refused(await post({ "content-type": "application/json" }, JSON.stringify({ query: mutation })));
+    refused(await post({ "content-type": "application/json", "x-csrf-token": "wrong" }, JSON.stringify({ query: mutation })));
+    // What a plain HTML form on another site can send (no preflight): form-urlencoded (which graphql-yoga
+    // would run), text/plain with a JSON-looking body, and multipart/form-data shaped as a GraphQL
+    // multipart request. All are refused with 403 before GraphQL reads them.
+    refused(await post({ "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams({ query: mutation }).toString()));
+    refused(await post({ "content-type": "text/plain" }, JSON.stringify({ query: mutation })));
+    const form = new FormData();
+    form.set("operations", JSON.stringify({ query: mutation }));
+    form.set("map", "{}");
+    const multipart = new Request(server.url, { method: "POST", body: form });
+    refused(await post({ "content-type": multipart.headers.get("content-type")! }, await multipart.text()));
+    expect(await pages()).toBe(before);
+
+    const allowed = await post({ "content-type": "application/json", "x-csrf-token": result.body.csrfToken }, JSON.stringify({ query: mutation }));
+    expect(allowed.status, allowed.text.slice(0, 300)).toBe(200);
+    expect(allowed.body.errors).toBeUndefined();
+    expect(allowed.body.data.createWikiPage.createdById).toBe(user.id);
+    expect(await pages()).toBe(before + 1);
+  });
+
   it("unsafe REST requests with only the cookie need the right X-CSRF-Token", async () => {
     const { result, cookie } = await login("json");
     const page = JSON.stringify({ title: "Cookie page", pagetext: "Written with a session." });
@@ -630,7 +673,12 @@ describe("members with REGISTRATION=open", () => {
     const input = { username: "newcomer", email: "newcomer@example.test", password: "long-enough-password", name: "New Comer" };
     const created = await open.rest("POST", "/members", { body: input });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ username: "newcomer", admin: false });
+    // The registrant is still anonymous, so account details read null (docs/decisions.md, Account details)…
+    expect(created.body).toMatchObject({ username: "newcomer", email: null, admin: null });
+    // …and the account's own view shows it is no administrator.
+    const token = await open.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", username: "newcomer", password: input.password } });
+    const me = await open.rest("GET", "/members/me", { token: token.body.access_token });
+    expect(me.body).toMatchObject({ username: "newcomer", email: "newcomer@example.test", admin: false });
 
     const escalated = await open.rest("POST", "/members", { body: { ...input, username: "sneaky", email: "sneaky@example.test", admin: true } });
     expectError(escalated, 403);

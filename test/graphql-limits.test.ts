@@ -39,6 +39,27 @@ describe("GraphQL query limits", () => {
     expect((await run(`{ wikiPages { ${fields} } }`)).errors?.[0]?.message).toMatch(/token/i);
   });
 
+  it("refuses documents whose cost is over the limit though under the depth, alias and token limits, and runs cheaper ones", async () => {
+    // graphql-armor's cost: a scalar costs 1, an object 2 plus 1.5 × the cost of each field it selects.
+    // Repeating the six User scalars `copies` times four levels down (no aliases, depth 5, ~6 tokens per
+    // copy) costs 2 + 1.5 × (2 + 1.5 × (2 + 1.5 × (2 + 1.5 × 6 × copies))).
+    const userFields = "id name username email admin created";
+    const document = (copies: number) =>
+      `{ wikiPages { items { revisions { createdBy { ${Array.from({ length: copies }, () => userFields).join(" ")} } } } } }`;
+    const cost = (copies: number) => 2 + 1.5 * (2 + 1.5 * (2 + 1.5 * (2 + 1.5 * 6 * copies)));
+    expect(cost(200)).toBeGreaterThan(QUERY_LIMITS.maxCost);
+    expect(cost(150)).toBeLessThan(QUERY_LIMITS.maxCost);
+    expect(document(200).split(/\s+/).length).toBeLessThan(QUERY_LIMITS.maxTokens);
+
+    const costly = await run(document(200));
+    expect(costly.data ?? null).toBeNull();
+    expect(costly.errors?.map((error) => error.message)).toEqual([expect.stringMatching(/cost/i)]);
+    expect(costly.errors?.[0]?.message).toContain(String(cost(200)));
+
+    expect((await run(document(150))).errors).toBeUndefined();
+    expect((await run(document(1))).errors).toBeUndefined();
+  });
+
   it("leaves introspection (GraphiQL) alone", async () => {
     const introspection = await run("{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name ofType { name } } } } } } } } }");
     expect(introspection.errors).toBeUndefined();

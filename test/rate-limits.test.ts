@@ -46,4 +46,33 @@ describe("request rate", () => {
     expect(graphql.status).toBe(429);
     expect((await server.rest("GET", "/wiki/list", { token: user.token })).status).toBe(200);
   });
+
+  it("gives each signed-in user a bucket of their own: one user's 429 leaves other users and anonymous callers alone", async () => {
+    server = await startServer({ rateLimit: 4 });
+    // Getting the two tokens is the address's first two requests (the token endpoint is called anonymously).
+    const limitedUser = await server.user();
+    const otherUser = await server.user();
+    for (let request = 0; request < 4; request++) {
+      expect((await server.rest("GET", "/wiki/list", { token: limitedUser.token })).status, `request ${request + 1}`).toBe(200);
+    }
+    const limited = await server.rest("GET", "/wiki/list", { token: limitedUser.token });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(limited.body).toMatchObject({ code: 429, message: expect.any(String) });
+    const graphql = await fetch(`${server.url}/graphql?query=${encodeURIComponent("{ wikiPages { total } }")}`, {
+      headers: { authorization: `Bearer ${limitedUser.token}` },
+    });
+    expect(graphql.status).toBe(429);
+
+    // Another user, from the same address, still has a full bucket.
+    for (let request = 0; request < 4; request++) {
+      expect((await server.rest("GET", "/wiki/list", { token: otherUser.token })).status, `other user, request ${request + 1}`).toBe(200);
+    }
+    // The address itself has used two of its four requests.
+    expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
+    expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
+    expect((await server.rest("GET", "/wiki/list")).status).toBe(429);
+    // And the limited user is still limited.
+    expect((await server.rest("GET", "/wiki/list", { token: limitedUser.token })).status).toBe(429);
+  });
 });
