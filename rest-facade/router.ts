@@ -43,9 +43,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
         },
         plan: renderPlan(schema, operation.document),
       };
-    })
-    // Fixed segments win over placeholders: /wiki/list before /wiki/{id}.
-    .sort((a, b) => placeholders(a.operation.path) - placeholders(b.operation.path));
+    });
   const areas = [...new Set(operations.map((operation) => operation.area))];
 
   const router = express.Router();
