@@ -114,5 +114,3 @@ function methodNotAllowed(allowed: string[]) {
     next(new ApiError(405, `${req.method} is not allowed on /api${req.path}; use ${allowed.join(" or ")}.`));
   };
 }
-
-export { ApiError };

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
+import { badInput, notFound } from "../common/errors.js";
 import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
-import { aliasFromTitle, firstFree } from "../common/slug.js";
+import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
@@ -180,13 +180,14 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
 
   const id = await retryDerivedName(!data.alias, () =>
     ctx.db.$transaction(async (tx) => {
-      let name = data.alias;
-      if (name) {
-        if ((await takenAliases(tx, data.scope, data.scopeId, name)).has(name)) throw conflict("alias", `The alias "${name}" is not available in this scope.`);
-      } else {
-        const base = aliasFromTitle(data.title);
-        name = firstFree(base, await takenAliases(tx, data.scope, data.scopeId, base), "-");
-      }
+      const name = await pickUniqueName({
+        requested: data.alias,
+        derivedFrom: aliasFromTitle(data.title),
+        separator: "-",
+        parameter: "alias",
+        label: "alias",
+        taken: (prefix) => takenAliases(tx, data.scope, data.scopeId, prefix),
+      });
       const entry = await tx.blogEntry.create({
         data: {
           title: data.title,
@@ -235,8 +236,8 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
   await ctx.db
     .$transaction(async (tx) => {
       const name = data.alias ?? entry.alias;
-      if ((name !== entry.alias || scope !== entry.scope || scopeId !== entry.scopeId) && (await takenAliases(tx, scope, scopeId, name, id)).has(name)) {
-        throw conflict("alias", `The alias "${name}" is not available in this scope.`);
+      if (name !== entry.alias || scope !== entry.scope || scopeId !== entry.scopeId) {
+        await assertNameFree(name, (prefix) => takenAliases(tx, scope, scopeId, prefix, id), "alias", "alias");
       }
       await tx.blogEntry.update({
         where: { id },

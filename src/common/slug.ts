@@ -1,3 +1,5 @@
+import { conflict } from "./errors.js";
+
 /** Wiki page names: the title's words run together, keeping letters, digits and _ - . : (HUBzero's style). */
 export function pagenameFromTitle(title: string): string {
   const name = title
@@ -29,4 +31,29 @@ export function firstFree(base: string, taken: Set<string>, separator: string): 
     const candidate = `${base}${separator}${n}`;
     if (!taken.has(candidate)) return candidate;
   }
+}
+
+type TakenNames = (prefix: string) => Promise<Set<string>>;
+
+/** 409 naming `parameter` when `name` is taken in the scope (`taken` leaves out the record itself on update). */
+export async function assertNameFree(name: string, taken: TakenNames, parameter: string, label: string): Promise<void> {
+  if ((await taken(name)).has(name)) throw conflict(parameter, `The ${label} "${name}" is not available in this scope.`);
+}
+
+/**
+ * The name a new scoped record gets: the one the client asked for (409 when taken), or the first free
+ * variant of `derivedFrom`. `taken(prefix)` lists the scope's names that start with `prefix`.
+ */
+export async function pickUniqueName(options: {
+  requested: string | null | undefined;
+  derivedFrom: string;
+  separator: string;
+  parameter: string;
+  label: string;
+  taken: TakenNames;
+}): Promise<string> {
+  const { requested, derivedFrom, separator, parameter, label, taken } = options;
+  if (!requested) return firstFree(derivedFrom, await taken(derivedFrom), separator);
+  await assertNameFree(requested, taken, parameter, label);
+  return requested;
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { conflict, notFound } from "../common/errors.js";
+import { notFound } from "../common/errors.js";
 import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
-import { firstFree, pagenameFromTitle } from "../common/slug.js";
+import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
@@ -148,13 +148,14 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
 
   const id = await retryDerivedName(!data.pagename, () =>
     ctx.db.$transaction(async (tx) => {
-      let name = data.pagename;
-      if (name) {
-        if ((await takenPagenames(tx, scope, scopeId, name)).has(name)) throw conflict("pagename", `The page name "${name}" is not available in this scope.`);
-      } else {
-        const base = pagenameFromTitle(data.title);
-        name = firstFree(base, await takenPagenames(tx, scope, scopeId, base), "_");
-      }
+      const name = await pickUniqueName({
+        requested: data.pagename,
+        derivedFrom: pagenameFromTitle(data.title),
+        separator: "_",
+        parameter: "pagename",
+        label: "page name",
+        taken: (prefix) => takenPagenames(tx, scope, scopeId, prefix),
+      });
       const page = await tx.wikiPage.create({
         data: {
           title: data.title,
@@ -203,8 +204,8 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
       // Concurrent edits of one page wait here, so each numbers its revision after the last committed one.
       await tx.$queryRaw`SELECT id FROM wiki_pages WHERE id = ${id} FOR UPDATE`;
       const name = data.pagename ?? page.pagename;
-      if ((name !== page.pagename || scope !== page.scope || scopeId !== page.scopeId) && (await takenPagenames(tx, scope, scopeId, name, id)).has(name)) {
-        throw conflict("pagename", `The page name "${name}" is not available in this scope.`);
+      if (name !== page.pagename || scope !== page.scope || scopeId !== page.scopeId) {
+        await assertNameFree(name, (prefix) => takenPagenames(tx, scope, scopeId, prefix, id), "pagename", "page name");
       }
       let currentRevisionId: number | undefined;
       const current = page.currentRevisionId
