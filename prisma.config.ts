@@ -11,7 +11,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: path.join("prisma", "schema.prisma"),
+  schema: path.join("prisma", "schema"),
   migrations: { path: path.join("prisma", "migrations") },
   async adapter() {
     const url = process.env.DATABASE_URL;

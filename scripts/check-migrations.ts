@@ -1,4 +1,4 @@
-// Fails when prisma/schema.prisma has changes that no migration in prisma/migrations carries.
+// Fails when prisma/schema/ has changes that no migration in prisma/migrations carries.
 // Prisma's own check (--from-migrations) needs a shadow database, which PGlite cannot provide, so two
 // scratch PGlite databases are built, one from the migrations (as the server applies them) and one
 // from the schema, and their catalogs are compared.
@@ -27,7 +27,7 @@ await applyMigrations({
   query: async (sql, params) => (await fromMigrations.query(sql, params)).rows as Record<string, unknown>[],
 });
 
-const script = execFileSync("npx", ["prisma", "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"], {
+const script = execFileSync("npx", ["prisma", "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema", "--script"], {
   encoding: "utf8",
   stdio: ["ignore", "pipe", "inherit"],
   // The CLI opens the configured database even for a diff from empty; a throw-away one lets it exit.
@@ -40,10 +40,10 @@ const [expected, actual] = [await catalog(fromSchema), await catalog(fromMigrati
 const missing = expected.filter((line) => !actual.includes(line));
 const extra = actual.filter((line) => !expected.includes(line));
 if (missing.length || extra.length) {
-  console.error("prisma/schema.prisma and prisma/migrations disagree; run npm run db:migration -- NAME (docs/adding-an-area.md).");
+  console.error("prisma/schema/ and prisma/migrations disagree; run npm run db:migration -- NAME (docs/adding-an-area.md).");
   for (const line of missing) console.error(`  schema has:     ${line}`);
   for (const line of extra) console.error(`  migrations have: ${line}`);
   process.exit(1);
 }
-console.log(`migrations match prisma/schema.prisma (${expected.length} catalog entries)`);
+console.log(`migrations match prisma/schema/ (${expected.length} catalog entries)`);
 await Promise.all([fromMigrations.close(), fromSchema.close()]);

@@ -1,5 +1,5 @@
 // npm run db:migration -- <name>: writes prisma/migrations/<timestamp>_<name>/migration.sql with the SQL
-// that takes the committed schema (git HEAD) to the working prisma/schema.prisma. Prisma's own
+// that takes the committed schema (git HEAD) to the working prisma/schema/ folder. Prisma's own
 // `migrate dev` needs a shadow database, which PGlite cannot provide.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -11,15 +11,17 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   console.error("usage: npm run db:migration -- <name in snake_case>");
   process.exit(1);
 }
-const before = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-schema-")), "schema.prisma");
-fs.writeFileSync(before, execFileSync("git", ["show", "HEAD:prisma/schema.prisma"], { encoding: "utf8" }));
+// The committed schema folder, file by file, in a scratch folder.
+const before = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-schema-"));
+const committed = execFileSync("git", ["ls-tree", "--name-only", "HEAD", "prisma/schema/"], { encoding: "utf8" }).split("\n").filter(Boolean);
+for (const file of committed) fs.writeFileSync(path.join(before, path.basename(file)), execFileSync("git", ["show", `HEAD:${file}`], { encoding: "utf8" }));
 const sql = execFileSync(
   "npx",
-  ["prisma", "migrate", "diff", "--from-schema-datamodel", before, "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+  ["prisma", "migrate", "diff", "--from-schema-datamodel", before, "--to-schema-datamodel", "prisma/schema", "--script"],
   { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: "", PRISMA_SCRATCH_DB: "memory" } },
 );
 if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
-  console.log("prisma/schema.prisma has no changes since HEAD; no migration written");
+  console.log("prisma/schema/ has no changes since HEAD; no migration written");
   process.exit(0);
 }
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
