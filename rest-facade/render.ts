@@ -1,6 +1,5 @@
 import {
-
-
+  GraphQLEnumType,
   GraphQLObjectType,
   Kind,
   getNamedType,
@@ -17,7 +16,7 @@ import { restTimestamp } from "../src/common/time.js";
  * integer IDs as numbers. A plan per document, worked out once from the schema, says which response
  * keys hold such values, so rendering is a walk of the result with no per-field configuration.
  */
-type Plan = { [responseKey: string]: "timestamp" | "id" | Plan };
+type Plan = { [responseKey: string]: "timestamp" | "id" | GraphQLEnumType | Plan };
 
 export function renderPlan(schema: GraphQLSchema, document: DocumentNode): Plan {
   const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
@@ -47,14 +46,17 @@ function planFor(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragme
     const key = selection.alias?.value ?? selection.name.value;
     if (named.name === "DateTime") plan[key] = "timestamp";
     else if (named.name === "ID") plan[key] = "id";
+    // Enums of documented numbers (access levels) go back to their numbers (rest-facade/enums.ts).
+    else if (named instanceof GraphQLEnumType && named.getValues().every((value) => typeof value.value === "number")) plan[key] = named;
     else if (named instanceof GraphQLObjectType && selection.selectionSet) plan[key] = planFor(named, selection.selectionSet, fragments);
   }
   return plan;
 }
 
-export function render(value: unknown, plan: Plan | "timestamp" | "id"): unknown {
+export function render(value: unknown, plan: Plan | "timestamp" | "id" | GraphQLEnumType): unknown {
   if (value === null || value === undefined) return value;
   if (Array.isArray(value)) return value.map((item) => render(item, plan));
+  if (plan instanceof GraphQLEnumType) return plan.getValue(String(value))?.value ?? value;
   if (plan === "timestamp") return restTimestamp(value as string);
   if (plan === "id") return /^\d+$/.test(String(value)) ? Number(value) : value;
   const record = value as Record<string, unknown>;

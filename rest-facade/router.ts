@@ -5,6 +5,7 @@ import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import type { RequestContext } from "../src/common/context.js";
 import { readParams } from "./params.js";
+import { numbersToEnumNames, numericEnumVariables } from "./enums.js";
 import { render, renderPlan } from "./render.js";
 import type { RestOperation } from "./types.js";
 import { DEFAULT_VERSION } from "./versions.js";
@@ -23,6 +24,7 @@ interface Route {
   operation: RestOperation;
   matches: (path: string) => Record<string, string> | null;
   plan: ReturnType<typeof renderPlan>;
+  enums: ReturnType<typeof numericEnumVariables>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
           return result ? (result.params as Record<string, string>) : null;
         },
         plan: renderPlan(schema, operation.document),
+        enums: numericEnumVariables(schema, operation.document),
       };
     });
   const areas = [...new Set(operations.map((operation) => operation.area))];
@@ -72,6 +75,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
       res.set("X-API-Version", version);
       const values = { ...(req.query as Record<string, unknown>), ...(isObject(req.body) ? req.body : {}), ...params };
       const { variables, problems } = readParams(route.operation.params, values);
+      problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
       if (problems.length) throw invalidParameters(problems);
 
       const result = await execute({

@@ -3,89 +3,31 @@ import { startServer, type TestServer, type TestUser } from "../test/server.js";
 import { restOperations } from "./table.js";
 import type { RestOperation } from "./types.js";
 import { bodyParams, pathFor, plausibleValues } from "../test/rows.js";
+import { areaTestings } from "../test/areas.js";
+
+const key = (operation: RestOperation, version: string) => `${operation.method} ${operation.path} ${version}`;
 
 /**
- * The API document's parameter lists for the areas built so far, transcribed by hand from
- * shared/spec/community-platform-api.md (name: type, required, default). The facade table must match
- * them exactly; a row added, dropped or changed without the document saying so fails here.
+ * Each area's transcription of the API document (`documented` in src/<area>/testing.ts), keyed by
+ * method, path and version: the facade table must match it exactly; a row added, dropped or changed
+ * without the document saying so fails here.
  */
-type Documented = Record<string, [type: string, required: boolean, fallback?: string | number]>;
-const wikiOptional: Documented = {
-  pagename: ["string", false],
-  created: ["string", false, "now"],
-  created_by: ["integer", false, 0],
-  state: ["integer", false, 0],
-  access: ["integer", false, 0],
-  scope: ["string", false, "site"],
-  scope_id: ["integer", false, 0],
-  params: ["array", false],
-};
-const blogFields: Documented = {
-  alias: ["string", false],
-  tags: ["string", false],
-  created: ["string", false, "now"],
-  created_by: ["integer", false, 0],
-  state: ["integer", false, 0],
-  access: ["integer", false, 0],
-  allow_comments: ["integer", false, 1],
-  publish_up: ["string", false, "now"],
-  publish_down: ["string", false],
-};
-const DOCUMENT: Record<string, Documented> = {
-  "POST /wiki": { title: ["string", true], pagetext: ["string", true], ...wikiOptional },
-  "GET /wiki/list": {
-    limit: ["integer", false, 25],
-    start: ["integer", false, 0],
-    search: ["string", false],
-    sort: ["string", false, "title"],
-    sort_Dir: ["string", false, "asc"],
-    scope: ["string", false, "site"],
-    scope_id: ["integer", false, 0],
-  },
-  "DELETE /wiki/{id}": { id: ["integer", true, 0] },
-  "GET /wiki/{id}": { id: ["integer", true, 0], version_id: ["integer", false, 0] },
-  "PUT /wiki/{id}": { id: ["integer", true], title: ["string", true], pagetext: ["string", true], ...wikiOptional, summary: ["string", false] },
-  "POST /blog": { scope: ["string", true], scope_id: ["integer", true], title: ["string", true], content: ["string", true], ...blogFields },
-  "GET /blog/list": {
-    scope: ["string", false, "site"],
-    scope_id: ["integer", false, 0],
-    limit: ["integer", false, 25],
-    start: ["integer", false, 0],
-    search: ["string", false],
-    sort: ["string", false, "created"],
-    sort_Dir: ["string", false, "desc"],
-  },
-  "DELETE /blog/{id}": { id: ["integer", true] },
-  "GET /blog/{id}": { id: ["integer", true] },
-  "PUT /blog/{id}": {
-    id: ["integer", true],
-    title: ["string", true],
-    content: ["string", true],
-    scope: ["string", false],
-    scope_id: ["integer", false],
-    ...blogFields,
-    hits: ["integer", false, 0],
-  },
-};
-
-const documentedAreas = new Set(["wiki", "blog"]);
-const key = (operation: RestOperation) => `${operation.method} ${operation.path}`;
-
 describe("the facade table matches the API document", () => {
-  it("has exactly the documented operations of each built area", () => {
-    const rows = restOperations.filter((operation) => documentedAreas.has(operation.area)).map(key).sort();
-    expect(rows).toEqual(Object.keys(DOCUMENT).sort());
-  });
-
-  for (const [operation, documented] of Object.entries(DOCUMENT)) {
-    it(`${operation} lists every parameter with the documented type, required flag and default`, () => {
-      const row = restOperations.find((candidate) => key(candidate) === operation)!;
-      const actual = Object.fromEntries(
-        row.params.map((param) => [param.name, param.default === undefined ? [param.type, param.required] : [param.type, param.required, param.default]]),
-      );
-      expect(actual).toEqual(documented);
-      expect(row.versions).toEqual(["1.0"]);
+  for (const testing of areaTestings.filter((candidate) => Object.keys(candidate.documented).length)) {
+    const rows = restOperations.filter((operation) => operation.area === testing.area);
+    it(`${testing.area}: has exactly the documented operations in their documented versions`, () => {
+      expect(rows.flatMap((operation) => operation.versions.map((version) => key(operation, version))).sort()).toEqual(Object.keys(testing.documented).sort());
     });
+
+    for (const [operation, documented] of Object.entries(testing.documented)) {
+      it(`${operation} lists every parameter with the documented type, required flag and default`, () => {
+        const row = rows.find((candidate) => candidate.versions.some((version) => key(candidate, version) === operation))!;
+        const actual = Object.fromEntries(
+          row.params.map((param) => [param.name, param.default === undefined ? [param.type, param.required] : [param.type, param.required, param.default]]),
+        );
+        expect(actual).toEqual(documented);
+      });
+    }
   }
 });
 
@@ -120,7 +62,7 @@ async function send(
 
 describe("every facade row", () => {
   for (const operation of restOperations) {
-    describe(key(operation), () => {
+    describe(`${operation.method} ${operation.path}`, () => {
       it("answers its versions by query, Accept header and path prefix, and 404s others naming the version", async () => {
         const version = operation.versions[0]!;
         const ways: { query?: Record<string, string>; headers?: Record<string, string>; prefix?: string }[] = [

@@ -1,7 +1,5 @@
 import type { RestOperation } from "./types.js";
-import { memberOperations } from "./rows/members.js";
-import { wikiOperations } from "./rows/wiki.js";
-import { blogOperations } from "./rows/blog.js";
+import { areas } from "../src/areas.js";
 
-/** The facade table: one row per documented operation. A new area adds its rows file here. */
-export const restOperations: RestOperation[] = [...memberOperations, ...wikiOperations, ...blogOperations];
+/** The facade table: one row per documented operation, every area's rows (src/areas.ts). */
+export const restOperations: RestOperation[] = areas.flatMap((area) => area.operations);

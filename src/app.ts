@@ -6,7 +6,7 @@ import { createYoga } from "graphql-yoga";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
 import { anonymous } from "./common/context.js";
-import { ApiError } from "./common/errors.js";
+import { ApiError, type ParameterProblem } from "./common/errors.js";
 import { clientFaultFromDatabase } from "./db/errors.js";
 import { parseMultipartFields } from "./http/multipart.js";
 import { openDatabase, type Database } from "./db/database.js";
@@ -46,9 +46,8 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   }
 
   const contextFor = (req: Request): RequestContext => {
-    const viewer = req.viewer ?? anonymous;
-    let roles: ReturnType<RequestContext["groupRoles"]> | undefined;
-    return { db: db.prisma, viewer, config, groupRoles: () => (roles ??= loadGroupRoles(db.prisma, viewer)) };
+    const context: RequestContext = { db: db.prisma, viewer: req.viewer ?? anonymous, config, groupRoles: () => loadGroupRoles(context) };
+    return context;
   };
 
   const yoga = createYoga<{ req: Request }>({
@@ -71,7 +70,11 @@ export async function createApp({ config, inMemory = false, log = console.log }:
         if (!error.path) {
           // Request errors (JSON, parsing, validation, variable coercion) are the client's; show them without their cause.
           const { http, code } = error.extensions;
-          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: code ?? "BAD_REQUEST", ...(http ? { http } : {}) } });
+          const problem = variableProblem(error.message);
+          return new GraphQLError(error.message, {
+            nodes: error.nodes,
+            extensions: { code: code ?? "BAD_REQUEST", ...(problem ? { errors: [problem] } : {}), ...(http ? { http } : {}) },
+          });
         }
         if (!original) return error;
         const clientFault = clientFaultFromDatabase(original);
@@ -148,6 +151,16 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.use(errorHandler(log));
 
   return { app, db, close: () => db.close() };
+}
+
+/**
+ * The input field a variable-coercion error is about, named as service errors name it (`access` for
+ * `input.access`), so a bad enum value or type is reported like any other bad parameter.
+ */
+function variableProblem(message: string): ParameterProblem | null {
+  const match = /^Variable "\$(\w+)" got invalid value .*? at "(?:\w+\.)?([\w.]+)"; (.*)$/s.exec(message) ?? /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
+  if (!match) return null;
+  return match.length === 4 ? { parameter: match[2]!, message: match[3]! } : { parameter: match[1]!, message: match[2]! };
 }
 
 /** A body-parser size ("1mb", "512kb", "2048") in bytes. */

@@ -1,5 +1,5 @@
 import type { RestOperation } from "../rest-facade/types.js";
-import { restOperations } from "../rest-facade/table.js";
+import { testingOf } from "./areas.js";
 import type { TestServer } from "./server.js";
 
 /** Parameters a row reads from the query or body (not from its path). */
@@ -27,13 +27,11 @@ export function plausibleValues(operation: RestOperation): Record<string, unknow
   return values;
 }
 
-/** Creates a published record of `area` through its own POST row, as `token`, and returns its id. */
+/** Creates a published record of `area` with the area's own fixture (src/<area>/testing.ts), as `token`, and returns its id. */
 export async function makeRecord(server: TestServer, token: string, area: string): Promise<number> {
-  const create = restOperations.find((operation) => operation.area === area && operation.method === "POST" && !operation.path.includes("{"));
-  if (!create) throw new Error(`area ${area} has no create row; add a record maker for it in test/rows.ts`);
-  const response = await server.rest("POST", create.path, { token, body: { ...plausibleValues(create), state: 1 } });
-  if (response.status !== create.status) throw new Error(`creating a ${area} record failed: ${JSON.stringify(response.body)}`);
-  return response.body.id;
+  const testing = testingOf(area);
+  if (!testing) throw new Error(`area ${area} has no src/${area}/testing.ts with a record fixture`);
+  return testing.create(server, token);
 }
 
 /** The row's path with a new record's id in place of `{id}`. */

@@ -3,9 +3,20 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Access levels (REST numbers them: 0 not set (public), 1 public, 2 registered users, 5 private.) */
+export type BlogAccess =
+  /** 0: not set (public) */
+  | 'NOT_SET'
+  /** 5: private */
+  | 'PRIVATE'
+  /** 1: public */
+  | 'PUBLIC'
+  /** 2: registered users */
+  | 'REGISTERED';
+
 export type CreateBlogEntryInput = {
-  /** 0 (default) or 1 public, 2 registered users, 5 private. */
-  access?: number | null | undefined;
+  /** Default NOT_SET (public). */
+  access?: BlogAccess | null | undefined;
   /** Derived from the title when absent. */
   alias?: string | null | undefined;
   /** 1 comments allowed (default), 0 not. */
@@ -39,8 +50,8 @@ export type CreateUserInput = {
 };
 
 export type CreateWikiPageInput = {
-  /** 0 public (default), 1 registered users, 4 private. */
-  access?: number | null | undefined;
+  /** Default PUBLIC. */
+  access?: WikiAccess | null | undefined;
   created?: string | null | undefined;
   /** 0 or absent: the caller. Another user: administrators only. */
   createdBy?: number | null | undefined;
@@ -62,8 +73,8 @@ export type CreateWikiPageInput = {
 
 /** Only the given fields change. */
 export type UpdateBlogEntryInput = {
-  /** 0 (default) or 1 public, 2 registered users, 5 private. */
-  access?: number | null | undefined;
+  /** Default NOT_SET (public). */
+  access?: BlogAccess | null | undefined;
   /** Derived from the title when absent. */
   alias?: string | null | undefined;
   /** 1 comments allowed (default), 0 not. */
@@ -89,8 +100,8 @@ export type UpdateBlogEntryInput = {
 
 /** Only the given fields change. New `pagetext` adds a revision with `summary`. */
 export type UpdateWikiPageInput = {
-  /** 0 public (default), 1 registered users, 4 private. */
-  access?: number | null | undefined;
+  /** Default PUBLIC. */
+  access?: WikiAccess | null | undefined;
   created?: string | null | undefined;
   /** 0 or absent: the caller. Another user: administrators only. */
   createdBy?: number | null | undefined;
@@ -110,14 +121,23 @@ export type UpdateWikiPageInput = {
   title?: string | null | undefined;
 };
 
-export type BlogEntryRestFragment = { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: number, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string };
+/** Access levels (REST numbers them: 0 public, 1 registered users, 4 private.) */
+export type WikiAccess =
+  /** 4: private */
+  | 'PRIVATE'
+  /** 0: public */
+  | 'PUBLIC'
+  /** 1: registered users */
+  | 'REGISTERED';
+
+export type BlogEntryRestFragment = { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string };
 
 export type BlogCreateMutationVariables = Exact<{
   input: CreateBlogEntryInput;
 }>;
 
 
-export type BlogCreateMutation = { createBlogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: number, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
+export type BlogCreateMutation = { createBlogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
 
 export type BlogListQueryVariables = Exact<{
   search?: string | null | undefined;
@@ -130,14 +150,14 @@ export type BlogListQueryVariables = Exact<{
 }>;
 
 
-export type BlogListQuery = { blogEntries: { total: number, items: Array<{ id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: number, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string }> } };
+export type BlogListQuery = { blogEntries: { total: number, items: Array<{ id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string }> } };
 
 export type BlogReadQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type BlogReadQuery = { blogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: number, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
+export type BlogReadQuery = { blogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
 
 export type BlogUpdateMutationVariables = Exact<{
   id: string;
@@ -145,7 +165,7 @@ export type BlogUpdateMutationVariables = Exact<{
 }>;
 
 
-export type BlogUpdateMutation = { updateBlogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: number, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
+export type BlogUpdateMutation = { updateBlogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
 
 export type BlogDeleteMutationVariables = Exact<{
   id: string;
@@ -170,14 +190,14 @@ export type MemberMeQuery = { me: { id: string, username: string, name: string, 
 
 export type WikiRevisionRestFragment = { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number };
 
-export type WikiPageRestFragment = { id: string, title: string, pagename: string, created: string, modified: string, state: number, access: number, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number };
+export type WikiPageRestFragment = { id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number };
 
 export type WikiCreateMutationVariables = Exact<{
   input: CreateWikiPageInput;
 }>;
 
 
-export type WikiCreateMutation = { createWikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: number, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
+export type WikiCreateMutation = { createWikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
 
 export type WikiListQueryVariables = Exact<{
   search?: string | null | undefined;
@@ -190,7 +210,7 @@ export type WikiListQueryVariables = Exact<{
 }>;
 
 
-export type WikiListQuery = { wikiPages: { total: number, items: Array<{ id: string, title: string, pagename: string, created: string, modified: string, state: number, access: number, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number }> } };
+export type WikiListQuery = { wikiPages: { total: number, items: Array<{ id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number }> } };
 
 export type WikiReadQueryVariables = Exact<{
   id: string;
@@ -198,7 +218,7 @@ export type WikiReadQueryVariables = Exact<{
 }>;
 
 
-export type WikiReadQuery = { wikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: number, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
+export type WikiReadQuery = { wikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
 
 export type WikiUpdateMutationVariables = Exact<{
   id: string;
@@ -206,7 +226,7 @@ export type WikiUpdateMutationVariables = Exact<{
 }>;
 
 
-export type WikiUpdateMutation = { updateWikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: number, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
+export type WikiUpdateMutation = { updateWikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
 
 export type WikiDeleteMutationVariables = Exact<{
   id: string;
@@ -245,21 +265,21 @@ export type TestBlogEntriesQueryVariables = Exact<{
 }>;
 
 
-export type TestBlogEntriesQuery = { blogEntries: { total: number, items: Array<{ id: string, title: string, alias: string, state: number, access: number, createdBy: { id: string, username: string } }> } };
+export type TestBlogEntriesQuery = { blogEntries: { total: number, items: Array<{ id: string, title: string, alias: string, state: number, access: BlogAccess, createdBy: { id: string, username: string } }> } };
 
 export type TestBlogEntryQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type TestBlogEntryQuery = { blogEntry: { id: string, title: string, alias: string, content: string, scope: string, scopeId: number, state: number, access: number, allowComments: number, publishUp: string, publishDown: string | null, hits: number, tags: Array<string>, url: string, createdById: number } };
+export type TestBlogEntryQuery = { blogEntry: { id: string, title: string, alias: string, content: string, scope: string, scopeId: number, state: number, access: BlogAccess, allowComments: number, publishUp: string, publishDown: string | null, hits: number, tags: Array<string>, url: string, createdById: number } };
 
 export type TestCreateBlogEntryMutationVariables = Exact<{
   input: CreateBlogEntryInput;
 }>;
 
 
-export type TestCreateBlogEntryMutation = { createBlogEntry: { id: string, title: string, alias: string, state: number, access: number, tags: Array<string> } };
+export type TestCreateBlogEntryMutation = { createBlogEntry: { id: string, title: string, alias: string, state: number, access: BlogAccess, tags: Array<string> } };
 
 export type TestUpdateBlogEntryMutationVariables = Exact<{
   id: string;
@@ -287,7 +307,7 @@ export type TestWikiPagesQueryVariables = Exact<{
 }>;
 
 
-export type TestWikiPagesQuery = { wikiPages: { total: number, items: Array<{ id: string, title: string, pagename: string, pagetext: string, state: number, access: number, revisionCount: number, createdBy: { id: string, name: string } }> } };
+export type TestWikiPagesQuery = { wikiPages: { total: number, items: Array<{ id: string, title: string, pagename: string, pagetext: string, state: number, access: WikiAccess, revisionCount: number, createdBy: { id: string, name: string } }> } };
 
 export type TestWikiPageQueryVariables = Exact<{
   id: string;
@@ -295,14 +315,14 @@ export type TestWikiPageQueryVariables = Exact<{
 }>;
 
 
-export type TestWikiPageQuery = { wikiPage: { id: string, title: string, pagename: string, pagetext: string, state: number, access: number, scope: string, scopeId: number, revisionCount: number, revisions: Array<{ id: string, version: number, summary: string }>, version: { id: string, version: number, pagetext: string } | null } };
+export type TestWikiPageQuery = { wikiPage: { id: string, title: string, pagename: string, pagetext: string, state: number, access: WikiAccess, scope: string, scopeId: number, revisionCount: number, revisions: Array<{ id: string, version: number, summary: string }>, version: { id: string, version: number, pagetext: string } | null } };
 
 export type TestCreateWikiPageMutationVariables = Exact<{
   input: CreateWikiPageInput;
 }>;
 
 
-export type TestCreateWikiPageMutation = { createWikiPage: { id: string, title: string, pagename: string, state: number, access: number } };
+export type TestCreateWikiPageMutation = { createWikiPage: { id: string, title: string, pagename: string, state: number, access: WikiAccess } };
 
 export type TestUpdateWikiPageMutationVariables = Exact<{
   id: string;

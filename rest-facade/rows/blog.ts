@@ -1,5 +1,7 @@
 import { BlogCreateDocument, BlogDeleteDocument, BlogListDocument, BlogReadDocument, BlogUpdateDocument } from "../generated/graphql.js";
 import type { RestOperation, RestParam } from "../types.js";
+import { listParams } from "../list-params.js";
+import { BLOG_ACCESS, BLOG_LIST } from "../../src/blog/service.js";
 
 /** The blog entry table's optional fields; POST /blog and PUT /blog/{id} take them with the same defaults. */
 const optional: RestParam[] = [
@@ -8,7 +10,7 @@ const optional: RestParam[] = [
   { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
   { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
   { name: "state", type: "integer", required: false, default: 0, description: "0 unpublished, 1 published.", variable: "input.state" },
-  { name: "access", type: "integer", required: false, default: 0, description: "0 (default) or 1 public, 2 registered users, 5 private.", variable: "input.access" },
+  { name: "access", type: "integer", required: false, default: BLOG_ACCESS.fallback, description: BLOG_ACCESS.description, variable: "input.access" },
   { name: "allow_comments", type: "integer", required: false, default: 1, description: "Allow comments (1) or not (0).", variable: "input.allowComments" },
   { name: "publish_up", type: "string", required: false, default: "now", format: "timestamp", description: "Publish start timestamp.", variable: "input.publishUp" },
   { name: "publish_down", type: "string", required: false, format: "timestamp", description: "Publish end timestamp.", variable: "input.publishDown" },
@@ -41,22 +43,7 @@ export const blogOperations: RestOperation[] = [
     path: "/blog/list",
     versions: ["1.0"],
     task: "list entries",
-    params: [
-      { name: "scope", type: "string", required: false, default: "site", description: "Scope type.", variable: "scope" },
-      { name: "scope_id", type: "integer", required: false, default: 0, description: "Scope object ID.", variable: "scopeId" },
-      { name: "limit", type: "integer", required: false, default: 25, description: "Number of results (0: the maximum, 100).", variable: "limit" },
-      { name: "start", type: "integer", required: false, default: 0, description: "Offset of the first result.", variable: "start" },
-      { name: "search", type: "string", required: false, description: "Word or phrase in the title or content.", variable: "search" },
-      {
-        name: "sort",
-        type: "string",
-        required: false,
-        default: "created",
-        description: "Sort column: id, title, alias, created, modified, publish_up, publish_down, hits, state, access.",
-        variable: "sort",
-      },
-      { name: "sort_Dir", type: "string", required: false, default: "desc", description: "Sort direction: asc or desc.", variable: "sortDir" },
-    ],
+    params: listParams(BLOG_LIST),
     document: BlogListDocument,
     resultField: "blogEntries",
     response: { kind: "list", key: "posts", extra: { success: true } },

@@ -1,5 +1,7 @@
 import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/graphql.js";
 import type { RestOperation, RestParam } from "../types.js";
+import { listParams } from "../list-params.js";
+import { WIKI_ACCESS, WIKI_LIST } from "../../src/wiki/service.js";
 
 /** POST /wiki's optional parameters; PUT /wiki/{id} takes them with the same defaults. */
 const optional: RestParam[] = [
@@ -7,14 +9,14 @@ const optional: RestParam[] = [
   { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
   { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
   { name: "state", type: "integer", required: false, default: 0, description: "0 unpublished, 1 published.", variable: "input.state" },
-  { name: "access", type: "integer", required: false, default: 0, description: "0 public, 1 registered users, 4 private.", variable: "input.access" },
+  { name: "access", type: "integer", required: false, default: WIKI_ACCESS.fallback, description: WIKI_ACCESS.description, variable: "input.access" },
   { name: "scope", type: "string", required: false, default: "site", description: "Page scope.", variable: "input.scope" },
   { name: "scope_id", type: "integer", required: false, default: 0, description: "Page scope ID.", variable: "input.scopeId" },
   { name: "params", type: "array", required: false, format: "map", description: "Page options.", variable: "input.params" },
 ];
 
 const id: RestParam = { name: "id", type: "integer", required: true, default: 0, description: "Page identifier.", variable: "id" };
-const title: RestParam = { name: "title", type: "string", required: true, description: "Entry title.", variable: "input.title" };
+const title: RestParam = { name: "title", type: "string", required: true, description: "Page title.", variable: "input.title" };
 const pagetext: RestParam = { name: "pagetext", type: "string", required: true, description: "Page content.", variable: "input.pagetext" };
 
 export const wikiOperations: RestOperation[] = [
@@ -37,15 +39,7 @@ export const wikiOperations: RestOperation[] = [
     path: "/wiki/list",
     versions: ["1.0"],
     task: "list pages",
-    params: [
-      { name: "limit", type: "integer", required: false, default: 25, description: "Number of results (0: the maximum, 100).", variable: "limit" },
-      { name: "start", type: "integer", required: false, default: 0, description: "Offset of the first result.", variable: "start" },
-      { name: "search", type: "string", required: false, description: "Word or phrase in the title or text.", variable: "search" },
-      { name: "sort", type: "string", required: false, default: "title", description: "Sort column: id, title, pagename, created, modified, state, access.", variable: "sort" },
-      { name: "sort_Dir", type: "string", required: false, default: "asc", description: "Sort direction: asc or desc.", variable: "sortDir" },
-      { name: "scope", type: "string", required: false, default: "site", description: "Page scope.", variable: "scope" },
-      { name: "scope_id", type: "integer", required: false, default: 0, description: "Page scope ID.", variable: "scopeId" },
-    ],
+    params: listParams(WIKI_LIST),
     document: WikiListDocument,
     resultField: "wikiPages",
     response: { kind: "list", key: "pages" },

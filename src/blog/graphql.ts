@@ -1,9 +1,10 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, type Types } from "../graphql/builder.js";
-import { listType, pagingArgs } from "../graphql/list.js";
-import { parseId } from "../common/validation.js";
+import { accessEnum } from "../graphql/access.js";
+import { recordFields } from "../graphql/crud.js";
 import { scopedPath } from "../common/scopes.js";
-import { createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
+import { BLOG_ACCESS, BLOG_LIST, createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
+
+const BlogAccess = accessEnum(BLOG_ACCESS);
 
 export const BlogEntryType = builder.prismaObject("BlogEntry", {
   description: "A blog entry of a scope (the site, a group, a member), shown to readers within its publishing window.",
@@ -15,7 +16,7 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
     scope: t.exposeString("scope"),
     scopeId: t.exposeInt("scopeId"),
     state: t.exposeInt("state", { description: "0 unpublished, 1 published." }),
-    access: t.exposeInt("access", { description: "0 (default) or 1 public, 2 registered users, 5 private." }),
+    access: t.field({ type: BlogAccess, description: BLOG_ACCESS.description, resolve: (entry) => entry.access }),
     allowComments: t.exposeInt("allowComments", { description: "1 comments allowed, 0 not." }),
     publishUp: t.expose("publishUp", { type: "DateTime", description: "Start of the publishing window." }),
     publishDown: t.expose("publishDown", { type: "DateTime", nullable: true, description: "End of the publishing window; null: open-ended." }),
@@ -37,41 +38,13 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
   }),
 });
 
-const BlogEntryList = listType("BlogEntryList", BlogEntryType);
-
-builder.queryField("blogEntry", (t) =>
-  t.prismaField({
-    type: "BlogEntry",
-    description: "One blog entry the caller may see.",
-    authScopes: { public: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, { id }, ctx) => getBlogEntry(ctx, parseId(id), query),
-  }),
-);
-
-builder.queryField("blogEntries", (t) =>
-  t.field({
-    type: BlogEntryList,
-    description: "Blog entries of one scope the caller may see, searched, sorted and paged like GET /api/blog/list.",
-    authScopes: { public: true },
-    args: {
-      search: t.arg.string({ description: "Word or phrase in the title or content." }),
-      scope: t.arg.string({ defaultValue: "site" }),
-      scopeId: t.arg.int({ defaultValue: 0 }),
-      ...pagingArgs({ sort: "created", sortDir: "desc" }),
-    },
-    resolve: (_root, args, ctx, info) =>
-      listBlogEntries(ctx, args, queryFromInfo({ context: ctx, info, typeName: "BlogEntry", path: ["items"] })),
-  }),
-);
-
 const blogFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
   alias: t.string({ description: "Derived from the title when absent." }),
   tags: t.stringList({ description: "Trimmed; empty and repeated (case-insensitive) tags are dropped." }),
   created: t.field({ type: "DateTime" }),
   createdBy: t.int({ description: "0 or absent: the caller. Another user: administrators only." }),
   state: t.int({ description: "0 unpublished (default), 1 published." }),
-  access: t.int({ description: "0 (default) or 1 public, 2 registered users, 5 private." }),
+  access: t.field({ type: BlogAccess, description: "Default NOT_SET (public)." }),
   allowComments: t.int({ description: "1 comments allowed (default), 0 not." }),
   publishUp: t.field({ type: "DateTime", description: "Start of the publishing window; default now." }),
   publishDown: t.field({ type: "DateTime", description: "End of the publishing window; must be after publishUp." }),
@@ -99,30 +72,16 @@ const UpdateBlogEntryInput = builder.inputType("UpdateBlogEntryInput", {
   }),
 });
 
-builder.mutationField("createBlogEntry", (t) =>
-  t.prismaField({
-    type: "BlogEntry",
-    authScopes: { user: true },
-    args: { input: t.arg({ type: CreateBlogEntryInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => createBlogEntry(ctx, input, query),
-  }),
-);
-
-builder.mutationField("updateBlogEntry", (t) =>
-  t.prismaField({
-    type: "BlogEntry",
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateBlogEntryInput, required: true }) },
-    resolve: (query, _root, { id, input }, ctx) => updateBlogEntry(ctx, parseId(id), input, query),
-  }),
-);
-
-builder.mutationField("deleteBlogEntry", (t) =>
-  t.field({
-    type: "ID",
-    description: "Deletes the entry; returns its id.",
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteBlogEntry(ctx, parseId(id)),
-  }),
-);
+recordFields("BlogEntry", {
+  type: BlogEntryType,
+  plural: "blogEntries",
+  read: { description: "One blog entry the caller may see.", resolve: getBlogEntry },
+  list: {
+    description: "Blog entries of one scope the caller may see, searched, sorted and paged like GET /api/blog/list.",
+    spec: BLOG_LIST,
+    resolve: listBlogEntries,
+  },
+  create: { scope: "user", input: CreateBlogEntryInput, resolve: createBlogEntry },
+  update: { scope: "user", input: UpdateBlogEntryInput, resolve: updateBlogEntry },
+  remove: { scope: "user", description: "Deletes the entry; returns its id.", resolve: deleteBlogEntry },
+});

@@ -2,40 +2,44 @@ import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
-import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
+import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
+import { accessLevels, visibleRecords } from "../common/access.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 
-/** Blog access levels: 0 (the default, treated as public), 1 public, 2 registered users, 5 private. */
-export const BLOG_ACCESS = { unset: 0, public: 1, registered: 2, private: 5 } as const;
+/** Blog access levels: 0 (the documented default, not a level of its own) is public, as 1 is. */
+export const BLOG_ACCESS = accessLevels("BlogAccess", [
+  { value: 0, level: "public", graphqlName: "NOT_SET", label: "not set (public)" },
+  { value: 1, level: "public" },
+  { value: 2, level: "registered" },
+  { value: 5, level: "private" },
+], 0);
 
-const SORT_COLUMNS = {
-  id: "id",
-  title: "title",
-  alias: "alias",
-  created: "created",
-  modified: "modified",
-  publish_up: "publishUp",
-  publish_down: "publishDown",
-  hits: "hits",
-  state: "state",
-  access: "access",
-} as const;
+/** GET /blog/list and `blogEntries`: sort whitelist, defaults, scope and search. */
+export const BLOG_LIST = listSpec<string, Prisma.BlogEntryWhereInput>({
+  sortColumns: {
+    id: "id",
+    title: "title",
+    alias: "alias",
+    created: "created",
+    modified: "modified",
+    publish_up: "publishUp",
+    publish_down: "publishDown",
+    hits: "hits",
+    state: "state",
+    access: "access",
+  },
+  defaults: { sort: "created", sortDir: "desc", limit: 25 },
+  scoped: true,
+  search: { in: "title or content", where: (text) => ({ OR: [{ title: containsText(text) }, { content: containsText(text) }] }) },
+});
 
 const MAX_TAG_LENGTH = 100;
 
 type Query = { include?: Prisma.BlogEntryInclude; select?: Prisma.BlogEntrySelect };
-
-export interface BlogListArgs extends PageArgs {
-  search?: string | null;
-  scope?: string | null;
-  scopeId?: number | null;
-  sort?: string | null;
-  sortDir?: string | null;
-}
 
 /** Trimmed, without empty entries, and each tag once (the first spelling wins, compared case-insensitively). */
 function distinctTags(tags: string[]): string[] {
@@ -70,10 +74,7 @@ const fields = {
   created: timestamp.optional().nullable(),
   createdBy: z.number().int().min(0).optional().nullable(),
   state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
-  access: z
-    .union([z.literal(0), z.literal(1), z.literal(2), z.literal(5)], "must be 0 or 1 (public), 2 (registered) or 5 (private)")
-    .optional()
-    .nullable(),
+  access: BLOG_ACCESS.schema.optional().nullable(),
   allowComments: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)").optional().nullable(),
   publishUp: timestamp.optional().nullable(),
   publishDown: timestamp.optional().nullable(),
@@ -93,62 +94,22 @@ const updateInput = z.object({
 export type CreateBlogEntry = RawInput<typeof createInput>;
 export type UpdateBlogEntry = RawInput<typeof updateInput>;
 
-/**
- * What the caller may see: administrators everything, creators their own entries, everyone else
- * published entries inside their publishing window at an access level they qualify for.
- */
-export async function visibleBlogEntries(ctx: RequestContext): Promise<Prisma.BlogEntryWhereInput> {
-  const user = ctx.viewer.user;
-  if (user?.isAdmin) return {};
+/** What the caller may see (the contract's access rule; published = state 1 inside the publishing window). */
+export function visibleBlogEntries(ctx: RequestContext): Promise<Prisma.BlogEntryWhereInput> {
   const now = new Date();
-  const published: Prisma.BlogEntryWhereInput = {
+  return visibleRecords<Prisma.BlogEntryWhereInput>(ctx, BLOG_ACCESS, {
     state: 1,
     publishUp: { lte: now },
     OR: [{ publishDown: null }, { publishDown: { gt: now } }],
-  };
-  if (!user) return { AND: [published, { access: { in: [BLOG_ACCESS.unset, BLOG_ACCESS.public] } }] };
-  const { member } = await ctx.groupRoles();
-  return {
-    OR: [
-      { createdById: user.id },
-      {
-        AND: [
-          published,
-          {
-            OR: [
-              { access: { in: [BLOG_ACCESS.unset, BLOG_ACCESS.public, BLOG_ACCESS.registered] } },
-              { access: BLOG_ACCESS.private, scope: "group", scopeId: { in: [...member] } },
-            ],
-          },
-        ],
-      },
-    ],
-  };
+  });
 }
 
-export async function listBlogEntries(ctx: RequestContext, args: BlogListArgs, query: Query = {}) {
-  const { take, skip } = pageWindow(args);
-  const order = sortOrder(SORT_COLUMNS, args.sort, args.sortDir, { sort: "created", direction: "desc" });
-  const search = args.search?.trim();
-  const where: Prisma.BlogEntryWhereInput = {
-    AND: [
-      await visibleBlogEntries(ctx),
-      { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 },
-      search
-        ? {
-            OR: [
-              { title: containsText(search) },
-              { content: containsText(search) },
-            ],
-          }
-        : {},
-    ],
-  };
-  const [items, total] = await Promise.all([
-    ctx.db.blogEntry.findMany({ ...query, where, orderBy: [{ [order.field]: order.direction }, { id: "asc" }], take, skip }),
-    ctx.db.blogEntry.count({ where }),
-  ]);
-  return { items, total };
+export function listBlogEntries(ctx: RequestContext, args: ListArgs, query: Query = {}) {
+  return pagedList(BLOG_LIST, args, {
+    visible: () => visibleBlogEntries(ctx),
+    findMany: (page) => ctx.db.blogEntry.findMany({ ...query, ...page }),
+    count: (where) => ctx.db.blogEntry.count({ where }),
+  });
 }
 
 /** An entry the caller may see, or 404 (entries the caller may not see do not exist for them). */
@@ -196,7 +157,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
           scope: data.scope,
           scopeId: data.scopeId,
           state: data.state ?? 0,
-          access: data.access ?? BLOG_ACCESS.unset,
+          access: data.access ?? BLOG_ACCESS.fallback,
           allowComments: data.allowComments ?? 1,
           publishUp,
           publishDown: data.publishDown ?? null,

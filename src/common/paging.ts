@@ -3,13 +3,16 @@ import { badInput } from "./errors.js";
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
 
+/** The API document's default page size for every list but search. */
+export const DEFAULT_PAGE_SIZE = 25;
+
 export interface PageArgs {
   limit?: number | null;
   start?: number | null;
 }
 
 /** Turns the contract's limit/start into Prisma take/skip: 0 means the maximum, above the maximum is clamped. */
-export function pageWindow({ limit, start }: PageArgs, defaultLimit = 25): { take: number; skip: number } {
+export function pageWindow({ limit, start }: PageArgs, defaultLimit = DEFAULT_PAGE_SIZE): { take: number; skip: number } {
   const requested = limit ?? defaultLimit;
   const offset = start ?? 0;
   if (!Number.isInteger(requested) || requested < 0) throw badInput("limit", "must be a whole number of 0 or more");
@@ -35,4 +38,97 @@ export function sortOrder<Field extends string>(
   const dir = (direction || fallback.direction).toLowerCase();
   if (dir !== "asc" && dir !== "desc") throw badInput("sortDir", "must be asc or desc");
   return { field, direction: dir };
+}
+
+/**
+ * How an area's list pages: declared once by the area and used by its service, its GraphQL arguments
+ * (src/graphql/list.ts) and the descriptions of its facade rows, so defaults and whitelists are never
+ * restated.
+ */
+export interface ListSpec<Field extends string = string, Where = unknown> {
+  /** REST sort names → Prisma fields (the whitelist). */
+  sortColumns: Readonly<Record<string, Field>>;
+  defaults: { sort: string; sortDir: SortDirection; limit: number };
+  /** Lists of scoped records filter by `scope`/`scopeId`, "site"/0 when absent. */
+  scoped: boolean;
+  /** Where `search` looks (for descriptions) and the filter it becomes; absent: the list has no search. */
+  search?: { in: string; where(text: string): Where };
+}
+
+export function listSpec<Field extends string, Where>(spec: ListSpec<Field, Where>): ListSpec<Field, Where> {
+  if (!Object.hasOwn(spec.sortColumns, spec.defaults.sort)) throw new Error(`default sort ${spec.defaults.sort} is not in the whitelist`);
+  return spec;
+}
+
+/** The descriptions every surface shows for a list's arguments. */
+export function describeList(spec: ListSpec) {
+  return {
+    limit: `Number of results (default ${spec.defaults.limit}; 0: the maximum, ${MAX_PAGE_SIZE}; larger values become ${MAX_PAGE_SIZE}).`,
+    start: "Offset of the first result.",
+    search: spec.search ? `Word or phrase in the ${spec.search.in} (case-insensitive, taken literally).` : undefined,
+    sort: `Sort column: ${Object.keys(spec.sortColumns).join(", ")} (default ${spec.defaults.sort}).`,
+    sortDir: `Sort direction: asc or desc (default ${spec.defaults.sortDir}).`,
+    scope: 'Scope type (site, group, member, …; default "site").',
+    scopeId: "Scope object ID (default 0).",
+  };
+}
+
+export interface ListArgs extends PageArgs {
+  search?: string | null;
+  scope?: string | null;
+  scopeId?: number | null;
+  sort?: string | null;
+  sortDir?: string | null;
+}
+
+/** What a list query asks the database for: the filter, the order and the window. */
+export interface PageQuery<Where> {
+  where: Where;
+  orderBy: Record<string, SortDirection>[];
+  take: number;
+  skip: number;
+}
+
+/**
+ * A page of records and, only when asked for, the number of all records that match. Both are
+ * evaluated lazily and at most once: GraphQL resolves `items` and `total` only when selected.
+ */
+export interface Page<Item> {
+  items(): Promise<Item[]>;
+  total(): Promise<number>;
+}
+
+const once = <T>(run: () => Promise<T>) => {
+  let result: Promise<T> | undefined;
+  return () => (result ??= run());
+};
+
+/**
+ * The one list rule: what the caller may see (`visible`), the scope (for scoped lists), the search,
+ * any area filters, the whitelisted sort (ties broken by id) and the bounded window. Arguments are
+ * checked before anything runs, so a bad `sort` is a 400 whether or not the page is read.
+ */
+export function pagedList<Where, Item>(
+  spec: ListSpec<string, Where>,
+  args: ListArgs,
+  options: {
+    /** The caller's visibility rule (it may need the caller's group roles, hence a promise). */
+    visible(): Promise<Where>;
+    filters?: Where[];
+    findMany(query: PageQuery<Where>): Promise<Item[]>;
+    count(where: Where): Promise<number>;
+  },
+): Page<Item> {
+  const { take, skip } = pageWindow(args, spec.defaults.limit);
+  const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
+  const search = args.search?.trim();
+  const conditions: Where[] = [];
+  if (spec.scoped) conditions.push({ scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 } as Where);
+  if (search && spec.search) conditions.push(spec.search.where(search));
+  conditions.push(...(options.filters ?? []));
+  const where = once(async () => ({ AND: [await options.visible(), ...conditions] }) as Where);
+  return {
+    items: once(async () => options.findMany({ where: await where(), orderBy: [{ [order.field]: order.direction }, { id: "asc" }], take, skip })),
+    total: once(async () => options.count(await where())),
+  };
 }

@@ -1,22 +1,32 @@
 import type { ObjectRef } from "@pothos/core";
+import { DEFAULT_PAGE_SIZE, describeList, type ListSpec, type Page } from "../common/paging.js";
 import { builder, type Types } from "./builder.js";
 
-/** `{ items, total }` list types: `total` counts every record matching the filters, not just this page. */
+/**
+ * `{ items, total }` list types: `total` counts every record matching the filters, not just this page.
+ * Both come from a lazy `Page`, so the count runs only when `total` is selected.
+ */
 export function listType<Item extends object>(name: string, item: ObjectRef<Types, Item>) {
-  return builder.objectRef<{ items: Item[]; total: number }>(name).implement({
+  return builder.objectRef<Page<Item>>(name).implement({
     description: `A page of ${item.name} records and the number of all records that match.`,
     fields: (t) => ({
-      items: t.field({ type: [item], resolve: (list) => list.items }),
-      total: t.exposeInt("total"),
+      items: t.field({ type: [item], resolve: (page) => page.items() }),
+      total: t.int({ description: "The number of all records that match the filters (computed only when selected).", resolve: (page) => page.total() }),
     }),
   });
 }
 
-/** The paging and sorting arguments every list shares, with the same defaults as REST. */
-export const pagingArgs = (defaults: { sort: string; sortDir: "asc" | "desc"; limit?: number }) =>
-  builder.args((t) => ({
-    sort: t.string({ defaultValue: defaults.sort, description: "Column to sort by, named as in REST." }),
-    sortDir: t.string({ defaultValue: defaults.sortDir, description: "asc or desc." }),
-    limit: t.int({ defaultValue: defaults.limit ?? 25, description: "Page size; 0 means the maximum (100); larger values become 100." }),
-    start: t.int({ defaultValue: 0, description: "Offset of the first record." }),
+/** A list's arguments with the same defaults and descriptions as its REST row, from the area's list spec. */
+export const listArgs = (spec: ListSpec) => {
+  const describe = describeList(spec);
+  return builder.args((t) => ({
+    ...(spec.search ? { search: t.string({ description: describe.search }) } : {}),
+    ...(spec.scoped
+      ? { scope: t.string({ defaultValue: "site", description: describe.scope }), scopeId: t.int({ defaultValue: 0, description: describe.scopeId }) }
+      : {}),
+    sort: t.string({ defaultValue: spec.defaults.sort, description: describe.sort }),
+    sortDir: t.string({ defaultValue: spec.defaults.sortDir, description: describe.sortDir }),
+    limit: t.int({ defaultValue: spec.defaults.limit ?? DEFAULT_PAGE_SIZE, description: describe.limit }),
+    start: t.int({ defaultValue: 0, description: describe.start }),
   }));
+};

@@ -1,6 +1,5 @@
 import { builder } from "./builder.js";
-import "../users/graphql.js";
-import "../wiki/graphql.js";
-import "../blog/graphql.js";
+// Importing the registry registers every area's types, queries and mutations with the builder.
+import "../areas.js";
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,17 +1,28 @@
-import type { PrismaClient } from "../generated/prisma/client.js";
-import type { GroupRoles, Viewer } from "../common/context.js";
+import DataLoader from "dataloader";
+import type { GroupRoles, RequestContext } from "../common/context.js";
+import { defineLoader } from "../common/loaders.js";
 
-/** Loads the viewer's memberships in one query. */
-export async function loadGroupRoles(db: PrismaClient, viewer: Viewer): Promise<GroupRoles> {
-  const roles: GroupRoles = { member: new Set(), manager: new Set() };
-  if (!viewer.user) return roles;
-  const rows = await db.groupMember.findMany({
-    where: { userId: viewer.user.id, role: { in: ["member", "manager"] } },
-    select: { groupId: true, role: true },
-  });
-  for (const row of rows) {
-    roles.member.add(row.groupId);
-    if (row.role === "manager") roles.manager.add(row.groupId);
-  }
-  return roles;
+/** Group roles by user id: one statement for every user asked about while resolving a request. */
+const groupRolesByUser = defineLoader(
+  (ctx) =>
+    new DataLoader<number, GroupRoles>(async (userIds) => {
+      const rows = await ctx.db.groupMember.findMany({
+        where: { userId: { in: [...userIds] }, role: { in: ["member", "manager"] } },
+        select: { userId: true, groupId: true, role: true },
+      });
+      return userIds.map((userId) => {
+        const roles: GroupRoles = { member: new Set(), manager: new Set() };
+        for (const row of rows.filter((candidate) => candidate.userId === userId)) {
+          roles.member.add(row.groupId);
+          if (row.role === "manager") roles.manager.add(row.groupId);
+        }
+        return roles;
+      });
+    }),
+);
+
+/** The caller's group roles (none for anonymous callers), loaded at most once per request. */
+export async function loadGroupRoles(ctx: RequestContext): Promise<GroupRoles> {
+  const user = ctx.viewer.user;
+  return user ? groupRolesByUser(ctx).load(user.id) : { member: new Set(), manager: new Set() };
 }

@@ -1,36 +1,36 @@
 import { z } from "zod";
-import type { Prisma } from "../generated/prisma/client.js";
+import DataLoader from "dataloader";
+import type { Prisma, WikiRevision } from "../generated/prisma/client.js";
+import { byKeys, defineLoader } from "../common/loaders.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
-import { pageWindow, sortOrder, type PageArgs } from "../common/paging.js";
+import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
+import { accessLevels, visibleRecords } from "../common/access.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 
-/** Wiki access levels: 0 public, 1 registered users, 4 private. */
-export const WIKI_ACCESS = { public: 0, registered: 1, private: 4 } as const;
+/** Wiki access levels, as the API document numbers them. */
+export const WIKI_ACCESS = accessLevels("WikiAccess", [
+  { value: 0, level: "public" },
+  { value: 1, level: "registered" },
+  { value: 4, level: "private" },
+], 0);
 
-const SORT_COLUMNS = {
-  id: "id",
-  title: "title",
-  pagename: "pagename",
-  created: "created",
-  modified: "modified",
-  state: "state",
-  access: "access",
-} as const;
+/** GET /wiki/list and `wikiPages`: sort whitelist, defaults, scope and search. */
+export const WIKI_LIST = listSpec<string, Prisma.WikiPageWhereInput>({
+  sortColumns: { id: "id", title: "title", pagename: "pagename", created: "created", modified: "modified", state: "state", access: "access" },
+  defaults: { sort: "title", sortDir: "asc", limit: 25 },
+  scoped: true,
+  search: {
+    in: "title or text",
+    where: (text) => ({ OR: [{ title: containsText(text) }, { currentRevision: { pagetext: containsText(text) } }] }),
+  },
+});
 
 type Query = { include?: Prisma.WikiPageInclude; select?: Prisma.WikiPageSelect };
-
-export interface WikiListArgs extends PageArgs {
-  search?: string | null;
-  scope?: string | null;
-  scopeId?: number | null;
-  sort?: string | null;
-  sortDir?: string | null;
-}
 
 /** Page options: a JSON object, bounded so one page cannot carry a huge or pathologically deep document. */
 const options = z
@@ -51,7 +51,7 @@ const fields = {
   created: timestamp.optional().nullable(),
   createdBy: z.number().int().min(0).optional().nullable(),
   state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
-  access: z.union([z.literal(0), z.literal(1), z.literal(4)], "must be 0 (public), 1 (registered) or 4 (private)").optional().nullable(),
+  access: WIKI_ACCESS.schema.optional().nullable(),
   scope: z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group").optional().nullable(),
   scopeId: z.number().int().min(0).optional().nullable(),
   params: options.optional().nullable(),
@@ -63,44 +63,15 @@ const updateInput = z.object({ ...fields, title: fields.title.nullish(), pagetex
 export type CreateWikiPage = RawInput<typeof createInput>;
 export type UpdateWikiPage = RawInput<typeof updateInput>;
 
-/** What the caller may see: published public pages for everyone, more for users, everything for admins. */
-export async function visibleWikiPages(ctx: RequestContext): Promise<Prisma.WikiPageWhereInput> {
-  const user = ctx.viewer.user;
-  if (!user) return { state: 1, access: WIKI_ACCESS.public };
-  if (user.isAdmin) return {};
-  const { member } = await ctx.groupRoles();
-  return {
-    OR: [
-      { createdById: user.id },
-      { state: 1, access: { in: [WIKI_ACCESS.public, WIKI_ACCESS.registered] } },
-      { state: 1, access: WIKI_ACCESS.private, scope: "group", scopeId: { in: [...member] } },
-    ],
-  };
-}
+/** What the caller may see (the contract's access rule; published = state 1). */
+export const visibleWikiPages = (ctx: RequestContext) => visibleRecords<Prisma.WikiPageWhereInput>(ctx, WIKI_ACCESS, { state: 1 });
 
-export async function listWikiPages(ctx: RequestContext, args: WikiListArgs, query: Query = {}) {
-  const { take, skip } = pageWindow(args);
-  const order = sortOrder(SORT_COLUMNS, args.sort, args.sortDir, { sort: "title", direction: "asc" });
-  const search = args.search?.trim();
-  const where: Prisma.WikiPageWhereInput = {
-    AND: [
-      await visibleWikiPages(ctx),
-      { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 },
-      search
-        ? {
-            OR: [
-              { title: containsText(search) },
-              { currentRevision: { pagetext: containsText(search) } },
-            ],
-          }
-        : {},
-    ],
-  };
-  const [items, total] = await Promise.all([
-    ctx.db.wikiPage.findMany({ ...query, where, orderBy: [{ [order.field]: order.direction }, { id: "asc" }], take, skip }),
-    ctx.db.wikiPage.count({ where }),
-  ]);
-  return { items, total };
+export function listWikiPages(ctx: RequestContext, args: ListArgs, query: Query = {}) {
+  return pagedList(WIKI_LIST, args, {
+    visible: () => visibleWikiPages(ctx),
+    findMany: (page) => ctx.db.wikiPage.findMany({ ...query, ...page }),
+    count: (where) => ctx.db.wikiPage.count({ where }),
+  });
 }
 
 /** A page the caller may see, or 404 (pages the caller may not see do not exist for them). */
@@ -120,14 +91,23 @@ async function wikiPageToChange(ctx: RequestContext, id: number) {
   );
 }
 
-/** A revision of a visible page: `versionId` (0 or absent → the newest approved revision). */
-export async function getWikiRevision(ctx: RequestContext, pageId: number, versionId?: number | null) {
-  if (versionId) {
-    const revision = await ctx.db.wikiRevision.findFirst({ where: { id: versionId, pageId } });
-    if (!revision) throw notFound(`Wiki page ${pageId} has no revision ${versionId} (version_id).`);
-    return revision;
-  }
-  return ctx.db.wikiRevision.findFirst({ where: { pageId, approved: true }, orderBy: { version: "desc" } });
+/** Revisions by id, batched per request: N pages asking for `version(versionId:)` cost one statement. */
+const revisionsById = defineLoader(
+  (ctx) =>
+    new DataLoader<number, WikiRevision | null>(async (ids) =>
+      byKeys(ids, await ctx.db.wikiRevision.findMany({ where: { id: { in: [...ids] } } }), (revision) => revision.id),
+    ),
+);
+
+/**
+ * Revision `versionId` of a visible page (the caller has read the page already). 0 or absent means
+ * the newest approved revision, which the page carries as `currentRevision`.
+ */
+export async function getWikiRevision(ctx: RequestContext, page: { id: number; currentRevision: WikiRevision | null }, versionId?: number | null) {
+  if (!versionId) return page.currentRevision;
+  const revision = await revisionsById(ctx).load(versionId);
+  if (!revision || revision.pageId !== page.id) throw notFound(`Wiki page ${page.id} has no revision ${versionId} (version_id).`);
+  return revision;
 }
 
 async function takenPagenames(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
@@ -163,7 +143,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
           scope,
           scopeId,
           state: data.state ?? 0,
-          access: data.access ?? WIKI_ACCESS.public,
+          access: data.access ?? WIKI_ACCESS.fallback,
           params: (data.params ?? {}) as Prisma.InputJsonObject,
           ...(data.created ? { created: data.created } : {}),
           createdById,

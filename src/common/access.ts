@@ -1,0 +1,96 @@
+import { z } from "zod";
+import type { RequestContext } from "./context.js";
+
+/** The contract's three access levels; each area numbers them its own way. */
+export type AccessLevelName = "public" | "registered" | "private";
+
+/** What a caller may see of an access-levelled record set: a Prisma where-clause fragment. */
+export interface AccessFilter {
+  access?: { in: number[] } | number;
+  scope?: string;
+  scopeId?: { in: number[] };
+}
+
+export interface AccessLevels {
+  /** GraphQL enum name, e.g. `WikiAccess`. */
+  readonly enumName: string;
+  /** Documented number → level, in the documented order (e.g. wiki 0 public, 1 registered, 4 private). */
+  readonly levels: ReadonlyArray<{ value: number; name: AccessLevelName; label: string; graphqlName: string }>;
+  /** The documented default. */
+  readonly fallback: number;
+  /** The numbers that mean `level`. */
+  valuesOf(level: AccessLevelName): number[];
+  /** The level a stored number means. */
+  levelOf(value: number): AccessLevelName;
+  /** `0 public, 1 registered users, 4 private.` — for GraphQL, REST descriptions and error messages. */
+  readonly description: string;
+  /** Validates one of the documented numbers. */
+  readonly schema: z.ZodType<number>;
+  /**
+   * The where-clause fragments that together (OR) say which published records the caller may see by
+   * access level: public for everyone, registered for signed-in users, private for members of the
+   * record's group. Creators and administrators are handled by the caller's visibility rule.
+   */
+  visibleTo(ctx: RequestContext): Promise<AccessFilter[]>;
+}
+
+const LABELS: Record<AccessLevelName, string> = { public: "public", registered: "registered users", private: "private" };
+
+/**
+ * One area's numbering of the access levels, declared once: the validation schema, the description,
+ * the visibility rule and the GraphQL enum (src/graphql/access.ts) all come from it. REST keeps the
+ * documented numbers; GraphQL shows the enum, whose internal values are those numbers.
+ *
+ * `levels` lists each documented number in order; several numbers may mean one level (the blog's
+ * 0, "not set", is public as 1 is) — give the extra ones a `graphqlName` of their own.
+ */
+export function accessLevels(
+  enumName: string,
+  levels: ReadonlyArray<{ value: number; level: AccessLevelName; graphqlName?: string; label?: string }>,
+  fallback: number,
+): AccessLevels {
+  const entries = levels.map(({ value, level, graphqlName, label }) => ({
+    value,
+    name: level,
+    label: label ?? LABELS[level],
+    graphqlName: graphqlName ?? level.toUpperCase(),
+  }));
+  const valuesOf = (level: AccessLevelName) => entries.filter((entry) => entry.name === level).map((entry) => entry.value);
+  const description = `${entries.map((entry) => `${entry.value} ${entry.label}`).join(", ")}.`;
+  const numbers = entries.map((entry) => entry.value);
+  return {
+    enumName,
+    levels: entries,
+    fallback,
+    valuesOf,
+    levelOf(value) {
+      const entry = entries.find((candidate) => candidate.value === value);
+      if (!entry) throw new Error(`${enumName}: ${value} is not a documented access level`);
+      return entry.name;
+    },
+    description,
+    schema: z.number().refine((value) => numbers.includes(value), `must be ${description.replace(/\.$/, "").replace(/, (?=[^,]*$)/, " or ")}`),
+    async visibleTo(ctx) {
+      const user = ctx.viewer.user;
+      if (!user) return [{ access: { in: valuesOf("public") } }];
+      const { member } = await ctx.groupRoles();
+      return [
+        { access: { in: [...valuesOf("public"), ...valuesOf("registered")] } },
+        { access: { in: valuesOf("private") }, scope: "group", scopeId: { in: [...member] } },
+      ];
+    },
+  };
+}
+
+/**
+ * The visibility rule of published, access-levelled records (the contract's "Access"): administrators
+ * see everything, creators their own records, everyone else published records at a level they
+ * qualify for. `published` is the area's notion of published (the blog adds its publishing window).
+ */
+export async function visibleRecords<Where>(ctx: RequestContext, levels: AccessLevels, published: Where): Promise<Where> {
+  const user = ctx.viewer.user;
+  if (user?.isAdmin) return {} as Where;
+  const byAccess = { OR: await levels.visibleTo(ctx) };
+  if (!user) return { AND: [published, byAccess] } as Where;
+  return { OR: [{ createdById: user.id }, { AND: [published, byAccess] }] } as Where;
+}

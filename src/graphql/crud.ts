@@ -1,0 +1,114 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { InputObjectRef, ObjectRef } from "@pothos/core";
+import type { GraphQLResolveInfo } from "graphql";
+import type PrismaTypes from "../generated/prisma/pothos-types.js";
+import type { RequestContext } from "../common/context.js";
+import type { ListArgs, ListSpec, Page } from "../common/paging.js";
+import { parseId } from "../common/validation.js";
+import { builder, type Types } from "./builder.js";
+import { listArgs, listType } from "./list.js";
+
+type ModelName = keyof PrismaTypes & string;
+/** What Pothos' Prisma plugin asks the service to load for the selected fields. */
+export type Selection = { include?: object; select?: object };
+type Scope = "public" | "user" | "admin";
+type Input = InputObjectRef<Types, object>;
+const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
+
+export interface RecordFields {
+  /** The record type, as `builder.prismaObject` returned it. */
+  type: ObjectRef<Types, object>;
+  /** The list field's name (`wikiPages`); the single read is the model name in camelCase. */
+  plural: string;
+  read?: { description: string; resolve(ctx: RequestContext, id: number, query: Selection): Promise<unknown> };
+  list?: { description: string; spec: ListSpec; resolve(ctx: RequestContext, args: ListArgs, query: Selection): Page<unknown> };
+  create?: { scope: Scope; input: Input; resolve(ctx: RequestContext, input: object, query: Selection): Promise<unknown> };
+  update?: { scope: Scope; input: Input; resolve(ctx: RequestContext, id: number, input: object, query: Selection): Promise<unknown> };
+  remove?: { scope: Scope; description: string; resolve(ctx: RequestContext, id: number): Promise<number> };
+}
+
+/**
+ * The root fields of a record type, named by the contract's one rule (`wikiPage`, `wikiPages`,
+ * `createWikiPage`, `updateWikiPage`, `deleteWikiPage`), each declaring its auth rule and resolved by
+ * the area's service; the selection Pothos works out from the query is handed to the service so
+ * relations load with the records. Only the parts an area gives are added.
+ */
+export function recordFields(model: ModelName, fields: RecordFields): void {
+  // Pothos types Prisma fields by the model's name literal; one helper serves every model, so the
+  // definitions are typed loosely here and held to the schema by the tests over HTTP.
+  const loose = builder as unknown as LooseBuilder;
+  const single = lowerFirst(model);
+  const { read, list, create, update, remove } = fields;
+  if (read) {
+    loose.queryField(single, (t) =>
+      t.prismaField({
+        type: model,
+        description: read.description,
+        authScopes: { public: true },
+        args: { id: t.arg.id({ required: true }) },
+        resolve: (query, _root, args, ctx) => read.resolve(ctx, parseId(args.id as string), query),
+      }),
+    );
+  }
+  if (list) {
+    const ListType = listType(`${model}List`, fields.type);
+    loose.queryField(fields.plural, (t) =>
+      t.field({
+        type: ListType,
+        description: list.description,
+        authScopes: { public: true },
+        args: listArgs(list.spec),
+        resolve: (_root, args, ctx, info) =>
+          list.resolve(ctx, args as ListArgs, queryFromInfo({ context: ctx, info: info!, typeName: model, path: ["items"] })),
+      }),
+    );
+  }
+  if (create) {
+    loose.mutationField(`create${model}`, (t) =>
+      t.prismaField({
+        type: model,
+        authScopes: { [create.scope]: true },
+        args: { input: t.arg({ type: create.input, required: true }) },
+        resolve: (query, _root, args, ctx) => create.resolve(ctx, args.input as object, query),
+      }),
+    );
+  }
+  if (update) {
+    loose.mutationField(`update${model}`, (t) =>
+      t.prismaField({
+        type: model,
+        authScopes: { [update.scope]: true },
+        args: { id: t.arg.id({ required: true }), input: t.arg({ type: update.input, required: true }) },
+        resolve: (query, _root, args, ctx) => update.resolve(ctx, parseId(args.id as string), args.input as object, query),
+      }),
+    );
+  }
+  if (remove) {
+    loose.mutationField(`delete${model}`, (t) =>
+      t.field({
+        type: "ID",
+        description: remove.description,
+        authScopes: { [remove.scope]: true },
+        args: { id: t.arg.id({ required: true }) },
+        resolve: (_root, args, ctx) => remove.resolve(ctx, parseId(args.id as string)),
+      }),
+    );
+  }
+}
+
+type Resolver<R> = (query: Selection, root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => R;
+interface LooseFieldBuilder {
+  arg: ((options: object) => unknown) & { id(options?: object): unknown };
+  prismaField(options: { type: string; description?: string; authScopes: object; args: object; resolve: Resolver<unknown> }): unknown;
+  field(options: {
+    type: unknown;
+    description?: string;
+    authScopes: object;
+    args: object;
+    resolve: (root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => unknown;
+  }): unknown;
+}
+interface LooseBuilder {
+  queryField(name: string, field: (t: LooseFieldBuilder) => unknown): void;
+  mutationField(name: string, field: (t: LooseFieldBuilder) => unknown): void;
+}

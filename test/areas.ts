@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AccessLevels } from "../src/common/access.js";
+import type { ListSpec } from "../src/common/paging.js";
+import type { TestServer } from "./server.js";
+
+/** The API document's parameter list of one operation: name → [type, required, default?]. */
+export type Documented = Record<string, [type: string, required: boolean, fallback?: string | number]>;
+
+/**
+ * What an area tells the shared tests about itself, in `src/<area>/testing.ts` (found by name, so a new
+ * area edits no shared test file):
+ * - `documented`: the API document's parameter lists, keyed `METHOD /path VERSION`, transcribed by hand
+ *   from shared/spec (rest-facade/table.test.ts holds the facade table to them);
+ * - `create`: a fixture that makes a record through the area's own API and returns its id (records the
+ *   shared tests need first, like a category before a forum post, are made here too);
+ * - `contract`: the traits the contract suite (test/contract.test.ts) checks: paging, sort, search,
+ *   scope, access levels, who writes.
+ */
+export interface AreaTesting {
+  /** The facade area (first path segment). */
+  area: string;
+  documented: Record<string, Documented>;
+  /**
+   * Makes a record as `token` with these REST field values over plausible required ones (state 1 unless
+   * given) and returns its id. `token` must be allowed to write (an administrator always is).
+   */
+  create(server: TestServer, token: string, values?: Record<string, unknown>): Promise<number>;
+  contract?: ListContract;
+}
+
+export interface ListContract {
+  /** The list row (`GET /wiki/list`) and its JSON key; the GraphQL list field. */
+  list: { path: string; key: string; graphql: string };
+  spec: ListSpec;
+  /** The REST field the search text is planted in by `create`. */
+  searchField?: string;
+  /** REST write rows ({id} in the path), when the area has them. */
+  update?: { method: "PUT"; path: string };
+  remove?: { path: string };
+  read?: { path: string };
+  /** Records carry access levels in the REST field `access`, and `state` 0/1 for unpublished/published. */
+  access?: AccessLevels;
+  /** Who may create records: any signed-in user (scoped areas), or administrators only. */
+  writers: "users" | "administrators";
+  /** The record's "not found" message for id N, as the read answers it. */
+  notFound(id: number): string;
+}
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** Every area's `src/<area>/testing.ts`, in folder order. */
+export const areaTestings: AreaTesting[] = await Promise.all(
+  fs
+    .readdirSync(path.join(root, "src"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(root, "src", entry.name, "testing.ts")))
+    .map(async (entry) => (await import(path.join(root, "src", entry.name, "testing.ts"))).testing as AreaTesting),
+);
+
+export const testingOf = (area: string) => areaTestings.find((testing) => testing.area === area);
