@@ -1,4 +1,4 @@
-import { BlogCreateDocument, BlogDeleteDocument, BlogListDocument, BlogReadDocument, BlogUpdateDocument } from "../generated/graphql.js";
+import { BlogCreateDocument, BlogDeleteDocument, BlogListDocument, BlogReadDocument, BlogUpdateDocument } from "../generated/blog.js";
 import type { RestOperation, RestParam } from "../types.js";
 
 /** The blog entry table's optional fields; POST /blog and PUT /blog/{id} take them with the same defaults. */

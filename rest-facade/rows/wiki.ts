@@ -1,4 +1,4 @@
-import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/graphql.js";
+import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/wiki.js";
 import type { RestOperation, RestParam } from "../types.js";
 
 /** POST /wiki's optional parameters; PUT /wiki/{id} takes them with the same defaults. */

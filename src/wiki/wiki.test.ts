@@ -6,7 +6,7 @@ import {
   TestUpdateWikiPageDocument,
   TestWikiPageDocument,
   TestWikiPagesDocument,
-} from "../../rest-facade/generated/graphql.js";
+} from "../../test/generated/wiki.js";
 
 const REST_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
