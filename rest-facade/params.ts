@@ -56,7 +56,14 @@ function asMap(raw: unknown): Coerced {
   return { ok: false, message: "must be an object of options (params[name]=value or a JSON object)" };
 }
 
-function coerce(param: RestParam, raw: unknown): Coerced {
+function asFile(raw: unknown): Coerced {
+  if (raw instanceof File) return { ok: true, value: raw };
+  if (Array.isArray(raw)) return { ok: false, message: "must be a single file" };
+  return { ok: false, message: "must be a file (a part of a multipart/form-data body)" };
+}
+
+/** Reads one raw value as the parameter's type and format (also used to check documented defaults at start-up). */
+export function coerce(param: RestParam, raw: unknown): Coerced {
   if (param.format === "map") return asMap(raw);
   // A comma-separated string may also arrive as a JSON array or as repeated keys.
   if (param.format === "list" && Array.isArray(raw)) {
@@ -71,6 +78,8 @@ function coerce(param: RestParam, raw: unknown): Coerced {
       return asBoolean(raw);
     case "array":
       return asArray(raw);
+    case "file":
+      return asFile(raw);
     case "string": {
       const text = asString(raw);
       if (!text.ok) return text;

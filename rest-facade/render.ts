@@ -59,6 +59,7 @@ export function render(value: unknown, plan: Plan | "timestamp" | "id" | GraphQL
   if (plan instanceof GraphQLEnumType) return plan.getValue(String(value))?.value ?? value;
   if (plan === "timestamp") return restTimestamp(value as string);
   if (plan === "id") return /^\d+$/.test(String(value)) ? Number(value) : value;
+  if (typeof value !== "object") return value; // a scalar result field (e.g. a mutation answering a string)
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(record)) out[key] = plan[key] ? render(field, plan[key]) : field;

@@ -1,12 +1,16 @@
-import express, { type Request, type Response } from "express";
-import { execute, validate, type GraphQLError, type GraphQLSchema } from "graphql";
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import { execute, type GraphQLError, type GraphQLSchema } from "graphql";
 import { match } from "path-to-regexp";
 import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
+import { fileNotAccepted } from "../src/http/multipart.js";
 import type { RequestContext } from "../src/common/context.js";
+import { checkFacadeTable, readsPlaceholder } from "./check.js";
 import { readParams } from "./params.js";
 import { numbersToEnumNames, numericEnumVariables } from "./enums.js";
 import { render, renderPlan } from "./render.js";
+import { readBody } from "./request-parsers.js";
+import { responseKind, type ResponseKind } from "./responses.js";
 import type { RestOperation } from "./types.js";
 import { DEFAULT_VERSION } from "./versions.js";
 
@@ -18,36 +22,77 @@ export interface RestFacadeOptions {
   contextFor(req: Request): RequestContext;
   /** Where unexpected errors are reported. */
   log(line: string, error?: unknown): void;
+  /** BODY_LIMIT, in bytes. */
+  bodyLimit: number;
+}
+
+export interface RestFacade {
+  /**
+   * Reads every /api body with the registered request parsers (request-parsers.ts). Mounted before the
+   * protocol routes (token endpoint, session), which read the same bodies; keeps file parts only for
+   * rows that declare file parameters.
+   */
+  readBody: RequestHandler;
+  /** The rows, and the area descriptions. */
+  router: Router;
 }
 
 interface Route {
   operation: RestOperation;
   matches: (path: string) => Record<string, string> | null;
   plan: ReturnType<typeof renderPlan>;
+  /** Path placeholder → the parameter it feeds. */
+  pathParams: Map<string, string>;
+  fileParams: Set<string>;
+  respond: ResponseKind;
   enums: ReturnType<typeof numericEnumVariables>;
 }
 
 /**
- * Serves every row of the facade table under /api. Documents are validated against the schema once,
- * here; a request only coerces parameters, executes the prepared document and renders the result.
+ * Serves every row of the facade table under /api. The table is checked against the schema once, here
+ * (checkFacadeTable: the server does not start with a broken row); a request only coerces parameters,
+ * executes the prepared document and renders the result.
  */
-export function restFacade({ schema, operations, contextFor, log }: RestFacadeOptions) {
-  const routes: Route[] = operations
-    .map((operation) => {
-      const errors = validate(schema, operation.document);
-      if (errors.length) throw new Error(`facade row ${operation.method} ${operation.path}: ${errors.map(String).join("; ")}`);
-      const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodePathSegment });
-      return {
-        operation,
-        matches: (path: string) => {
-          const result = matcher(path);
-          return result ? (result.params as Record<string, string>) : null;
-        },
-        plan: renderPlan(schema, operation.document),
-        enums: numericEnumVariables(schema, operation.document),
-      };
-    });
+export function restFacade({ schema, operations, contextFor, log, bodyLimit }: RestFacadeOptions): RestFacade {
+  checkFacadeTable(schema, operations);
+  const routes: Route[] = operations.map((operation) => {
+    const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodePathSegment });
+    return {
+      operation,
+      matches: (path: string) => {
+        const result = matcher(path);
+        return result ? (result.params as Record<string, string>) : null;
+      },
+      plan: renderPlan(schema, operation.document),
+      pathParams: new Map(operation.params.map((param) => [readsPlaceholder(param), param.name])),
+      fileParams: new Set(operation.params.filter((param) => param.type === "file").map((param) => param.name)),
+      respond: responseKind(operation.response.kind)!,
+      enums: numericEnumVariables(schema, operation.document),
+    };
+  });
   const areas = [...new Set(operations.map((operation) => operation.area))];
+
+  /** The rows whose path matches; only the most specific paths count: /wiki/list is never /wiki/{id} with id "list". */
+  const routesAt = (path: string): Match[] => {
+    const matched = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
+    const fewest = Math.min(...matched.map(({ route }) => placeholders(route.operation.path)));
+    return matched.filter(({ route }) => placeholders(route.operation.path) === fewest);
+  };
+
+  const noFiles: ReadonlySet<string> = new Set();
+  const takesFiles = routes.some((route) => route.fileParams.size);
+  /** File parts are kept for the file parameters of the rows (any version) that may answer this request. */
+  const fileParamsFor = (req: Request): ReadonlySet<string> => {
+    if (!takesFiles) return noFiles;
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    let found: Match[];
+    try {
+      found = routesAt(req.path);
+    } catch {
+      return noFiles; // a malformed path: the router answers it
+    }
+    return new Set(found.filter(({ route }) => route.operation.method === method).flatMap(({ route }) => [...route.fileParams]));
+  };
 
   const router = express.Router();
 
@@ -60,10 +105,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
       // selectVersion() (mounted on /api) has read the version and stripped any /v1.x prefix.
       const asked = (res.locals.askedVersion as string | null | undefined) ?? null;
       const path = req.path;
-      const matched = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
-      // Only the most specific paths count: /wiki/list is never /wiki/{id} with id "list".
-      const fewest = Math.min(...matched.map(({ route }) => placeholders(route.operation.path)));
-      const matching = matched.filter(({ route }) => placeholders(route.operation.path) === fewest);
+      const matching = routesAt(path);
       const method = req.method === "HEAD" ? "GET" : req.method;
       const area = /^\/([\w-]+)\/?$/.exec(path)?.[1];
       if (method === "GET" && area && areas.includes(area) && !matching.some(({ route }) => route.operation.method === "GET")) {
@@ -73,7 +115,12 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
       }
       const { route, params, version } = chooseRoute(matching, method, asked, req, res);
       res.set("X-API-Version", version);
-      const values = { ...(req.query as Record<string, unknown>), ...(isObject(req.body) ? req.body : {}), ...params };
+      const body = isObject(req.body) ? req.body : {};
+      const strayFile = Object.keys(body).find((name) => holdsFile(body[name]) && !route.fileParams.has(name));
+      // Another version of the row may take files (the body was read for all of them); this one does not take this part.
+      if (strayFile !== undefined) throw fileNotAccepted(strayFile);
+      const fromPath = Object.fromEntries(Object.entries(params).map(([placeholder, value]) => [route.pathParams.get(placeholder)!, value]));
+      const values = { ...(req.query as Record<string, unknown>), ...body, ...fromPath };
       const { variables, problems } = readParams(route.operation.params, values);
       problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
       if (problems.length) throw invalidParameters(problems);
@@ -85,12 +132,14 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
         contextValue: contextFor(req),
       });
       if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
-      sendResult(res, route, result.data as Record<string, unknown>);
+      const { operation } = route;
+      const data = result.data as Record<string, unknown>;
+      await route.respond.send(res, operation as never, render(data[operation.resultField], route.plan[operation.resultField] ?? {}));
     } catch (error) {
       next(error);
     }
   });
-  return router;
+  return { readBody: readBody({ limit: bodyLimit, fileParams: fileParamsFor }), router };
 }
 
 type Match = { route: Route; params: Record<string, string> | null };
@@ -115,17 +164,6 @@ function chooseRoute(matching: Match[], method: string, asked: string | null, re
   return { route: found.route, params: found.params ?? {}, version };
 }
 
-/** The REST body: the record, the list in its contract wrapper, or nothing. */
-function sendResult(res: Response, route: Route, data: Record<string, unknown>): void {
-  const { operation } = route;
-  const value = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
-  const response = operation.response;
-  if (response.kind === "empty") return void res.status(operation.status).end();
-  if (response.kind === "record") return void res.status(operation.status).json(value);
-  const list = value as { items: unknown[]; total: number };
-  res.status(operation.status).json({ [response.key]: list.items, total: list.total, ...response.extra });
-}
-
 function decodePathSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -135,6 +173,7 @@ function decodePathSegment(segment: string): string {
 }
 
 const placeholders = (path: string) => (path.match(/\{/g) ?? []).length;
+const holdsFile = (value: unknown) => value instanceof File || (Array.isArray(value) && value.some((item) => item instanceof File));
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function invalidParameters(problems: ParameterProblem[]): ApiError {

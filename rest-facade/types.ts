@@ -1,7 +1,10 @@
 import type { DocumentNode } from "graphql";
 
-/** Parameter types exactly as the API document names them. */
-export type ParamType = "integer" | "string" | "boolean" | "array";
+/**
+ * Parameter types as the API document names them, plus `file`: a part of a multipart/form-data body,
+ * sent to GraphQL as a WHATWG `File` (a variable of the `File` scalar).
+ */
+export type ParamType = "integer" | "string" | "boolean" | "array" | "file";
 
 export interface RestParam {
   /** REST name, as documented (e.g. `scope_id`). */
@@ -20,13 +23,28 @@ export interface RestParam {
    * `map`: a PHP-style "array" of options, sent as a JSON object (`params[a]=b`, or a JSON object).
    */
   format?: "timestamp" | "list" | "map";
+  /**
+   * The path placeholder that feeds this parameter, when it is not named like the parameter: the API
+   * document's `GET /forum/{thread}` documents its identifier as `id` (`placeholder: "thread"`).
+   */
+  placeholder?: string;
 }
 
-/** How the GraphQL result becomes the REST body. */
-export type RestResponse =
-  | { kind: "record" }
-  | { kind: "list"; key: string; extra?: Record<string, unknown> }
-  | { kind: "empty" };
+/**
+ * How the GraphQL result becomes the REST response: each kind with the options its rows give. A kind
+ * registered in its own file (see responses.ts) adds itself here by declaration merging:
+ * `declare module "<path>/types.js" { interface ResponseKinds { file: { disposition: "inline" | "attachment" } } }`.
+ */
+export interface ResponseKinds {
+  /** The result field as the body. */
+  record: {};
+  /** `{[key]: items, total, ...extra}`, the contract's list wrapper. */
+  list: { key: string; extra?: Record<string, unknown> };
+  /** No body (204). */
+  empty: {};
+}
+
+export type RestResponse = { [Kind in keyof ResponseKinds]: { kind: Kind } & ResponseKinds[Kind] }[keyof ResponseKinds];
 
 /** One documented operation: a row of the facade table. */
 export interface RestOperation {

@@ -8,7 +8,6 @@ import type { RequestContext } from "./common/context.js";
 import { anonymous } from "./common/context.js";
 import { ApiError, type ParameterProblem } from "./common/errors.js";
 import { clientFaultFromDatabase } from "./db/errors.js";
-import { parseMultipartFields } from "./http/multipart.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
@@ -33,8 +32,6 @@ export interface AppOptions {
   inMemory?: boolean;
   log?: (line: string, error?: unknown) => void;
 }
-
-const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
 export async function createApp({ config, inMemory = false, log = console.log }: AppOptions): Promise<App> {
@@ -122,29 +119,10 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();
-  const bodyLimit = byteLimit(config.bodyLimit);
-  api.use((req, _res, next) => {
-    const length = Number(req.headers["content-length"] ?? 0);
-    const hasBody = length > 0 || req.headers["transfer-encoding"] !== undefined;
-    if (hasBody && !req.is(BODY_TYPES)) {
-      return next(new ApiError(415, `Send the body as ${BODY_TYPES.join(", ")}.`));
-    }
-    // Refused before reading a byte when the declared size is too large; chunked bodies are counted by the parsers.
-    if (length > bodyLimit) return next(new ApiError(413, "The request body is too large."));
-    next();
-  });
-  api.use(express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] }));
-  api.use(express.urlencoded({ extended: true, limit: config.bodyLimit }));
-  api.use(express.raw({ type: "multipart/form-data", limit: config.bodyLimit }));
-  api.use((req, _res, next) => {
-    if (!Buffer.isBuffer(req.body)) return next();
-    parseMultipartFields(req.headers, req.body).then((fields) => {
-      req.body = fields;
-      next();
-    }, next);
-  });
+  const facade = restFacade({ schema, operations: restOperations, contextFor, log, bodyLimit: byteLimit(config.bodyLimit) });
+  api.use(facade.readBody);
   api.use(authRoutes(db.prisma, config));
-  api.use(restFacade({ schema, operations: restOperations, contextFor, log }));
+  api.use(facade.router);
   app.use("/api", api);
 
   app.use((req, _res, next) => next(new ApiError(404, `Nothing at ${req.method} ${req.path}.`)));
@@ -172,7 +150,7 @@ function byteLimit(limit: string): number {
 }
 
 /** Every error leaves as the contract's body: {"message", "code", "errors"?}. */
-function errorHandler(log: (line: string, error?: unknown) => void): ErrorRequestHandler {
+export function errorHandler(log: (line: string, error?: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const known = toApiError(error);
     if (!known) {

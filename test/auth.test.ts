@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { print } from "graphql";
 import { startServer, type RestResult, type TestServer, type TestUser } from "./server.js";
-import { TestMeDocument, TestRegisterClientDocument } from "../rest-facade/generated/graphql.js";
+import { TestMeDocument, TestRegisterClientDocument } from "./generated/auth.js";
 import { hashSecret } from "../src/auth/secrets.js";
 import { ensureAdministrator } from "../src/users/service.js";
 

@@ -1,4 +1,4 @@
-import { BlogCreateDocument, BlogDeleteDocument, BlogListDocument, BlogReadDocument, BlogUpdateDocument } from "../generated/graphql.js";
+import { BlogCreateDocument, BlogDeleteDocument, BlogListDocument, BlogReadDocument, BlogUpdateDocument } from "../generated/blog.js";
 import type { RestOperation, RestParam } from "../types.js";
 import { listParams } from "../list-params.js";
 import { BLOG_ACCESS, BLOG_LIST } from "../../src/blog/service.js";

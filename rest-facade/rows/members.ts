@@ -1,4 +1,4 @@
-import { MemberCreateDocument, MemberMeDocument } from "../generated/graphql.js";
+import { MemberCreateDocument, MemberMeDocument } from "../generated/members.js";
 import type { RestOperation } from "../types.js";
 
 /** Accounts (contract: Authentication). */

@@ -1,4 +1,4 @@
-import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/graphql.js";
+import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/wiki.js";
 import type { RestOperation, RestParam } from "../types.js";
 import { listParams } from "../list-params.js";
 import { WIKI_ACCESS, WIKI_LIST } from "../../src/wiki/service.js";

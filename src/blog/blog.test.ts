@@ -6,7 +6,7 @@ import {
   TestCreateBlogEntryDocument,
   TestDeleteBlogEntryDocument,
   TestUpdateBlogEntryDocument,
-} from "../../rest-facade/generated/graphql.js";
+} from "../../test/generated/blog.js";
 import { restTimestamp } from "../common/time.js";
 import { BLOG_ACCESS } from "./service.js";
 

@@ -5,7 +5,7 @@ import {
   TestDeleteWikiPageDocument,
   TestUpdateWikiPageDocument,
   TestWikiPageDocument,
-} from "../../rest-facade/generated/graphql.js";
+} from "../../test/generated/wiki.js";
 
 const REST_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
