@@ -23,7 +23,7 @@ const scopeId: Omit<RestParam, "required"> = { name: "scope_id", type: "integer"
 const title: RestParam = { name: "title", type: "string", required: true, description: "Entry title.", variable: "input.title" };
 const content: RestParam = { name: "content", type: "string", required: true, description: "Entry content.", variable: "input.content" };
 
-export const blogOperations: RestOperation[] = [
+const operations: RestOperation[] = [
   {
     area: "blog",
     method: "POST",
@@ -98,3 +98,5 @@ export const blogOperations: RestOperation[] = [
     access: "signed-in user",
   },
 ];
+
+export default operations;

@@ -2,7 +2,7 @@ import { MemberCreateDocument, MemberMeDocument } from "../generated/members.js"
 import type { RestOperation } from "../types.js";
 
 /** Accounts (contract: Authentication). */
-export const memberOperations: RestOperation[] = [
+const operations: RestOperation[] = [
   {
     area: "members",
     method: "POST",
@@ -36,3 +36,5 @@ export const memberOperations: RestOperation[] = [
     access: "signed-in user",
   },
 ];
+
+export default operations;

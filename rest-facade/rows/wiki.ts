@@ -19,7 +19,7 @@ const id: RestParam = { name: "id", type: "integer", required: true, default: 0,
 const title: RestParam = { name: "title", type: "string", required: true, description: "Page title.", variable: "input.title" };
 const pagetext: RestParam = { name: "pagetext", type: "string", required: true, description: "Page content.", variable: "input.pagetext" };
 
-export const wikiOperations: RestOperation[] = [
+const operations: RestOperation[] = [
   {
     area: "wiki",
     method: "POST",
@@ -95,3 +95,5 @@ export const wikiOperations: RestOperation[] = [
     access: "signed-in user",
   },
 ];
+
+export default operations;

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import type { Prisma } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { forbidden, notFound } from "../common/errors.js";
+import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
+import { requireUser } from "../common/scopes.js";
+import { containsText } from "../common/search.js";
+import { parseInput, type RawInput } from "../common/validation.js";
+import { writeFailure } from "../db/errors.js";
+
+/** The kinds of work a citation may cite (BibTeX's entry types, in the words front ends show). */
+export const CITATION_TYPES = ["article", "book", "chapter", "inproceedings", "thesis", "report", "software", "dataset", "misc"] as const;
+
+/** GET /citations/list and `citations`: sort whitelist, defaults and search (citations have no scope). */
+export const CITATION_LIST = listSpec<string, Prisma.CitationWhereInput>({
+  sortColumns: { id: "id", title: "title", year: "year", type: "type", journal: "journal", created: "created", modified: "modified" },
+  defaults: { sort: "created", sortDir: "desc", limit: 25 },
+  scoped: false,
+  search: {
+    in: "title, authors, journal or book title",
+    where: (text) => ({
+      OR: [{ title: containsText(text) }, { authors: containsText(text) }, { journal: containsText(text) }, { booktitle: containsText(text) }],
+    }),
+  },
+});
+
+type Query = { include?: Prisma.CitationInclude; select?: Prisma.CitationSelect };
+
+const text = (max: number) => z.string().trim().max(max).optional().nullable();
+const fields = {
+  type: z.enum(CITATION_TYPES, `must be one of ${CITATION_TYPES.join(", ")}`).optional().nullable(),
+  title: z.string().trim().min(1, "must not be empty").max(1000),
+  authors: z
+    .array(z.string().trim().min(1, "must not be empty").max(255), "must be a list of names")
+    .max(500)
+    .refine((names) => names.every((name) => !name.includes(";")), "names must not contain ';'")
+    .optional()
+    .nullable(),
+  year: z.number().int().min(1000, "must be a year from 1000 to 2999").max(2999, "must be a year from 1000 to 2999").optional().nullable(),
+  journal: text(500),
+  booktitle: text(500),
+  volume: text(50),
+  issue: text(50),
+  pages: text(50),
+  publisher: text(500),
+  doi: z
+    .string()
+    .trim()
+    .regex(/^(10\.\d{4,9}\/\S+)?$/, "must be a DOI such as 10.1000/xyz123")
+    .max(255)
+    .optional()
+    .nullable(),
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .regex(/^(https?:\/\/\S+)?$/, "must be an http or https address")
+    .optional()
+    .nullable(),
+  abstract: z.string().max(65_536).optional().nullable(),
+  published: z.union([z.literal(0), z.literal(1)], "must be 0 (administrators only) or 1 (listed)").optional().nullable(),
+};
+const createInput = z.object(fields);
+const updateInput = z.object({ ...fields, title: fields.title.nullish() });
+
+export type CreateCitation = RawInput<typeof createInput>;
+export type UpdateCitation = RawInput<typeof updateInput>;
+
+/** Citations are reference data: everyone sees published ones; administrators see all. */
+export const visibleCitations = (ctx: RequestContext): Promise<Prisma.CitationWhereInput> =>
+  Promise.resolve(ctx.viewer.user?.isAdmin ? {} : { published: 1 });
+
+export function listCitations(ctx: RequestContext, args: ListArgs, query: Query = {}) {
+  return pagedList(CITATION_LIST, args, {
+    visible: () => visibleCitations(ctx),
+    findMany: (page) => ctx.db.citation.findMany({ ...query, ...page }),
+    count: (where) => ctx.db.citation.count({ where }),
+  });
+}
+
+export async function getCitation(ctx: RequestContext, id: number, query: Query = {}) {
+  const citation = await ctx.db.citation.findFirst({ ...query, where: { AND: [{ id }, await visibleCitations(ctx)] } });
+  if (!citation) throw notFound(`Citation ${id} not found.`);
+  return citation;
+}
+
+/** Writes are for administrators (the contract: records the REST document can only read). */
+function requireAdministrator(ctx: RequestContext) {
+  const user = requireUser(ctx);
+  if (!user.isAdmin) throw forbidden("Only administrators can change citations.");
+  return user;
+}
+
+/** Stored text fields: absent keeps (update) or empties (create) them; authors are stored "A; B". */
+function columns(data: z.output<typeof updateInput>) {
+  return {
+    type: data.type ?? undefined,
+    title: data.title ?? undefined,
+    authors: data.authors ? data.authors.join("; ") : data.authors === null ? "" : undefined,
+    year: data.year,
+    journal: data.journal ?? undefined,
+    booktitle: data.booktitle ?? undefined,
+    volume: data.volume ?? undefined,
+    issue: data.issue ?? undefined,
+    pages: data.pages ?? undefined,
+    publisher: data.publisher ?? undefined,
+    doi: data.doi ?? undefined,
+    url: data.url ?? undefined,
+    abstract: data.abstract ?? undefined,
+    published: data.published ?? undefined,
+  };
+}
+
+export async function createCitation(ctx: RequestContext, input: CreateCitation, query: Query = {}) {
+  const user = requireAdministrator(ctx);
+  const data = parseInput(createInput, input);
+  return ctx.db.citation.create({ ...query, data: { ...columns(data), title: data.title, createdById: user.id } });
+}
+
+/** Changes the given fields only (`year: null` and `authors: null` clear them). */
+export async function updateCitation(ctx: RequestContext, id: number, input: UpdateCitation, query: Query = {}) {
+  requireAdministrator(ctx);
+  const data = parseInput(updateInput, input);
+  return ctx.db.citation.update({ ...query, where: { id }, data: columns(data) }).catch(writeFailure({ missing: `Citation ${id} not found.` }));
+}
+
+export async function deleteCitation(ctx: RequestContext, id: number): Promise<number> {
+  requireAdministrator(ctx);
+  await ctx.db.citation.delete({ where: { id } }).catch(writeFailure({ missing: `Citation ${id} not found.` }));
+  return id;
+}

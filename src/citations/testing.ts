@@ -1,0 +1,40 @@
+import type { AreaTesting, Documented } from "../../test/areas.js";
+import { CITATION_LIST } from "./service.js";
+
+/** Transcribed by hand from shared/spec/community-platform-api.md ("Citations": 1.0 and 1.1, same parameters). */
+const list: Documented = {
+  limit: ["integer", false, 25],
+  start: ["integer", false, 0],
+  search: ["string", false],
+  sort: ["string", false, "created"],
+  sort_Dir: ["string", false, "desc"],
+};
+
+let serial = 0;
+
+const CREATE = `mutation($input: CreateCitationInput!) { createCitation(input: $input) { id } }`;
+
+export const testing: AreaTesting = {
+  area: "citations",
+  documented: { "GET /citations/list 1.0": { ...list }, "GET /citations/list 1.1": { ...list } },
+  /** Citations are written by administrators through GraphQL (the API document only lists them). */
+  async create(server, token, values = {}) {
+    serial += 1;
+    const input = { title: `Citation ${serial}`, authors: ["Curie, Marie"], year: 1903, published: 1, ...values };
+    const response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: CREATE, variables: { input } }),
+    });
+    const body = (await response.json()) as { data?: { createCitation: { id: string } }; errors?: unknown[] };
+    if (!body.data?.createCitation) throw new Error(`creating a citation failed: ${JSON.stringify(body.errors)}`);
+    return Number(body.data.createCitation.id);
+  },
+  contract: {
+    list: { path: "/citations/list", key: "citations", graphql: "citations" },
+    spec: CITATION_LIST,
+    searchField: "title",
+    writers: "administrators",
+    notFound: (id) => `Citation ${id} not found.`,
+  },
+};
