@@ -70,23 +70,26 @@ const number = (value: number | undefined, digits: number) => (value === undefin
 
 /** The table as aligned markdown: readable in a terminal and quotable in docs as it is. */
 export function markdownTable(report: RunReport): string {
-  const header = ["case", "req/s", "p50 ms", "p99 ms", "non-2xx", "failed", "× bare", "targets"];
+  // "answers": how many the percentiles rest on (few for slow cases: read them with care).
+  const header = ["case", "answers", "req/s", "p50 ms", "p99 ms", "non-2xx", "failed", "CPU ms/answer", "× bare", "targets"];
   const rows = report.cases.map((result) => {
     const m = result.measurement;
     const targets = result.problem ? `WRONG ANSWER: ${result.problem}` : result.verdicts.map((verdict) => `${verdict.target} ${verdict.status}`).join("; ");
     return [
       `${result.name} — ${result.description}`,
+      m ? String(m.requests) : "–",
       number(m?.requestsPerSecond, 0),
       number(m?.p50, 1),
       number(m?.p99, 1),
       m ? String(m.non2xx) : "–",
       m ? String(m.failures) : "–",
+      number(m?.serverCpuMsPerAnswer ?? undefined, 2),
       result.ratio === undefined ? "" : `${result.ratio.toFixed(2)} (${result.bare})`,
       targets,
     ];
   });
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const numeric = new Set([1, 2, 3, 4, 5]);
+  const numeric = new Set([1, 2, 3, 4, 5, 6, 7]);
   const line = (cells: string[]) => `| ${cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(" | ")} |`;
   const rule = `|${widths.map((width, column) => (numeric.has(column) ? `${"-".repeat(width + 1)}:` : "-".repeat(width + 2))).join("|")}|`;
   return [line(header), rule, ...rows.map(line)].join("\n");

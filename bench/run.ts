@@ -29,7 +29,8 @@ const usage = `npm run bench -- [options]
   --rows N          wiki pages to seed (default 10000); as many blog entries unless --blog-rows
   --blog-rows N     blog entries to seed
   --duration S      seconds of load per case (default 5)
-  --warmup S        seconds of unmeasured load before each case (default 1)
+  --warmup S        seconds of unmeasured load before each case's window (default 1; longer while
+                    the first round of answers is still out)
   --connections C   concurrent connections (default 20)
   --only a,b*       only these cases (a trailing * matches a prefix), with the bare cases their ratios need
   --pglite          the Hubgraph server on an embedded PGlite data dir instead of DATABASE_URL
@@ -223,10 +224,12 @@ async function main(): Promise<number> {
       log(`  ${benchCase.name}: WRONG ANSWER, not measured: ${result.problem}`);
       continue;
     }
-    if (options.warmupSeconds) {
-      await settle(server, spec, await measure(server.url, spec, { connections: options.connections, seconds: options.warmupSeconds }));
-    }
-    const measurement = await measure(server.url, spec, { connections: options.connections, seconds: options.seconds });
+    const measurement = await measure(server.url, spec, {
+      connections: options.connections,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      serverCpuMs: () => server.cpuMs(),
+    });
     await settle(server, spec, measurement);
     measured.set(benchCase.name, measurement);
     result.measurement = measurement;
@@ -276,9 +279,9 @@ async function main(): Promise<number> {
 }
 
 /**
- * autocannon stops at the deadline with requests still in flight, and the server goes on answering
- * them; without a pause those answers would take time from the next load (a lot, where requests queue
- * for PGlite's single connection). Waits about one slow answer's time, then for one more answer.
+ * autocannon stops with requests still in flight, and the server goes on answering them; without a
+ * pause those answers would take time from the next case (a lot, where requests queue for PGlite's
+ * single connection). Waits about one slow answer's time, then for one more answer.
  */
 async function settle(server: ChildServer, spec: RequestSpec, last: Measurement) {
   const wait = Number.isFinite(last.p99) ? Math.min(10_000, last.p99) : 10_000;

@@ -11,8 +11,13 @@ export interface ChildServer {
   logPath: string;
   /** Resident set size now and at its peak, in MB (Linux /proc); null where that cannot be read. */
   memory(): { rssMb: number; peakMb: number } | null;
+  /** CPU time (user + system, all threads) the process has used so far, in ms (Linux /proc); null elsewhere. */
+  cpuMs(): number | null;
   stop(): Promise<void>;
 }
+
+/** USER_HZ: 100 on every Linux build that matters here (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 async function freePort(): Promise<number> {
   const probe = net.createServer();
@@ -71,6 +76,15 @@ export async function startChildServer(options: {
         const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
         const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
         return { rssMb: kilobytes("VmRSS") / 1024, peakMb: kilobytes("VmHWM") / 1024 };
+      } catch {
+        return null;
+      }
+    },
+    cpuMs() {
+      try {
+        // Fields 14 and 15 of /proc/<pid>/stat, counted after the ")" that ends the command name.
+        const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
       } catch {
         return null;
       }
