@@ -8,7 +8,7 @@ export default defineConfig({
   // build, and graphql refuses to mix two copies of itself. Point ours at the same file.
   resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
-    include: ["src/**/*.test.ts", "rest-facade/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "rest-facade/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -1,66 +1,300 @@
-// npm run bench: latency and throughput of the wiki list and read through REST and GraphQL, on loopback,
-// against in-memory PGlite (or DATABASE_URL). Bounded: a fixed number of requests per case.
-import type { AddressInfo } from "node:net";
-import { loadConfig } from "../src/config.js";
-import { createApp } from "../src/app.js";
+// npm run bench -- [--rows N] [--duration S] [--connections C] [--only case,…] [--pglite]
+//
+// Seeds a scratch database (PostgreSQL from DATABASE_URL, dropped at the end, also on Ctrl-C or a
+// failure; or with --pglite an embedded PGlite data dir in a temporary folder), starts the Hubgraph
+// server and a bare node:http + pg server as child processes, loads each case of bench/cases.ts with
+// autocannon, and prints one table with the targets of issue 6. See docs/performance.md.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { PGlite } from "@electric-sql/pglite";
+import { openDatabase } from "../src/db/database.js";
+import type { SqlRunner } from "../src/db/migrate.js";
+import { hashPassword } from "../src/auth/secrets.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
+import { BENCH_USER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
+import { RSS_LIMIT_MB, selectCases, type Fixture, type RequestSpec } from "./cases.js";
+import { measure, probe, stopLoad, type Measurement } from "./load.js";
+import { startChildServer, type ChildServer } from "./servers.js";
+import { judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const PAGES = 200;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const SCRATCH_PREFIX = "hubgraph_bench_";
 
-const config = loadConfig();
-// PostgreSQL runs go to a scratch database, dropped at the end, never the one DATABASE_URL names.
-const scratch = config.databaseUrl ? await createScratchDatabase(config.databaseUrl) : undefined;
-const { app, db, close } = await createApp({ config: { ...config, admin: undefined, databaseUrl: scratch?.url }, inMemory: true, log: () => {} });
-const author = await db.prisma.user.create({ data: { username: "bench", email: "bench@example.test", name: "Bench", passwordHash: "-" } });
-for (let index = 0; index < PAGES; index++) {
-  const page = await db.prisma.wikiPage.create({
-    data: { title: `Page ${index}`, pagename: `Page${index}`, state: 1, createdById: author.id },
-  });
-  const revision = await db.prisma.wikiRevision.create({
-    data: { pageId: page.id, version: 1, pagetext: `Text of page ${index} `.repeat(20), length: 400, createdById: author.id },
-  });
-  await db.prisma.wikiPage.update({ where: { id: page.id }, data: { currentRevisionId: revision.id } });
-}
+const usage = `npm run bench -- [options]
+  --rows N          wiki pages to seed (default 10000); as many blog entries unless --blog-rows
+  --blog-rows N     blog entries to seed
+  --duration S      seconds of load per case (default 5)
+  --warmup S        seconds of unmeasured load before each case's window (default 1; longer while
+                    the first round of answers is still out)
+  --connections C   concurrent connections (default 20)
+  --only a,b*       only these cases (a trailing * matches a prefix), with the bare cases their ratios need
+  --pglite          the Hubgraph server on an embedded PGlite data dir instead of DATABASE_URL
+  --out DIR         where the result files go (default bench/results)
+DATABASE_URL must name a PostgreSQL server (any database; a scratch one is created and dropped) unless --pglite.`;
 
-const server = app.listen(0, "127.0.0.1");
-await new Promise((resolve) => server.once("listening", resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-const listQuery = JSON.stringify({
-  query: "{ wikiPages(limit: 25) { total items { id title pagename revisionCount createdBy { name } } } }",
+const { values: args } = parseCommandLine({
+  options: {
+    rows: { type: "string", default: "10000" },
+    "blog-rows": { type: "string" },
+    duration: { type: "string", default: "5" },
+    warmup: { type: "string", default: "1" },
+    connections: { type: "string", default: "20" },
+    only: { type: "string", multiple: true, default: [] },
+    pglite: { type: "boolean", default: false },
+    out: { type: "string", default: path.join(root, "bench", "results") },
+    help: { type: "boolean", default: false },
+  },
 });
-const cases: [string, () => Promise<Response>][] = [
-  ["REST    GET /api/wiki/list (25)", () => fetch(`${base}/api/wiki/list`)],
-  ["GraphQL wikiPages(limit: 25)   ", () => fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: listQuery })],
-  ["REST    GET /api/wiki/{id}     ", () => fetch(`${base}/api/wiki/${1 + Math.floor(Math.random() * PAGES)}`)],
-];
+function parseCommandLine<T extends NonNullable<Parameters<typeof parseArgs>[0]>>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+}
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const whole = (name: string, raw: string, minimum: number) => {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum) {
+    console.error(`--${name} must be a whole number of at least ${minimum}, got "${raw}"\n\n${usage}`);
+    process.exit(2);
+  }
+  return value;
+};
+const options = {
+  wikiPages: whole("rows", args.rows, 100),
+  blogEntries: whole("blog-rows", args["blog-rows"] ?? args.rows, 100),
+  seconds: whole("duration", args.duration, 1),
+  warmupSeconds: whole("warmup", args.warmup, 0),
+  connections: whole("connections", args.connections, 1),
+  mode: args.pglite ? ("pglite" as const) : ("postgresql" as const),
+  only: args.only.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean),
+};
+const databaseUrl = process.env.DATABASE_URL;
+if (options.mode === "postgresql" && !databaseUrl?.startsWith("postgres")) {
+  console.error(`DATABASE_URL must be a postgres:// URL (or pass --pglite).\n\n${usage}`);
+  process.exit(2);
+}
+const selected = (() => {
+  try {
+    return selectCases(options.only, options.mode);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+})();
 
-console.log(`${db.kind}, ${PAGES} pages, ${REQUESTS} requests per case, ${CONCURRENCY} in flight`);
-for (const [name, send] of cases) {
-  for (let warm = 0; warm < 20; warm++) await (await send()).arrayBuffer();
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < REQUESTS) {
-        next += 1;
-        const t0 = performance.now();
-        const response = await send();
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-  console.log(`${name}  ${(latencies.length / seconds).toFixed(0).padStart(5)} req/s  p50 ${at(0.5)} ms  p95 ${at(0.95)} ms`);
+// Everything that must be undone, undone in reverse order at the end, on a failure and on Ctrl-C.
+const undo: { label: string; run: () => Promise<unknown> }[] = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    stopLoad();
+    for (let step = undo.pop(); step; step = undo.pop()) {
+      await step.run().catch((error: unknown) => console.error(`cleanup: ${step!.label} failed:`, (error as Error).message));
+    }
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (cleaning) return; // already on the way out; a second Ctrl-C must not skip dropping the database
+    console.error(`\n${signal}: stopping the servers and removing the scratch database…`);
+    void cleanUp().finally(() => process.exit(130));
+  });
 }
 
-server.close();
-await close();
-await scratch?.drop();
+const log = (line: string) => console.log(line);
+
+async function main(): Promise<number> {
+  fs.mkdirSync(args.out, { recursive: true });
+  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const base = path.join(args.out, `${date.replace(/:/g, "-")}-${options.mode}-${options.wikiPages}`);
+  const loadAverageBefore = os.loadavg();
+
+  // 1. A database with the app's schema (its own migrations), seeded.
+  let serverEnv: NodeJS.ProcessEnv;
+  let seeded: SeedSummary;
+  let databaseVersion: string;
+  let fixtureIds: Pick<Fixture, "anonymousReadIds" | "userReadIds">;
+  const passwordHash = await hashPassword(BENCH_USER.password);
+  const seedAndDescribe = async (db: SqlRunner) => {
+    log(`Seeding ${options.wikiPages} wiki pages and ${options.blogEntries} blog entries…`);
+    seeded = await seed(db, { wikiPages: options.wikiPages, blogEntries: options.blogEntries }, passwordHash, log);
+    log(`  done in ${seeded.seconds.toFixed(1)} s (${seeded.wikiRevisions} revisions)`);
+    databaseVersion = String((await db.query(`SHOW server_version`))[0]!.server_version);
+    fixtureIds = { anonymousReadIds: await visibleWikiIds(db, "anonymous"), userReadIds: await visibleWikiIds(db, "bench-user") };
+  };
+
+  if (options.mode === "postgresql") {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const leftovers = (await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE '${SCRATCH_PREFIX}%'`)).rows.map((row) => row.datname);
+    await admin.end();
+    if (leftovers.length) {
+      console.warn(`Warning: databases left by an interrupted bench run: ${leftovers.join(", ")} (DROP DATABASE … WITH (FORCE) once no bench runs).`);
+    }
+    const scratch = await createScratchDatabase(databaseUrl!, SCRATCH_PREFIX);
+    undo.push({ label: `drop database ${scratch.name}`, run: () => scratch.drop() });
+    log(`Scratch database ${scratch.name}; applying the app's migrations…`);
+    await (await openDatabase({ databaseUrl: scratch.url })).close();
+    const client = new pg.Client({ connectionString: scratch.url });
+    client.on("error", () => {}); // terminated by the drop on Ctrl-C; the seeding query reports it
+    await client.connect();
+    try {
+      await seedAndDescribe({
+        exec: async (sql) => void (await client.query(sql)),
+        query: async (sql, params) => (await client.query(sql, params)).rows,
+      });
+    } finally {
+      await client.end().catch(() => {});
+    }
+    serverEnv = { DATABASE_URL: scratch.url };
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-bench-"));
+    undo.push({ label: `remove ${dataDir}`, run: () => fs.promises.rm(dataDir, { recursive: true, force: true }) });
+    log(`PGlite data dir ${dataDir}; applying the app's migrations…`);
+    await (await openDatabase({ dataDir })).close();
+    // The folder layout openDatabase uses: <DATA_DIR>/pglite.
+    const pglite = new PGlite(path.join(dataDir, "pglite"));
+    try {
+      await seedAndDescribe({
+        exec: async (sql) => void (await pglite.exec(sql)),
+        query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[],
+      });
+    } finally {
+      await pglite.close();
+    }
+    serverEnv = { DATA_DIR: dataDir };
+  }
+
+  // 2. The servers, each a process of its own. The Hubgraph server starts as in production (NODE_ENV,
+  //    src/main.ts through tsx); only the request rate limit is off, which would otherwise answer 429.
+  const { DATABASE_URL: _ignored, DATA_DIR: _ignoredToo, ...inherited } = process.env;
+  const startServer = async (name: string, script: string, env: NodeJS.ProcessEnv) => {
+    const server = await startChildServer({ name, script, cwd: root, env: { ...inherited, NODE_ENV: "production", ...env }, logPath: `${base}-${name}.log` });
+    undo.push({ label: `stop ${name}`, run: () => server.stop() });
+    return server;
+  };
+  const servers: Partial<Record<"hubgraph" | "bare", ChildServer>> = {};
+  if (selected.some((benchCase) => benchCase.server === "bare")) {
+    servers.bare = await startServer("bare", "bench/bare-server.ts", serverEnv);
+  }
+  if (selected.some((benchCase) => benchCase.server === "hubgraph")) {
+    servers.hubgraph = await startServer("hubgraph", "src/main.ts", { ...serverEnv, RATE_LIMIT: "0" });
+  }
+  log(`Servers: ${Object.values(servers).map((server) => `${server.name} ${server.url} (pid ${server.pid}, log ${path.relative(root, server.logPath)})`).join(", ")}`);
+
+  let token = "";
+  if (servers.hubgraph) {
+    const response = await fetch(`${servers.hubgraph.url}/api/developer/oauth/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "password", username: BENCH_USER.username, password: BENCH_USER.password }),
+    });
+    const body = (await response.json()) as { access_token?: string };
+    if (!response.ok || !body.access_token) throw new Error(`signing in as ${BENCH_USER.username} failed: HTTP ${response.status} ${JSON.stringify(body)}`);
+    token = body.access_token;
+  }
+  const fixture: Fixture = { token, ...fixtureIds! };
+
+  // 3. The cases, one after the other.
+  log(`\n${selected.length} cases, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s each:`);
+  const measured = new Map<string, Measurement>();
+  const results: CaseResult[] = [];
+  for (const benchCase of selected) {
+    const server = servers[benchCase.server]!;
+    const spec = benchCase.request(fixture);
+    const result: CaseResult = { name: benchCase.name, description: benchCase.description, server: benchCase.server, bare: benchCase.bare, verdicts: [] };
+    results.push(result);
+    const answer = await probe(server.url, spec);
+    result.problem =
+      answer.status < 200 || answer.status > 299
+        ? `HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`
+        : (benchCase.expect(answer.body, fixture) ?? undefined);
+    if (result.problem) {
+      log(`  ${benchCase.name}: WRONG ANSWER, not measured: ${result.problem}`);
+      continue;
+    }
+    const measurement = await measure(server.url, spec, {
+      connections: options.connections,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      serverCpuMs: () => server.cpuMs(),
+    });
+    await settle(server, spec, measurement);
+    measured.set(benchCase.name, measurement);
+    result.measurement = measurement;
+    Object.assign(result, judge(benchCase, measurement, benchCase.bare ? measured.get(benchCase.bare) : undefined, options.wikiPages));
+    log(
+      `  ${benchCase.name.padEnd(18)} ${measurement.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${measurement.p50.toFixed(1).padStart(6)} ms  ` +
+        `p99 ${measurement.p99.toFixed(1).padStart(7)} ms  non-2xx ${measurement.non2xx}  failed ${measurement.failures}`,
+    );
+  }
+
+  // 4. Memory after the load, then the report.
+  const memory = servers.hubgraph?.memory() ?? null;
+  const memoryVerdict = memory ? { target: `RSS ≤${RSS_LIMIT_MB} MB`, status: memory.rssMb <= RSS_LIMIT_MB ? ("pass" as const) : ("FAIL" as const) } : undefined;
+  let commit = "unknown";
+  try {
+    commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).trim();
+  } catch {
+    // Not a git checkout: the report says "unknown".
+  }
+  const report: RunReport = {
+    date,
+    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+    mode: options.mode,
+    rows: { wikiPages: seeded!.wikiPages, wikiRevisions: seeded!.wikiRevisions, blogEntries: seeded!.blogEntries },
+    seedSeconds: seeded!.seconds,
+    load: { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds },
+    machine: {
+      cpus: os.cpus().length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.versions.node,
+      database: options.mode === "pglite" ? `PGlite (PostgreSQL ${databaseVersion!})` : databaseVersion!,
+      loadAverageBefore,
+      loadAverageAfter: os.loadavg(),
+      commit,
+    },
+    cases: results,
+    serverMemory: memory && memoryVerdict ? { ...memory, limitMb: RSS_LIMIT_MB, verdict: memoryVerdict } : null,
+    summary: summarize(results, memoryVerdict),
+  };
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, `${markdownReport(report)}\n`);
+  console.log(`\n${markdownTable(report)}\n`);
+  console.log(markdownReport(report).split("\n").slice(-2).join("\n"));
+  console.log(`\nWritten: ${path.relative(root, base)}.md and .json`);
+  // A missed target is a result, not a failure of the run; a wrong answer is.
+  return results.some((result) => result.problem) ? 1 : 0;
+}
+
+/**
+ * autocannon stops with requests still in flight, and the server goes on answering them; without a
+ * pause those answers would take time from the next case (a lot, where requests queue for PGlite's
+ * single connection). Waits about one slow answer's time, then for one more answer.
+ */
+async function settle(server: ChildServer, spec: RequestSpec, last: Measurement) {
+  const wait = Number.isFinite(last.p99) ? Math.min(10_000, last.p99) : 10_000;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  await probe(server.url, spec).catch(() => {});
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  if (!cleaning) console.error(error); // after Ctrl-C, failures of the interrupted work are expected
+} finally {
+  await cleanUp();
+}
+process.exit(exitCode);

@@ -1,0 +1,86 @@
+// The practical limit: node:http and a pg pool of 20 answering the same questions as the Hubgraph cases
+// with hand-written SQL and no framework. Run as its own process by bench/run.ts:
+//   DATABASE_URL=postgres://… PORT=… node --import tsx bench/bare-server.ts
+//
+//   GET /wiki/page        the first 25 site pages an anonymous caller sees, sorted like /api/wiki/list
+//   GET /wiki/page-total  the same page and COUNT(*) of every matching page
+//   GET /wiki/read?id=N   one page with its current revision, as GET /api/wiki/{id}
+//   GET /blog/page        the first 25 site entries an anonymous caller sees, sorted like /api/blog/list
+//
+// The same rows and fields as the app's answers (revision counts and URLs included), so a ratio compares
+// like with like. When the app's SQL changes (a stored revision count, a new index), change these too.
+import http from "node:http";
+import pg from "pg";
+
+const PAGE_SIZE = 25;
+
+const wikiVisible = `p.state = 1 AND p.access = 0`;
+const wikiFields = `p.id, p.title, p.pagename, p.created, p.created_by, p.modified, p.state, p.access, p.scope, p.scope_id, p.params,
+  CASE WHEN p.scope = 'site' THEN '/wiki/' || p.pagename ELSE '/' || p.scope || 's/' || p.scope_id || '/wiki/' || p.pagename END AS url,
+  (SELECT count(*)::int FROM wiki_revisions r WHERE r.page_id = p.id AND r.approved) AS revisions`;
+const wikiSiteScope = `p.scope = 'site' AND p.scope_id = 0`;
+
+const queries = {
+  wikiPage: `SELECT ${wikiFields} FROM wiki_pages p WHERE ${wikiVisible} AND ${wikiSiteScope} ORDER BY p.title ASC, p.id ASC LIMIT ${PAGE_SIZE}`,
+  wikiCount: `SELECT count(*)::int AS total FROM wiki_pages p WHERE ${wikiVisible} AND ${wikiSiteScope}`,
+  wikiRead: `SELECT ${wikiFields}, v.pagetext,
+      json_build_object('id', v.id, 'version', v.version, 'pagetext', v.pagetext, 'summary', v.summary, 'approved', v.approved,
+                        'length', v.length, 'created', v.created, 'created_by', v.created_by) AS version
+    FROM wiki_pages p LEFT JOIN wiki_revisions v ON v.id = p.current_revision_id
+    WHERE p.id = $1 AND ${wikiVisible}`,
+  blogPage: `SELECT b.id, b.title, b.alias, b.content, b.scope, b.scope_id, b.created, b.created_by, b.modified, b.state, b.access,
+      b.allow_comments, b.publish_up, b.publish_down, b.hits, array_to_string(b.tags, ', ') AS tags,
+      CASE WHEN b.scope = 'site' THEN '/blog/' || b.alias ELSE '/' || b.scope || 's/' || b.scope_id || '/blog/' || b.alias END AS url
+    FROM blog_entries b
+    WHERE b.state = 1 AND b.publish_up <= now() AND (b.publish_down IS NULL OR b.publish_down > now()) AND b.access IN (0, 1)
+      AND b.scope = 'site' AND b.scope_id = 0
+    ORDER BY b.created DESC, b.id ASC LIMIT ${PAGE_SIZE}`,
+};
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+
+function send(res: http.ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function answer(url: URL): Promise<[number, unknown]> {
+  switch (url.pathname) {
+    case "/ready":
+      await pool.query("SELECT 1");
+      return [200, { status: "ready" }];
+    case "/wiki/page":
+      return [200, { pages: (await pool.query(queries.wikiPage)).rows }];
+    case "/wiki/page-total": {
+      const [page, count] = await Promise.all([pool.query(queries.wikiPage), pool.query(queries.wikiCount)]);
+      return [200, { pages: page.rows, total: count.rows[0].total }];
+    }
+    case "/wiki/read": {
+      const id = Number(url.searchParams.get("id"));
+      if (!Number.isInteger(id) || id < 1 || id > 2 ** 31 - 1) return [400, { message: "id must be a positive integer" }];
+      const row = (await pool.query(queries.wikiRead, [id])).rows[0];
+      return row ? [200, row] : [404, { message: `Wiki page ${id} not found.` }];
+    }
+    case "/blog/page":
+      return [200, { posts: (await pool.query(queries.blogPage)).rows }];
+    default:
+      return [404, { message: "not found" }];
+  }
+}
+
+const server = http.createServer((req, res) => {
+  answer(new URL(req.url ?? "/", "http://bare")).then(
+    ([status, body]) => send(res, status, body),
+    (error: Error) => send(res, 500, { message: error.message }),
+  );
+});
+server.listen(Number(process.env.PORT), "127.0.0.1");
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close();
+    server.closeAllConnections();
+    void pool.end().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,215 @@
+// What the benchmark measures: one row per case, run in this order. To add a case, add a row (see
+// docs/performance.md, "Adding a case"); `--only <name>` runs it together with its bare counterpart.
+import { SEARCH_WORD } from "./seed.js";
+
+/** What the cases need from the seeded database and the running server. */
+export interface Fixture {
+  /** Bearer token of the seeded bench user (bench/seed.ts BENCH_USER). */
+  token: string;
+  /** Wiki page ids spread over the table, visible to anonymous callers / to the bench user. */
+  anonymousReadIds: number[];
+  userReadIds: number[];
+}
+
+export interface RequestSpec {
+  method?: "GET" | "POST";
+  /** One path, or several that the connections cycle through. */
+  path: string | string[];
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * A goal from issue 6, judged on this case's numbers in the same run:
+ * - `ratio`: req/s at least `min` × the req/s of the case's bare counterpart;
+ * - `p50`: median latency at most `maxMs`, a goal set for a table of `atRows` wiki pages (at fewer rows the
+ *   verdict is shown in parentheses, as information only).
+ * Every case also has to answer without a single non-2xx status or failed request.
+ */
+export type Target = { kind: "ratio"; min: number } | { kind: "p50"; maxMs: number; atRows: number };
+
+export interface BenchCase {
+  name: string;
+  description: string;
+  server: "hubgraph" | "bare";
+  /** The bare case whose req/s this case's ratio divides by. */
+  bare?: string;
+  /** Also run with --pglite (the Hubgraph server on embedded PGlite; there is no bare server then). */
+  pglite?: boolean;
+  request(fixture: Fixture): RequestSpec;
+  /** Checks one answer before measuring: a description of what is wrong, or null. */
+  expect(body: any, fixture: Fixture): string | null;
+  targets: Target[];
+}
+
+const PAGE = 25;
+// Issue 6, item 2.
+const restList: Target = { kind: "ratio", min: 0.35 };
+const pageWithoutTotal: Target = { kind: "ratio", min: 0.35 };
+const pageWithTotal: Target = { kind: "ratio", min: 0.3 };
+const exactTotalP50: Target = { kind: "p50", maxMs: 10, atRows: 1_000_000 };
+const searchP50: Target = { kind: "p50", maxMs: 50, atRows: 1_000_000 };
+const read: Target = { kind: "ratio", min: 0.25 };
+const bearer = (fixture: Fixture) => ({ authorization: `Bearer ${fixture.token}` });
+
+// The fields of the REST list (rest-facade/documents/wiki.graphql, WikiPageRest), so GraphQL and REST
+// cases fetch the same data.
+const wikiListFields = "id title pagename created createdById modified state access scope scopeId params url revisionCount";
+const graphql = (query: string): RequestSpec => ({
+  method: "POST",
+  path: "/graphql",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ query }),
+});
+
+const fullPage = (items: unknown) => (Array.isArray(items) && items.length === PAGE ? null : `expected ${PAGE} items, got ${JSON.stringify(items)?.slice(0, 200)}`);
+const listWithTotal = (items: unknown, total: unknown) => fullPage(items) ?? (typeof total === "number" && total > PAGE ? null : `expected a total above ${PAGE}, got ${total}`);
+const graphqlData = (body: any) => (body?.errors ? `GraphQL errors: ${JSON.stringify(body.errors).slice(0, 300)}` : null);
+const readsPage = (ids: number[]) => (body: any) => (ids.includes(Number(body?.id)) && typeof body?.pagetext === "string" ? null : `expected one of the requested pages, got ${JSON.stringify(body).slice(0, 200)}`);
+
+export const cases: BenchCase[] = [
+  // The practical limit (bench/bare-server.ts): node:http + pg, hand-written SQL, anonymous visibility.
+  {
+    name: "bare-page",
+    description: "bare: 25 wiki pages (SQL)",
+    server: "bare",
+    request: () => ({ path: "/wiki/page" }),
+    expect: (body) => fullPage(body?.pages),
+    targets: [],
+  },
+  {
+    name: "bare-page-total",
+    description: "bare: 25 wiki pages + COUNT(*)",
+    server: "bare",
+    request: () => ({ path: "/wiki/page-total" }),
+    expect: (body) => listWithTotal(body?.pages, body?.total),
+    targets: [],
+  },
+  {
+    name: "bare-read",
+    description: "bare: wiki page by id",
+    server: "bare",
+    request: (fixture) => ({ path: fixture.anonymousReadIds.map((id) => `/wiki/read?id=${id}`) }),
+    expect: (body, fixture) => readsPage(fixture.anonymousReadIds)(body),
+    targets: [],
+  },
+  {
+    name: "bare-blog-page",
+    description: "bare: 25 blog entries (SQL)",
+    server: "bare",
+    request: () => ({ path: "/blog/page" }),
+    expect: (body) => fullPage(body?.posts),
+    targets: [],
+  },
+
+  // Hubgraph, wiki lists. REST lists always carry the exact total, so both the REST-list ratio (0.35) and
+  // the with-total ratio (0.3) apply to them; only the stricter one is listed.
+  {
+    name: "rest-list",
+    description: "REST /api/wiki/list, anonymous",
+    server: "hubgraph",
+    bare: "bare-page",
+    pglite: true,
+    request: () => ({ path: "/api/wiki/list" }),
+    expect: (body) => listWithTotal(body?.pages, body?.total),
+    targets: [restList, exactTotalP50],
+  },
+  {
+    name: "rest-list-user",
+    description: "REST /api/wiki/list, signed in",
+    server: "hubgraph",
+    bare: "bare-page",
+    request: (fixture) => ({ path: "/api/wiki/list", headers: bearer(fixture) }),
+    expect: (body) => listWithTotal(body?.pages, body?.total),
+    targets: [restList, exactTotalP50],
+  },
+  {
+    name: "rest-list-search",
+    description: `REST /api/wiki/list?search=${SEARCH_WORD}`,
+    server: "hubgraph",
+    bare: "bare-page",
+    request: () => ({ path: `/api/wiki/list?search=${SEARCH_WORD}` }),
+    expect: (body) => (Array.isArray(body?.pages) && body.pages.length > 0 && body.total > 0 ? null : `expected matches, got ${JSON.stringify(body).slice(0, 200)}`),
+    targets: [searchP50],
+  },
+  {
+    name: "rest-list-created",
+    description: "REST /api/wiki/list?sort=created&sort_Dir=desc",
+    server: "hubgraph",
+    bare: "bare-page",
+    request: () => ({ path: "/api/wiki/list?sort=created&sort_Dir=desc" }),
+    expect: (body) => listWithTotal(body?.pages, body?.total),
+    targets: [restList, exactTotalP50],
+  },
+  {
+    name: "gql-items",
+    description: "GraphQL wikiPages { items }",
+    server: "hubgraph",
+    bare: "bare-page",
+    request: () => graphql(`{ wikiPages { items { ${wikiListFields} } } }`),
+    expect: (body) => graphqlData(body) ?? fullPage(body?.data?.wikiPages?.items),
+    targets: [pageWithoutTotal],
+  },
+  {
+    name: "gql-total",
+    description: "GraphQL wikiPages { items total }",
+    server: "hubgraph",
+    bare: "bare-page",
+    pglite: true,
+    request: () => graphql(`{ wikiPages { items { ${wikiListFields} } total } }`),
+    expect: (body) => graphqlData(body) ?? listWithTotal(body?.data?.wikiPages?.items, body?.data?.wikiPages?.total),
+    targets: [pageWithTotal, exactTotalP50],
+  },
+
+  // Hubgraph, reads over a spread of ids.
+  {
+    name: "rest-read",
+    description: "REST /api/wiki/{id}, anonymous",
+    server: "hubgraph",
+    bare: "bare-read",
+    pglite: true,
+    request: (fixture) => ({ path: fixture.anonymousReadIds.map((id) => `/api/wiki/${id}`) }),
+    expect: (body, fixture) => readsPage(fixture.anonymousReadIds)(body),
+    targets: [read],
+  },
+  {
+    name: "rest-read-user",
+    description: "REST /api/wiki/{id}, signed in",
+    server: "hubgraph",
+    bare: "bare-read",
+    request: (fixture) => ({ path: fixture.userReadIds.map((id) => `/api/wiki/${id}`), headers: bearer(fixture) }),
+    expect: (body, fixture) => readsPage(fixture.userReadIds)(body),
+    targets: [read],
+  },
+
+  // Hubgraph, blog.
+  {
+    name: "blog-list",
+    description: "REST /api/blog/list, anonymous",
+    server: "hubgraph",
+    bare: "bare-blog-page",
+    request: () => ({ path: "/api/blog/list" }),
+    expect: (body) => listWithTotal(body?.posts, body?.total),
+    targets: [restList],
+  },
+];
+
+/** Server memory goal: resident set size of the Hubgraph process after the run. */
+export const RSS_LIMIT_MB = 250;
+
+/**
+ * The cases `--only` asks for (names, comma-separated; a trailing * matches a prefix), plus the bare
+ * counterparts their ratios need, in table order.
+ */
+export function selectCases(only: string[], mode: "postgresql" | "pglite"): BenchCase[] {
+  const available = cases.filter((benchCase) => (mode === "pglite" ? benchCase.pglite : true));
+  if (!only.length) return available;
+  const matches = (name: string, pattern: string) => (pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern);
+  const unknown = only.filter((pattern) => !available.some((benchCase) => matches(benchCase.name, pattern)));
+  if (unknown.length) {
+    throw new Error(`--only: no ${mode} case named ${unknown.join(", ")}; cases: ${available.map((benchCase) => benchCase.name).join(", ")}`);
+  }
+  const chosen = new Set(available.filter((benchCase) => only.some((pattern) => matches(benchCase.name, pattern))).map((benchCase) => benchCase.name));
+  for (const benchCase of available) if (chosen.has(benchCase.name) && benchCase.bare) chosen.add(benchCase.bare);
+  return available.filter((benchCase) => chosen.has(benchCase.name));
+}

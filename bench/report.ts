@@ -1,0 +1,114 @@
+// Judging the targets and printing the one table (console, markdown and JSON files).
+import type { BenchCase, Target } from "./cases.js";
+import type { Measurement } from "./load.js";
+
+export interface Verdict {
+  target: string;
+  /** "pass"/"FAIL" count; "(pass)"/"(fail)" are information only (a latency goal set for more rows). */
+  status: "pass" | "FAIL" | "(pass)" | "(fail)";
+}
+
+export interface CaseResult {
+  name: string;
+  description: string;
+  server: BenchCase["server"];
+  /** Set when the case could not be measured (its answer was wrong): the reason. */
+  problem?: string;
+  measurement?: Measurement;
+  bare?: string;
+  /** req/s of this case ÷ req/s of its bare counterpart. */
+  ratio?: number;
+  verdicts: Verdict[];
+}
+
+export interface RunReport {
+  date: string;
+  command: string;
+  mode: "postgresql" | "pglite";
+  rows: { wikiPages: number; wikiRevisions: number; blogEntries: number };
+  seedSeconds: number;
+  load: { connections: number; seconds: number; warmupSeconds: number };
+  machine: { cpus: number; memoryGiB: number; node: string; database: string; loadAverageBefore: number[]; loadAverageAfter: number[]; commit: string };
+  cases: CaseResult[];
+  serverMemory: { rssMb: number; peakMb: number; limitMb: number; verdict: Verdict } | null;
+  summary: { passed: number; failed: number; informational: number };
+}
+
+const describe = (target: Target, bare?: string) =>
+  target.kind === "ratio" ? `≥${target.min.toFixed(2)}× ${bare}` : `p50≤${target.maxMs}ms@${target.atRows.toExponential().replace("e+", "e")}`;
+
+export function judge(benchCase: BenchCase, measurement: Measurement, bareMeasurement: Measurement | undefined, wikiPages: number): { ratio?: number; verdicts: Verdict[] } {
+  const ratio = bareMeasurement ? measurement.requestsPerSecond / bareMeasurement.requestsPerSecond : undefined;
+  const verdicts: Verdict[] = [];
+  if (measurement.requests === 0) verdicts.push({ target: "an answer within the run", status: "FAIL" });
+  for (const target of benchCase.targets) {
+    if (target.kind === "ratio") {
+      if (ratio === undefined) continue; // no bare server (--pglite) or its case was not run
+      verdicts.push({ target: describe(target, benchCase.bare), status: ratio >= target.min ? "pass" : "FAIL" });
+    } else {
+      const met = measurement.p50 <= target.maxMs;
+      const binding = wikiPages >= target.atRows;
+      verdicts.push({ target: describe(target), status: binding ? (met ? "pass" : "FAIL") : met ? "(pass)" : "(fail)" });
+    }
+  }
+  if (benchCase.server === "hubgraph") {
+    verdicts.push({ target: "no non-2xx", status: measurement.non2xx === 0 && measurement.failures === 0 ? "pass" : "FAIL" });
+  }
+  return { ratio, verdicts };
+}
+
+export function summarize(cases: CaseResult[], memoryVerdict?: Verdict): RunReport["summary"] {
+  const all = [...cases.flatMap((result) => result.verdicts), ...(memoryVerdict ? [memoryVerdict] : [])];
+  return {
+    passed: all.filter((verdict) => verdict.status === "pass").length,
+    failed: all.filter((verdict) => verdict.status === "FAIL").length + cases.filter((result) => result.problem).length,
+    informational: all.filter((verdict) => verdict.status.startsWith("(")).length,
+  };
+}
+
+const number = (value: number | undefined, digits: number) => (value === undefined || Number.isNaN(value) ? "–" : value.toFixed(digits));
+
+/** The table as aligned markdown: readable in a terminal and quotable in docs as it is. */
+export function markdownTable(report: RunReport): string {
+  // "answers": how many the percentiles rest on (few for slow cases: read them with care).
+  const header = ["case", "answers", "req/s", "p50 ms", "p99 ms", "non-2xx", "failed", "CPU ms/answer", "× bare", "targets"];
+  const rows = report.cases.map((result) => {
+    const m = result.measurement;
+    const targets = result.problem ? `WRONG ANSWER: ${result.problem}` : result.verdicts.map((verdict) => `${verdict.target} ${verdict.status}`).join("; ");
+    return [
+      `${result.name} — ${result.description}`,
+      m ? String(m.requests) : "–",
+      number(m?.requestsPerSecond, 0),
+      number(m?.p50, 1),
+      number(m?.p99, 1),
+      m ? String(m.non2xx) : "–",
+      m ? String(m.failures) : "–",
+      number(m?.serverCpuMsPerAnswer ?? undefined, 2),
+      result.ratio === undefined ? "" : `${result.ratio.toFixed(2)} (${result.bare})`,
+      targets,
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const numeric = new Set([1, 2, 3, 4, 5, 6, 7]);
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(" | ")} |`;
+  const rule = `|${widths.map((width, column) => (numeric.has(column) ? `${"-".repeat(width + 1)}:` : "-".repeat(width + 2))).join("|")}|`;
+  return [line(header), rule, ...rows.map(line)].join("\n");
+}
+
+export function markdownReport(report: RunReport): string {
+  const memory = report.serverMemory;
+  const { machine, load, rows } = report;
+  return [
+    `Date ${report.date}, \`${report.command}\` (commit ${machine.commit}).`,
+    `${report.mode === "pglite" ? "Hubgraph on embedded PGlite" : `PostgreSQL ${machine.database}`}; ${rows.wikiPages} wiki pages, ${rows.wikiRevisions} revisions, ${rows.blogEntries} blog entries (seeded in ${report.seedSeconds.toFixed(0)} s).`,
+    `${load.connections} connections, ${load.seconds} s per case after ${load.warmupSeconds} s warm-up; ${machine.cpus} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.loadAverageBefore.map((value) => value.toFixed(1)).join(" ")} before, ${machine.loadAverageAfter.map((value) => value.toFixed(1)).join(" ")} after.`,
+    "",
+    markdownTable(report),
+    "",
+    memory
+      ? `Hubgraph server RSS after the run: ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB); ≤${memory.limitMb} MB ${memory.verdict.status}.`
+      : "Hubgraph server RSS: not measured.",
+    `Targets: ${report.summary.passed} pass, ${report.summary.failed} FAIL` +
+      (report.summary.informational ? `, ${report.summary.informational} in parentheses (latency goals set for 10^6 rows; information only at ${rows.wikiPages} rows).` : "."),
+  ].join("\n");
+}

@@ -1,0 +1,203 @@
+// Every row the benchmark stores is written here, in bulk SQL (generate_series), so a new column or a
+// changed rule is one edit in this file. The schema itself comes from the app's own migrations (run
+// before seeding), so new indexes need nothing here.
+//
+// The data is deterministic: every "random" choice is a hash of the row number, so two runs with the
+// same --rows measure the same rows. Columns that are not listed take their schema default.
+import type { SqlRunner } from "../src/db/migrate.js";
+
+/** The signed-in user of the "user" cases: author of 1/AUTHORS of everything, member of two groups. */
+export const BENCH_USER = { id: 1, username: "bench", password: "bench-password-not-secret" } as const;
+/** Occurs in the current text of SEARCH_SHARE_PERCENT % of the wiki pages and nowhere else. */
+export const SEARCH_WORD = "zephyr";
+export const SEARCH_SHARE_PERCENT = 3;
+export const AUTHORS = 20;
+export const GROUPS = 20;
+/** Groups (ids) the bench user belongs to; a manager of the first. */
+export const BENCH_USER_GROUPS = [1, 2];
+/** Rows per INSERT statement: bounds the memory one statement needs at 10^6 rows. */
+const CHUNK = 50_000;
+/** Distinct texts the pages and entries draw from (~200 to ~1000 characters each). */
+const TEXTS = 1000;
+
+// Plain words: none contains SEARCH_WORD, and none is "errors" (the load generator counts bodies with an
+// "errors" key as failures).
+const WORDS = (
+  "about above across action active actual after again agent alpha always amount answer apply archive area " +
+  "around article aspect author basic before begin behind below better beyond block board border bridge " +
+  "bright broad budget build button cable camera campus canvas capital carbon career castle center change " +
+  "channel chapter charge circle client climate closed cluster coastal column common community compare " +
+  "complete concept content context corner county course create credit culture current custom daily debate " +
+  "decade default define degree delta design detail device digital direct distant domain double draft " +
+  "during early editor effect effort element energy engine enough entire equal estate event exact example " +
+  "expert export factor family feature field figure filter final finance first focus forest format forward " +
+  "frame garden gather general global golden graph ground group growth guide harbor health height history " +
+  "honest hover impact import index inside island issue journal kernel label ladder language launch layer " +
+  "leader legacy letter level library light limit linear listen little local logic manual margin market " +
+  "master matter medium member memory method middle minute mobile model modern moment motion native nature " +
+  "network normal notice number object office online option orange origin output owner packet palace panel " +
+  "parent partner people period person phrase planet player pocket policy portal power private process " +
+  "profile project public purpose quality question random reader record region release report research " +
+  "review river robust router sample screen search season second secure select series server signal silver " +
+  "simple single social source spring square stable status steady stone storage stream street strong studio " +
+  "subject summer supply system table target teacher theory thread ticket timber toggle topic tower travel " +
+  "trigger update useful valley vector version village visual volume wander weekly window winter wonder " +
+  "worker yellow"
+).split(" ");
+
+/**
+ * A whole number in [0, modulo) chosen by hashing `expression` with `salt`: stable across runs, evenly spread.
+ * hashint4 gives a signed 32-bit value; shifting it into [0, 2^32) keeps the modulo non-negative.
+ */
+const pick = (expression: string, salt: number, modulo: number) =>
+  `((hashint4((${expression}) * 31 + ${salt})::int8 + 2147483648) % ${modulo})::int`;
+
+/** Scope mix of pages and entries: 88 % site, 8 % a group, 4 % the author's member scope. */
+const scopeOf = (row: string) => `CASE WHEN ${pick(row, 3, 100)} < 88 THEN 'site' WHEN ${pick(row, 3, 100)} < 96 THEN 'group' ELSE 'member' END`;
+const scopeIdOf = (row: string, author: string) =>
+  `CASE WHEN ${pick(row, 3, 100)} < 88 THEN 0 WHEN ${pick(row, 3, 100)} < 96 THEN 1 + ${pick(row, 6, GROUPS)} ELSE ${author} END`;
+const authorOf = (row: string) => `1 + ${pick(row, 4, AUTHORS)}`;
+/** Up to five years back from now, so publishing windows and "newest first" look like a live site. */
+const createdOf = (row: string) => `now() - make_interval(secs => ${pick(row, 5, 5 * 365 * 24 * 3600)})`;
+const titleOf = (row: string) =>
+  `initcap(words[1 + ${pick(row, 7, WORDS.length)}]) || ' ' || words[1 + ${pick(row, 8, WORDS.length)}] || ' ' || words[1 + ${pick(row, 9, WORDS.length)}]`;
+
+export interface SeedSize {
+  wikiPages: number;
+  blogEntries: number;
+}
+
+export interface SeedSummary {
+  wikiPages: number;
+  wikiRevisions: number;
+  blogEntries: number;
+  users: number;
+  seconds: number;
+}
+
+/**
+ * Fills a freshly migrated database. `db` must be one session (temporary tables live in it).
+ * `passwordHash` is the bench user's argon2 hash, so the bench can sign in through the token endpoint.
+ */
+export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, log: (line: string) => void): Promise<SeedSummary> {
+  const started = performance.now();
+  await db.query(
+    `INSERT INTO users (id, username, email, name, password_hash)
+     SELECT g, CASE WHEN g = $1::int THEN $2::text ELSE 'author' || g END, 'author' || g || '@example.test', 'Author ' || g,
+            CASE WHEN g = $1::int THEN $3::text ELSE '-' END
+     FROM generate_series(1, $4::int) g`,
+    [BENCH_USER.id, BENCH_USER.username, passwordHash, AUTHORS],
+  );
+  await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS]);
+  await db.query(
+    `INSERT INTO group_members (group_id, user_id, role)
+     SELECT g, $1::int, 'member'::"GroupRole" FROM unnest($2::int[]) g
+     UNION ALL SELECT $3::int, $1::int, 'manager'::"GroupRole"`,
+    [BENCH_USER.id, BENCH_USER_GROUPS, BENCH_USER_GROUPS[0]],
+  );
+  await db.exec(`CREATE TEMPORARY TABLE bench_texts (n int PRIMARY KEY, body text NOT NULL)`);
+  await db.query(
+    `INSERT INTO bench_texts
+     SELECT n, string_agg(words[1 + ${pick("n * 1000 + k", 11, WORDS.length)}], ' ' ORDER BY k) AS body
+     FROM (SELECT $1::text[] AS words) vocabulary, generate_series(0, $2::int - 1) n, generate_series(1, 30 + n % 120) k
+     GROUP BY n`,
+    [WORDS, TEXTS],
+  );
+  // Every row below looks its text up here: by primary key, not by scanning the 1000 texts.
+  await db.exec(`ANALYZE bench_texts`);
+
+  // Wiki pages with their revisions, in one statement per chunk: pages and revisions point at each
+  // other (current_revision_id / page_id), and foreign keys are checked at the end of the statement.
+  // Revision ids are numbered page by page, so each page's newest revision id is known in advance.
+  // Revisions per page: 0.5 % of pages have 40–80, 9.5 % have 3–8, the rest 1–2 (≈2.2 on average).
+  const revisionsOf = (row: string) =>
+    `CASE WHEN ${pick(row, 1, 1000)} < 5 THEN 40 + ${pick(row, 2, 41)} WHEN ${pick(row, 1, 1000)} < 100 THEN 3 + ${pick(row, 2, 6)} ELSE 1 + ${pick(row, 2, 2)} END`;
+  let revisions = 0;
+  for (let first = 1; first <= size.wikiPages; first += CHUNK) {
+    const last = Math.min(size.wikiPages, first + CHUNK - 1);
+    const [row] = await db.query(
+      `WITH spec AS (
+         SELECT g AS id, ${revisionsOf("g")} AS revisions, ${authorOf("g")} AS author, ${createdOf("g")} AS created,
+                ${pick("g", 9, 100)} < $5 AS searchable
+         FROM generate_series($1::int, $2::int) g
+       ), numbered AS (
+         SELECT spec.*, ($3::int + sum(revisions) OVER (ORDER BY id))::int AS newest_revision FROM spec
+       ), pages AS (
+         INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, created, created_by, modified, current_revision_id)
+         SELECT id, ${titleOf("id")}, 'Page' || id, ${scopeOf("id")}, ${scopeIdOf("id", "author")},
+                -- 90 % published; 80 % public, 12 % registered users, 8 % private
+                CASE WHEN ${pick("id", 10, 100)} < 90 THEN 1 ELSE 0 END,
+                CASE WHEN ${pick("id", 13, 100)} < 80 THEN 0 WHEN ${pick("id", 13, 100)} < 92 THEN 1 ELSE 4 END,
+                created, author, least(now(), created + (revisions - 1) * interval '10 minutes'), newest_revision
+         FROM numbered, (SELECT $4::text[] AS words) vocabulary
+       ), inserted AS (
+         INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
+         SELECT page.newest_revision - page.revisions + version, page.id, version, text.pagetext,
+                CASE WHEN version = 1 THEN '' ELSE 'edit ' || version END, length(text.pagetext),
+                least(now(), page.created + (version - 1) * interval '10 minutes'), page.author
+         FROM numbered page
+         CROSS JOIN LATERAL generate_series(1, page.revisions) version
+         CROSS JOIN LATERAL (
+           SELECT body || CASE WHEN page.searchable THEN ' ' || $6 ELSE '' END AS pagetext
+           FROM bench_texts WHERE n = ${pick("page.id * 131 + version", 12, TEXTS)}
+         ) text
+         RETURNING 1
+       )
+       SELECT count(*)::int AS revisions FROM inserted`,
+      [first, last, revisions, WORDS, SEARCH_SHARE_PERCENT, SEARCH_WORD],
+    );
+    revisions += Number(row!.revisions);
+    log(`  wiki pages ${last}/${size.wikiPages} (${revisions} revisions)`);
+  }
+
+  for (let first = 1; first <= size.blogEntries; first += CHUNK) {
+    const last = Math.min(size.blogEntries, first + CHUNK - 1);
+    await db.query(
+      `INSERT INTO blog_entries (id, title, alias, content, scope, scope_id, state, access, allow_comments,
+                                 publish_up, publish_down, hits, tags, created, created_by, modified)
+       SELECT g, ${titleOf("g")}, 'entry-' || g, (SELECT body FROM bench_texts WHERE n = ${pick("g", 14, TEXTS)}),
+              ${scopeOf("g")}, ${scopeIdOf("g", authorOf("g"))},
+              -- 90 % published; access 0 (default, public) 40 %, 1 public 40 %, 2 registered 12 %, 5 private 8 %
+              CASE WHEN ${pick("g", 10, 100)} < 90 THEN 1 ELSE 0 END,
+              CASE WHEN ${pick("g", 13, 100)} < 40 THEN 0 WHEN ${pick("g", 13, 100)} < 80 THEN 1 WHEN ${pick("g", 13, 100)} < 92 THEN 2 ELSE 5 END,
+              CASE WHEN ${pick("g", 15, 10)} = 0 THEN 0 ELSE 1 END,
+              -- 2 % scheduled for the coming month; 3 % whose window closed a month after they went up
+              CASE WHEN ${pick("g", 16, 100)} < 2 THEN now() + make_interval(secs => ${pick("g", 17, 30 * 24 * 3600)}) ELSE ${createdOf("g")} END,
+              CASE WHEN ${pick("g", 16, 100)} BETWEEN 2 AND 4 THEN ${createdOf("g")} + interval '30 days' END,
+              ${pick("g", 18, 10_000)},
+              (SELECT coalesce(array_agg(words[1 + ${pick("g * 7 + t", 19, WORDS.length)}]), '{}') FROM generate_series(1, ${pick("g", 20, 4)}) t),
+              ${createdOf("g")}, ${authorOf("g")}, ${createdOf("g")}
+       FROM generate_series($1::int, $2::int) g, (SELECT $3::text[] AS words) vocabulary`,
+      [first, last, WORDS],
+    );
+    log(`  blog entries ${last}/${size.blogEntries}`);
+  }
+
+  // Explicit ids above: move each sequence past them so the app's own inserts keep working.
+  for (const table of ["users", "groups", "wiki_pages", "wiki_revisions", "blog_entries"]) {
+    await db.exec(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), greatest(1, (SELECT max(id) FROM ${table})))`);
+  }
+  await db.exec(`DROP TABLE bench_texts`);
+  // VACUUM as well as ANALYZE: autovacuum would otherwise start on the fresh tables in the middle of a
+  // measurement, and a live site's tables have been vacuumed (visibility map set) anyway.
+  log("  VACUUM ANALYZE");
+  await db.exec(`VACUUM ANALYZE`);
+  return {
+    wikiPages: size.wikiPages,
+    wikiRevisions: revisions,
+    blogEntries: size.blogEntries,
+    users: AUTHORS,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** Rows the read cases cycle through: about `count` ids spread over the whole table, each visible to the caller. */
+export async function visibleWikiIds(db: SqlRunner, viewer: "anonymous" | "bench-user", count = 1000): Promise<number[]> {
+  const visible =
+    viewer === "anonymous"
+      ? `state = 1 AND access = 0`
+      : `(created_by = ${BENCH_USER.id} OR (state = 1 AND access IN (0, 1))
+          OR (state = 1 AND access = 4 AND scope = 'group' AND scope_id = ANY('{${BENCH_USER_GROUPS.join(",")}}'::int[])))`;
+  const rows = await db.query(`SELECT id FROM wiki_pages WHERE ${visible} ORDER BY hashint4(id) LIMIT ${count}`);
+  return rows.map((row) => Number(row.id));
+}
