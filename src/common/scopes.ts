@@ -1,5 +1,16 @@
 import type { RequestContext } from "./context.js";
 import { badInput, forbidden, notFound, unauthenticated } from "./errors.js";
+import { byKeys, defineLoader } from "./loaders.js";
+import { groupsById } from "../groups/membership.js";
+import DataLoader from "dataloader";
+
+/** Users by id (existence checks such as created_by), batched per request. */
+const usersById = defineLoader(
+  (ctx) =>
+    new DataLoader<number, { id: number } | null>(async (ids) =>
+      byKeys(ids, await ctx.db.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true } }), (user) => user.id),
+    ),
+);
 
 /** A record that belongs to a scope (site, group, member, …) and was created by a user. */
 export interface ScopedRecord {
@@ -24,7 +35,7 @@ export async function assertCanWriteInScope(ctx: RequestContext, scope: string, 
   const user = requireUser(ctx);
   if (user.isAdmin) return;
   if (scope === "group") {
-    const group = await ctx.db.group.findUnique({ where: { id: scopeId }, select: { id: true } });
+    const group = await groupsById(ctx).load(scopeId);
     if (!group) throw badInput("scopeId", `no group with id ${scopeId}`);
     if (!(await ctx.groupRoles()).member.has(scopeId)) throw forbidden("Only members of this group can write in it.");
   } else if (scope === "member" && scopeId !== user.id) {
@@ -49,7 +60,7 @@ export async function resolveCreator(ctx: RequestContext, requested: number | nu
   const user = requireUser(ctx);
   if (!requested || requested === current) return current;
   if (!user.isAdmin) throw forbidden("Only administrators can change created_by.");
-  const exists = await ctx.db.user.findUnique({ where: { id: requested }, select: { id: true } });
+  const exists = await usersById(ctx).load(requested);
   if (!exists) throw badInput("createdBy", `no user with id ${requested}`);
   return requested;
 }

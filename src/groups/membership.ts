@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { GroupRoles, RequestContext } from "../common/context.js";
-import { defineLoader } from "../common/loaders.js";
+import { byKeys, defineLoader } from "../common/loaders.js";
 
 /** Group roles by user id: one statement for every user asked about while resolving a request. */
 const groupRolesByUser = defineLoader(
@@ -26,3 +26,11 @@ export async function loadGroupRoles(ctx: RequestContext): Promise<GroupRoles> {
   const user = ctx.viewer.user;
   return user ? groupRolesByUser(ctx).load(user.id) : { member: new Set(), manager: new Set() };
 }
+
+/** Groups by id (existence checks while writing into group scopes), batched per request. */
+export const groupsById = defineLoader(
+  (ctx) =>
+    new DataLoader<number, { id: number } | null>(async (ids) =>
+      byKeys(ids, await ctx.db.group.findMany({ where: { id: { in: [...ids] } }, select: { id: true } }), (group) => group.id),
+    ),
+);
