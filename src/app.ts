@@ -20,6 +20,7 @@ import { ensureAdministrator } from "./users/service.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
+import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
 
 export interface App {
   app: express.Express;
@@ -54,7 +55,9 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   const yoga = createYoga<{ req: Request }>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: { title: "Hubgraph GraphiQL" },
+    // Served from the installed package, not yoga's CDN page: works without internet access.
+    graphiql: graphiqlOptions,
+    renderGraphiQL: renderGraphiQLPage,
     context: ({ req }) => contextFor(req),
     logging: false,
     plugins: queryLimitPlugins(),
@@ -98,6 +101,8 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     const up = await Promise.race([db.ping(), new Promise<false>((resolve) => setTimeout(resolve, 2000, false).unref())]);
     res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
   });
+
+  app.use(graphiqlAssets());
 
   app.use("/api", selectVersion());
   if (config.corsOrigins.length) {
