@@ -9,6 +9,7 @@ import { anonymous } from "./common/context.js";
 import { ApiError } from "./common/errors.js";
 import { clientFaultFromDatabase } from "./db/errors.js";
 import { parseMultipartFields } from "./http/multipart.js";
+import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
@@ -118,6 +119,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     );
   }
   app.use(identifyCaller(db.prisma));
+  app.use("/api", cacheHeaders());
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
   // Parsed here so BODY_LIMIT holds for GraphQL too (chunked or not); yoga reads the parsed body.
   app.use(yoga.graphqlEndpoint, express.json({ limit: config.bodyLimit, type: ["application/json", "application/graphql-response+json"] }));
