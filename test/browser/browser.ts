@@ -6,11 +6,24 @@ import puppeteer, { type Browser, type HTTPResponse, type Page } from "puppeteer
 /**
  * Headless Chromium for tests that need a real browser (GraphiQL, the API docs page). Debian's `chromium`
  * package provides it (`.ci/run` installs it when apt-get is available); without it these tests skip.
+ *
+ * A page test is a few lines:
+ *
+ *   describe.skipIf(!hasBrowser)("API docs in a browser", () => {
+ *     // beforeAll: server = await startServer(); browser = await launchBrowser();  afterAll: close both
+ *     it("shows an operation", async () => {
+ *       const opened = await browser.open(`${server.url}/api/docs`);
+ *       await waitForText(opened.page, "body", (text) => text.includes("/wiki/list"));
+ *       expect(offlineProblems(opened)).toEqual([]);
+ *     });
+ *   });
  */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const hasBrowser = fs.existsSync(CHROMIUM_PATH);
 export const SKIPPED_LINE = `skipped: browser test (no chromium at ${CHROMIUM_PATH})`;
 
+/** Generous: CI machines run several test files at once, and GraphiQL is a 5 MB bundle. */
+const NAVIGATION_TIMEOUT = 60_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 export interface BrowserRequest {
@@ -31,7 +44,7 @@ export interface OpenedPage {
 }
 
 export interface TestBrowser {
-  /** A fresh tab (its own cookies and storage) on `url`, waiting until the network is idle. */
+  /** A fresh tab (its own cookies and storage) on `url`, once the page has loaded. */
   open(url: string): Promise<OpenedPage>;
   close(): Promise<void>;
 }
@@ -78,7 +91,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
           () => {},
         );
       });
-      await page.goto(url, { waitUntil: "networkidle0" });
+      // "load", not network idle: on a busy machine a page that keeps starting workers is never idle for long.
+      await page.goto(url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT });
       return opened;
     },
     async close() {
@@ -88,13 +102,26 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
+/**
+ * What keeps a page from working offline: requests that left the machine, and files that failed to load
+ * (status 400 and above; `expectedFailure` names URLs that may, such as a probe for a session).
+ */
+export function offlineProblems(opened: OpenedPage, expectedFailure: (url: string) => boolean = () => false): string[] {
+  return [
+    ...nonLoopbackRequests(opened.requests).map((request) => `left the machine: ${request.from} ${request.url}`),
+    ...opened.responses
+      .filter((response) => response.status() >= 400 && !expectedFailure(response.url()))
+      .map((response) => `failed: ${response.status()} ${response.url()}`),
+  ];
+}
+
 /** Requests that left the machine: anything not addressed to a loopback host. */
 export function nonLoopbackRequests(requests: BrowserRequest[]): BrowserRequest[] {
   return requests.filter((request) => !LOOPBACK_HOSTS.has(new URL(request.url).hostname));
 }
 
 /** Waits until the text of the first element matching `selector` satisfies `test`; returns that text. */
-export async function waitForText(page: Page, selector: string, test: (text: string) => boolean, timeout = 20_000): Promise<string> {
+export async function waitForText(page: Page, selector: string, test: (text: string) => boolean, timeout = 45_000): Promise<string> {
   const deadline = Date.now() + timeout;
   let last = "";
   while (Date.now() < deadline) {
