@@ -104,13 +104,13 @@ export async function launchBrowser(): Promise<TestBrowser> {
 
 /**
  * What keeps a page from working offline: requests that left the machine, and files that failed to load
- * (status 400 and above; `expectedFailure` names URLs that may, such as a probe for a session).
+ * (status 400 and above; `expectedFailure` picks answers that may fail, such as a probe for a session).
  */
-export function offlineProblems(opened: OpenedPage, expectedFailure: (url: string) => boolean = () => false): string[] {
+export function offlineProblems(opened: OpenedPage, expectedFailure: (response: HTTPResponse) => boolean = () => false): string[] {
   return [
     ...nonLoopbackRequests(opened.requests).map((request) => `left the machine: ${request.from} ${request.url}`),
     ...opened.responses
-      .filter((response) => response.status() >= 400 && !expectedFailure(response.url()))
+      .filter((response) => response.status() >= 400 && !expectedFailure(response))
       .map((response) => `failed: ${response.status()} ${response.url()}`),
   ];
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HTTPResponse } from "puppeteer-core";
 import { startServer, type TestServer, type TestUser } from "../server.js";
 import { SKIPPED_LINE, hasBrowser, launchBrowser, offlineProblems, waitForText, type OpenedPage, type TestBrowser } from "./browser.js";
 
@@ -28,8 +29,9 @@ describe.skipIf(!hasBrowser)("GraphiQL in a browser", { timeout: 180_000 }, () =
     await server?.close();
   });
 
-  /** Every request stayed on this machine and every file loaded; only the session probe may answer 401. */
-  const expectSelfContained = (opened: OpenedPage) => expect(offlineProblems(opened, (url) => url.endsWith("/api/session"))).toEqual([]);
+  /** Every request stayed on this machine and every file loaded; the session probe may answer 401. */
+  const expectSelfContained = (opened: OpenedPage, alsoExpected: (response: HTTPResponse) => boolean = () => false) =>
+    expect(offlineProblems(opened, (response) => response.url().endsWith("/api/session") || alsoExpected(response))).toEqual([]);
 
   async function runQuery(opened: OpenedPage, expected: string): Promise<string> {
     const { page } = opened;
@@ -58,9 +60,14 @@ describe.skipIf(!hasBrowser)("GraphiQL in a browser", { timeout: 180_000 }, () =
     expectSelfContained(opened);
   });
 
-  it("sends the CSRF token of a cookie session, so a signed-in user can run mutations", async () => {
-    const signedIn = await browser.open(`${server.url}/graphql`);
-    const status = await signedIn.page.evaluate(
+  it("sends the CSRF token of a cookie session, read again when the user signs in after GraphiQL opened", async () => {
+    const title = "Written In GraphiQL";
+    const mutation = `mutation { createWikiPage(input: { title: "${title}", pagetext: "Through a cookie session.", state: 1 }) { title pagename createdBy { username } } }`;
+    const opened = await browser.open(`${server.url}/graphql?query=${encodeURIComponent(mutation)}`);
+    const { page } = opened;
+    // GraphiQL is up (its docs come from introspection) before the user signs in, in this same browser.
+    await waitForText(page, ".graphiql-doc-explorer", (text) => text.includes("Query"));
+    const status = await page.evaluate(
       async (username, password) =>
         (await fetch("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }) }))
           .status,
@@ -69,14 +76,20 @@ describe.skipIf(!hasBrowser)("GraphiQL in a browser", { timeout: 180_000 }, () =
     );
     expect(status).toBe(201);
 
-    const mutation = `mutation { createWikiPage(input: { title: "Written In GraphiQL", pagetext: "Through a cookie session.", state: 1 }) { title createdBy { username } } }`;
-    const opened = signedIn;
-    await opened.page.goto(`${server.url}/graphql?query=${encodeURIComponent(mutation)}`, { waitUntil: "load", timeout: 60_000 });
-    const result = await runQuery(opened, "Written In GraphiQL");
-    expect(result).toContain(author.username);
+    // The page read "no session" when it opened: its first request with the new cookie is refused (403),
+    // so it reads the session's token and sends that request again.
+    expect(await runQuery(opened, '"WrittenInGraphiQL"')).toContain(author.username);
+    const refused = () => opened.responses.filter((response) => response.status() === 403).map((response) => response.url());
+    expect(refused()).toEqual([`${server.url}/graphql`]);
 
-    const list = await server.rest("GET", "/wiki/list", { query: { search: "Written In GraphiQL" } });
-    expect(list.body.total).toBe(1);
-    expectSelfContained(opened);
+    // Opened while signed in, the page has the token from the start: nothing is refused.
+    await page.reload({ waitUntil: "load", timeout: 60_000 });
+    await waitForText(page, ".graphiql-doc-explorer", (text) => text.includes("Query"));
+    expect(await runQuery(opened, '"WrittenInGraphiQL_2"')).toContain(author.username);
+    expect(refused()).toHaveLength(1);
+
+    const list = await server.rest("GET", "/wiki/list", { query: { search: title } });
+    expect(list.body.total).toBe(2);
+    expectSelfContained(opened, (response) => response.status() === 403 && response.url() === `${server.url}/graphql`);
   });
 });
