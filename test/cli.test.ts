@@ -185,6 +185,9 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("no such token");
     expect((await cli(["token", "issue", user.username, "--ttl", "0"])).code).toBe(2);
+    const tooLong = await cli(["token", "issue", user.username, "--ttl", "99999999999"]);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toContain("--ttl must be a whole number of seconds from 1 to");
   });
 
   it("revokes tokens from the token endpoint, by access token, by refresh token, or all of a user's", async () => {

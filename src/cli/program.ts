@@ -84,7 +84,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .command("issue")
     .description("print a new bearer token for an account (no password needed; stdout carries only the token)")
     .argument("<username>")
-    .option("--ttl <seconds>", "lifetime in seconds (default: ACCESS_TOKEN_TTL, 3600)")
+    .option("--ttl <seconds>", "lifetime in seconds, at most a year (default: ACCESS_TOKEN_TTL, 3600)")
     .action(withDatabase(issueTokenCommand));
   token
     .command("revoke")

@@ -2,6 +2,9 @@ import { FIRST_PARTY_CLIENT_ID, ensureFirstPartyClient, registerClient } from ".
 import { hashSecret, randomSecret } from "../auth/secrets.js";
 import { CliError, contextAs, counted, findUserOrFail, service, usageError, type CliRun } from "./context.js";
 
+/** A year: longer-lived access is what registered clients (client_credentials) are for. */
+const MAX_TTL = 366 * 24 * 3600;
+
 /**
  * Issues a bearer token for a user without their password (an operator's tool, e.g. for scripts). It is
  * stored the way the token endpoint stores its tokens, as a SHA-256 hash for the first-party client, so
@@ -9,7 +12,9 @@ import { CliError, contextAs, counted, findUserOrFail, service, usageError, type
  */
 export async function issueTokenCommand(run: CliRun, username: string, options: { ttl?: string }): Promise<void> {
   const ttl = options.ttl === undefined ? run.config.accessTokenTtl : Number(options.ttl);
-  if (!Number.isSafeInteger(ttl) || ttl < 1) throw usageError(`--ttl must be a whole number of seconds, at least 1 (got "${options.ttl}")`);
+  if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_TTL) {
+    throw usageError(`--ttl must be a whole number of seconds from 1 to ${MAX_TTL} (a year; got "${options.ttl}")`);
+  }
   const user = await findUserOrFail(run, username);
   await ensureFirstPartyClient(run.db.prisma);
   const accessToken = randomSecret();
