@@ -5,11 +5,11 @@ import { GraphQLError } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
-import { anonymous } from "./common/context.js";
+import { anonymous, createContext } from "./common/context.js";
 import { ApiError, type ParameterProblem } from "./common/errors.js";
 import { clientFaultFromDatabase } from "./db/errors.js";
+import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
-import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
 import { queryLimitPlugins } from "./graphql/limits.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
@@ -19,6 +19,7 @@ import { ensureAdministrator } from "./users/service.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
+import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
 
 export interface App {
   app: express.Express;
@@ -43,14 +44,15 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   }
 
   const contextFor = (req: Request): RequestContext => {
-    const context: RequestContext = { db: db.prisma, viewer: req.viewer ?? anonymous, config, groupRoles: () => loadGroupRoles(context) };
-    return context;
+    return createContext(db.prisma, req.viewer ?? anonymous, config);
   };
 
   const yoga = createYoga<{ req: Request }>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: { title: "Hubgraph GraphiQL" },
+    // Served from the installed package, not yoga's CDN page: works without internet access.
+    graphiql: graphiqlOptions,
+    renderGraphiQL: renderGraphiQLPage,
     context: ({ req }) => contextFor(req),
     logging: false,
     plugins: queryLimitPlugins(),
@@ -99,6 +101,8 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
   });
 
+  app.use(graphiqlAssets());
+
   app.use("/api", selectVersion());
   if (config.corsOrigins.length) {
     app.use(
@@ -113,6 +117,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     );
   }
   app.use(identifyCaller(db.prisma));
+  app.use("/api", cacheHeaders());
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
   // Parsed here so BODY_LIMIT holds for GraphQL too (chunked or not); yoga reads the parsed body.
   app.use(yoga.graphqlEndpoint, express.json({ limit: config.bodyLimit, type: ["application/json", "application/graphql-response+json"] }));

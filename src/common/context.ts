@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
+import { loadGroupRoles } from "../groups/membership.js";
 
 /** Who is calling. `user` is null for anonymous callers. */
 export interface Viewer {
@@ -25,3 +26,12 @@ export interface RequestContext {
 }
 
 export const anonymous: Viewer = { user: null, via: "anonymous" };
+
+/**
+ * The one way to make a request context (HTTP requests, the CLI): group roles and every `defineLoader`
+ * cache belong to this object, so they live exactly as long as the request.
+ */
+export function createContext(db: PrismaClient, viewer: Viewer, config: Config): RequestContext {
+  const context: RequestContext = { db, viewer, config, groupRoles: () => loadGroupRoles(context) };
+  return context;
+}

@@ -11,6 +11,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Folder for the embedded database; absent → in-memory (tests). */
   dataDir?: string;
+  /** Told about each migration as it is applied (the CLI's `migrate` prints them). */
+  log?: (line: string) => void;
 }
 
 export interface Database {
@@ -38,7 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       exec: async (sql) => void (await pool.query(sql)),
       query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     };
-    await applyMigrations(runner);
+    await applyMigrations(runner, options.log);
     await pool.end();
     // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them.
     prisma = clientWithQueryEvents(
@@ -58,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       exec: async (sql) => void (await pglite.exec(sql)),
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
     };
-    await applyMigrations(runner);
+    await applyMigrations(runner, options.log);
     prisma = clientWithQueryEvents(new PrismaPGlite(pglite), listeners);
     closeDriver = () => pglite.close();
   }

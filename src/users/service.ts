@@ -7,12 +7,14 @@ import { requireUser } from "../common/scopes.js";
 import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
 
+const password = z.string().min(8, "must be at least 8 characters").max(1024);
+
 const newUserInput = z.object({
   username: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{2,64}$/, "must be 2 to 64 letters, digits, dots, dashes or underscores"),
   email: z.email("must be an e-mail address").max(254),
-  password: z.string().min(8, "must be at least 8 characters").max(1024),
+  password,
   name: z.string().trim().min(1, "must not be empty").max(255),
   isAdmin: z.boolean().optional(),
 });
@@ -57,6 +59,12 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
       passwordHash: await hashPassword(data.password),
     },
   });
+}
+
+/** Replaces an account's password (the sign-up rule holds); sessions and tokens are the caller's business. */
+export async function setPassword(db: PrismaClient, userId: number, newPassword: string): Promise<void> {
+  const valid = parseInput(z.object({ password }), { password: newPassword }).password;
+  await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(valid) } });
 }
 
 const timingDecoy = hashPassword("timing decoy, never a real password");

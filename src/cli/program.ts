@@ -1,0 +1,154 @@
+import { Command, CommanderError, Option } from "commander";
+import { loadConfig } from "../config.js";
+import { openDatabase, type Database } from "../db/database.js";
+import { CliError, EXIT, counted, usageError, type CliIo, type CliRun } from "./context.js";
+import { createUserCommand, listUsersCommand, resetPasswordCommand, setAdministratorCommand } from "./users.js";
+import { issueTokenCommand, registerClientCommand, revokeTokenCommand } from "./tokens.js";
+import { seedCommand } from "./seed.js";
+
+export interface CliOptions {
+  /** An open database to use instead of opening the configured one (tests share the test server's). */
+  database?: Database;
+}
+
+const DATABASE_NOTE = `
+The database is the server's: DATABASE_URL (postgres://…) or the embedded one in DATA_DIR (default ./data),
+migrated on open like the server does. Stop the server before using an embedded database from here:
+two processes must not open one PGlite folder at a time.`;
+
+/**
+ * Runs one command line (without the program name) and returns the exit code: 0 done, 1 the command
+ * failed, 2 the command line was wrong. Never calls process.exit, so tests can run it in-process.
+ */
+export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
+  let migrationLog: ((line: string) => void) | undefined;
+
+  /** Opens the database (or borrows the given one) for one command, and closes what it opened. */
+  const withDatabase =
+    <A extends unknown[]>(command: (run: CliRun, ...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      const config = loadConfig(io.env);
+      const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: migrationLog }));
+      try {
+        await command({ db, config, io, say: (line) => io.stdout(`${line}\n`) }, ...args);
+      } finally {
+        if (!options.database) await db.close();
+      }
+    };
+
+  const program = new Command("hubgraph")
+    .description("Hubgraph administration: accounts, tokens, OAuth clients, demo content and migrations.")
+    .addHelpText("after", DATABASE_NOTE)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showSuggestionAfterError()
+    .showHelpAfterError("(add --help for usage)");
+
+  const user = program.command("user").description("create, promote, list accounts and reset passwords");
+  user
+    .command("create")
+    .description("create an account (without a password option, one is generated and printed)")
+    .argument("<username>", "2 to 64 letters, digits, dots, dashes or underscores")
+    .requiredOption("--email <address>", "e-mail address")
+    .option("--name <name>", "display name (default: the username)")
+    .option("--admin", "make it an administrator")
+    .option("--password <password>", "password, at least 8 characters (visible in the process list: prefer --password-stdin)")
+    .option("--password-stdin", "read the password from the first line of standard input")
+    .action(withDatabase(createUserCommand));
+  user
+    .command("promote")
+    .description("make an account an administrator")
+    .argument("<username>")
+    .action(withDatabase((run, username: string) => setAdministratorCommand(run, username, true)));
+  user
+    .command("demote")
+    .description("take administrator rights away from an account")
+    .argument("<username>")
+    .action(withDatabase((run, username: string) => setAdministratorCommand(run, username, false)));
+  user
+    .command("reset-password")
+    .description("set a new password (generated and printed unless given) and end the account's sessions and tokens")
+    .argument("<username>")
+    .option("--password <password>", "the new password, at least 8 characters")
+    .option("--password-stdin", "read the new password from the first line of standard input")
+    .action(withDatabase(resetPasswordCommand));
+  user
+    .command("list")
+    .description("list accounts")
+    .option("--admins", "administrators only")
+    .option("--json", "one JSON array instead of a table")
+    .action(withDatabase(listUsersCommand));
+
+  const token = program.command("token").description("issue and revoke bearer tokens");
+  token
+    .command("issue")
+    .description("print a new bearer token for an account (no password needed; stdout carries only the token)")
+    .argument("<username>")
+    .option("--ttl <seconds>", "lifetime in seconds, at most a year (default: ACCESS_TOKEN_TTL, 3600)")
+    .action(withDatabase(issueTokenCommand));
+  token
+    .command("revoke")
+    .description("revoke one access or refresh token (its pair goes too), or every token of an account")
+    .argument("[token]", "the token itself, as the token endpoint or `token issue` gave it")
+    .option("--user <username>", "revoke every token of this account instead")
+    .option("--sessions", "with --user: end the account's cookie sessions too")
+    .action(withDatabase(revokeTokenCommand));
+
+  const client = program.command("client").description("OAuth clients");
+  client
+    .command("register")
+    .description("register a confidential OAuth client; prints its id and its secret (shown once)")
+    .argument("<name>", "a name for the application")
+    .requiredOption("--owner <username>", "the account the client's client_credentials tokens act as")
+    .action(withDatabase(registerClientCommand));
+
+  program
+    .command("seed")
+    .description("add demo content: accounts, a group, wiki pages with revisions, blog entries (running it again adds nothing)")
+    .addOption(new Option("--demo", "the demo data set (the only one so far; required)"))
+    .option("--password <password>", "password for the demo accounts (default: generated and printed)")
+    .action(
+      withDatabase(async (run, seedOptions: { demo?: boolean; password?: string }) => {
+        if (!seedOptions.demo) throw usageError("say which data to add: seed --demo");
+        await seedCommand(run, seedOptions);
+      }),
+    );
+
+  program
+    .command("migrate")
+    .description("apply the database migrations that have not run yet (the server also does this on start)")
+    .action(async () => {
+      const applied: string[] = [];
+      migrationLog = (line) => {
+        applied.push(line);
+        io.stdout(`${line}\n`);
+      };
+      await withDatabase(async (run) => {
+        const [{ count }] = await run.db.prisma.$queryRaw<[{ count: bigint }]>`SELECT count(*) AS count FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+        run.say(applied.length ? `applied ${counted(applied.length, "migration")}; ${count} in all` : `the database is up to date (${counted(count, "migration")})`);
+      })();
+    });
+
+  program
+    .command("openapi")
+    .description("write the OpenAPI document (not available yet)")
+    .allowExcessArguments()
+    .allowUnknownOption()
+    .action(() => {
+      throw usageError("openapi is not available yet: the OpenAPI document does not exist so far");
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return EXIT.ok;
+  } catch (error) {
+    // Commander has already printed its own message (unknown command, missing argument, help).
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof CliError) {
+      io.stderr(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,63 @@
+import { FIRST_PARTY_CLIENT_ID, ensureFirstPartyClient, registerClient } from "../auth/oauth.js";
+import { hashSecret, randomSecret } from "../auth/secrets.js";
+import { CliError, contextAs, counted, findUserOrFail, service, usageError, type CliRun } from "./context.js";
+
+/** A year: longer-lived access is what registered clients (client_credentials) are for. */
+const MAX_TTL = 366 * 24 * 3600;
+
+/**
+ * Issues a bearer token for a user without their password (an operator's tool, e.g. for scripts). It is
+ * stored the way the token endpoint stores its tokens, as a SHA-256 hash for the first-party client, so
+ * everything that checks or revokes tokens treats both alike. No refresh token: issue a new one instead.
+ */
+export async function issueTokenCommand(run: CliRun, username: string, options: { ttl?: string }): Promise<void> {
+  const ttl = options.ttl === undefined ? run.config.accessTokenTtl : Number(options.ttl);
+  if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_TTL) {
+    throw usageError(`--ttl must be a whole number of seconds from 1 to ${MAX_TTL} (a year; got "${options.ttl}")`);
+  }
+  const user = await findUserOrFail(run, username);
+  await ensureFirstPartyClient(run.db.prisma);
+  const accessToken = randomSecret();
+  const expiresAt = new Date(Date.now() + ttl * 1000);
+  await run.db.prisma.oAuthToken.create({
+    data: { accessTokenHash: hashSecret(accessToken), accessTokenExpiresAt: expiresAt, scope: "api", clientId: FIRST_PARTY_CLIENT_ID, userId: user.id },
+  });
+  // The token alone on stdout, so `TOKEN=$(hubgraph token issue admin)` works; the rest on stderr.
+  run.say(accessToken);
+  run.io.stderr(`bearer token for "${username}", valid until ${expiresAt.toISOString()}\n`);
+}
+
+/** Ends a user's bearer and refresh tokens, and with `sessions` their cookie sessions too. */
+export async function revokeAccess(run: CliRun, userId: number, options: { sessions?: boolean }) {
+  const tokens = await run.db.prisma.oAuthToken.deleteMany({ where: { userId } });
+  const sessions = options.sessions ? await run.db.prisma.session.deleteMany({ where: { userId } }) : { count: 0 };
+  return { tokens: tokens.count, sessions: sessions.count };
+}
+
+/**
+ * Revokes one token — an access or a refresh token, from the token endpoint or from `token issue`; the
+ * pair it belongs to stops working — or every token of a user.
+ */
+export async function revokeTokenCommand(run: CliRun, token: string | undefined, options: { user?: string; sessions?: boolean }): Promise<void> {
+  if ((token === undefined) === (options.user === undefined)) throw usageError("give either a <token> or --user <username>");
+  if (token !== undefined) {
+    if (options.sessions) throw usageError("--sessions goes with --user");
+    const hash = hashSecret(token.trim());
+    const { count } = await run.db.prisma.oAuthToken.deleteMany({ where: { OR: [{ accessTokenHash: hash }, { refreshTokenHash: hash }] } });
+    if (!count) throw new CliError("no such token (it may have been revoked or replaced by a refresh already)");
+    run.say("token revoked");
+    return;
+  }
+  const user = await findUserOrFail(run, options.user!);
+  const ended = await revokeAccess(run, user.id, options);
+  run.say(`revoked ${counted(ended.tokens, "token")} of "${user.username}"${options.sessions ? ` and ended ${counted(ended.sessions, "session")}` : ""}`);
+}
+
+/** Registers a confidential OAuth client owned by a user (its client_credentials tokens act as that user). */
+export async function registerClientCommand(run: CliRun, name: string, options: { owner: string }): Promise<void> {
+  const owner = await findUserOrFail(run, options.owner);
+  const { client, secret } = await service(registerClient(contextAs(run, owner), name), { name: "<name>" });
+  run.say(`client_id: ${client.id}`);
+  run.say(`client_secret: ${secret}`);
+  run.io.stderr("the secret is shown only now; it is stored as a hash\n");
+}
