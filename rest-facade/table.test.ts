@@ -13,6 +13,11 @@ const key = (operation: RestOperation, version: string) => `${operation.method} 
  * without the document saying so fails here.
  */
 describe("the facade table matches the API document", () => {
+  it("every area of the table declares its tests (src/<area>/testing.ts), so no area escapes them", () => {
+    const declared = areaTestings.map((testing) => testing.area).sort();
+    expect([...new Set(restOperations.map((operation) => operation.area))].sort()).toEqual(declared);
+  });
+
   for (const testing of areaTestings.filter((candidate) => Object.keys(candidate.documented).length)) {
     const rows = restOperations.filter((operation) => operation.area === testing.area);
     it(`${testing.area}: has exactly the documented operations in their documented versions`, () => {

@@ -141,9 +141,13 @@ export async function createApp({ config, inMemory = false, log = console.log }:
  * `input.access`), so a bad enum value or type is reported like any other bad parameter.
  */
 function variableProblem(message: string): ParameterProblem | null {
-  const match = /^Variable "\$(\w+)" got invalid value .*? at "(?:\w+\.)?([\w.]+)"; (.*)$/s.exec(message) ?? /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
+  // graphql-js: Variable "$input" got invalid value 9 at "input.access"; <reason>  (or "input.tags[1]",
+  // or no "at" for the variable itself). The reason is graphql-js's own sentence.
+  const match = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; ([^;]*)$/s.exec(message);
   if (!match) return null;
-  return match.length === 4 ? { parameter: match[2]!, message: match[3]! } : { parameter: match[1]!, message: match[2]! };
+  const [, variable, path, reason] = match;
+  const field = path?.split(".")[1]?.replace(/\[\d+\]$/, "");
+  return { parameter: field ?? variable!, message: reason!.trim() };
 }
 
 /** A body-parser size ("1mb", "512kb", "2048") in bytes. */

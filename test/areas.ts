@@ -24,7 +24,7 @@ export interface AreaTesting {
   documented: Record<string, Documented>;
   /**
    * Makes a record as `token` with these REST field values over plausible required ones (state 1 unless
-   * given) and returns its id. `token` must be allowed to write (an administrator always is).
+   * given) and returns its id; when the API refuses, it throws `… failed (<status>): <body>`.
    */
   create(server: TestServer, token: string, values?: Record<string, unknown>): Promise<number>;
   contract?: ListContract;
@@ -37,7 +37,11 @@ export interface ListContract {
   /** The REST field the search text is planted in by `create`. */
   searchField?: string;
   /** REST write rows ({id} in the path), when the area has them. */
-  update?: { method: "PUT"; path: string };
+  /**
+   * The update row and the body that replaces a record with its current values (as the read row answers
+   * them): PUT replaces, so a test that changes one field sends everything else back.
+   */
+  update?: { method: "PUT"; path: string; body(record: Record<string, unknown>): Record<string, unknown> };
   remove?: { path: string };
   read?: { path: string };
   /** Records carry access levels in the REST field `access`, and `state` 0/1 for unpublished/published. */
@@ -59,3 +63,7 @@ export const areaTestings: AreaTesting[] = await Promise.all(
 );
 
 export const testingOf = (area: string) => areaTestings.find((testing) => testing.area === area);
+
+/** The named fields of a record (for `update.body`). */
+export const pick = (record: Record<string, unknown>, names: string[]) =>
+  Object.fromEntries(Object.entries(record).filter(([name]) => names.includes(name)));

@@ -208,6 +208,11 @@ describe("POST /api/blog", () => {
     expect(elsewhere).toMatchObject({ alias: "hello-world", scope: "group", scope_id: groupId, url: `/groups/${groupId}/blog/hello-world` });
   });
 
+  it("gives member-scope entries their member's path", async () => {
+    const mine = await entry(alice.token, { scope: "member", scope_id: alice.id, title: "Mine", alias: "mine" });
+    expect(mine.url).toBe(`/members/${alice.id}/blog/mine`);
+  });
+
   it("reads form-urlencoded bodies", async () => {
     const response = await server.rest("POST", "/blog", {
       token: alice.token,
@@ -430,6 +435,13 @@ describe("PUT /api/blog/{id}", () => {
       publish_down: "2032-01-01 00:00:00",
       url: "/blog/changed-alias",
     });
+  });
+
+  it("refuses a negative hits count with 400 naming hits", async () => {
+    const created = await entry(alice.token, { title: "Counted" });
+    const response = await update(created.id, alice.token, { title: "Counted", content: "c", hits: -1 });
+    expect(response.status).toBe(400);
+    expect(firstParameter(response)).toBe("hits");
   });
 
   it("checks the publishing window against the stored publish_up", async () => {

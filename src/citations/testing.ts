@@ -27,7 +27,7 @@ export const testing: AreaTesting = {
       body: JSON.stringify({ query: CREATE, variables: { input } }),
     });
     const body = (await response.json()) as { data?: { createCitation: { id: string } }; errors?: unknown[] };
-    if (!body.data?.createCitation) throw new Error(`creating a citation failed: ${JSON.stringify(body.errors)}`);
+    if (!body.data?.createCitation) throw new Error(`creating a citation failed (${response.status}): ${JSON.stringify(body.errors)}`);
     return Number(body.data.createCitation.id);
   },
   contract: {

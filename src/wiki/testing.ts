@@ -1,4 +1,4 @@
-import type { AreaTesting, Documented } from "../../test/areas.js";
+import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
 import { WIKI_ACCESS, WIKI_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Wiki page" and the wiki operations). */
@@ -35,7 +35,7 @@ export const testing: AreaTesting = {
   async create(server, token, values = {}) {
     serial += 1;
     const response = await server.rest("POST", "/wiki", { token, body: { title: `Wiki page ${serial}`, pagetext: "Some text.", state: 1, ...values } });
-    if (response.status !== 201) throw new Error(`creating a wiki page failed: ${JSON.stringify(response.body)}`);
+    if (response.status !== 201) throw new Error(`creating a wiki page failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
   contract: {
@@ -43,7 +43,7 @@ export const testing: AreaTesting = {
     spec: WIKI_LIST,
     searchField: "title",
     read: { path: "/wiki/{id}" },
-    update: { method: "PUT", path: "/wiki/{id}" },
+    update: { method: "PUT", path: "/wiki/{id}", body: (record) => pick(record, ["title", "pagename", "pagetext", "scope", "scope_id", "state", "access"]) },
     remove: { path: "/wiki/{id}" },
     access: WIKI_ACCESS,
     writers: "users",

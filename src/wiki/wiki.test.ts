@@ -225,6 +225,18 @@ describe("PUT /api/wiki/{id}: creator, concurrent edits, replacement", () => {
   });
 });
 
+describe("DELETE /api/wiki/{id}", () => {
+  // Who may delete: test/contract.test.ts. Here: the page's revisions go with it.
+  it("deletes the page's revisions with it", async () => {
+    const page = await create(alice.token, { title: "Short-lived", pagetext: "one", state: 1 });
+    await server.rest("PUT", `/wiki/${page.body.id}`, { token: alice.token, body: { title: "Short-lived", pagetext: "two", state: 1 } });
+    const revisions = () => server.app.db.prisma.wikiRevision.count({ where: { pageId: page.body.id } });
+    expect(await revisions()).toBe(2);
+    expect((await server.rest("DELETE", `/wiki/${page.body.id}`, { token: alice.token })).status).toBe(204);
+    expect(await revisions()).toBe(0);
+  });
+});
+
 describe("GraphQL parity", () => {
   it("reads, creates, updates and deletes with the same rules", async () => {
     const created = await server.graphql(TestCreateWikiPageDocument, { input: { title: "From GraphQL", pagetext: "gql text", state: 1 } }, alice.token);
