@@ -10,8 +10,9 @@ const CATALOG = [
   `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default FROM information_schema.columns
      WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' ORDER BY 1, 2`,
   `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY 1`,
+  // CHECK constraints (contype 'c') cannot be written in the Prisma schema; migrations alone own them.
   `SELECT conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint
-     WHERE connamespace = 'public'::regnamespace AND conrelid <> '"_prisma_migrations"'::regclass ORDER BY 1`,
+     WHERE connamespace = 'public'::regnamespace AND conrelid <> '"_prisma_migrations"'::regclass AND contype <> 'c' ORDER BY 1`,
   `SELECT t.typname, e.enumlabel FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid ORDER BY 1, e.enumsortorder`,
 ];
 

@@ -46,6 +46,8 @@ export interface ListContract {
   read?: { path: string };
   /** Records carry access levels in the REST field `access`, and `state` 0/1 for unpublished/published. */
   access?: AccessLevels;
+  /** The table the records live in (database-level checks). */
+  table: string;
   /** Who may create records: any signed-in user (scoped areas), or administrators only. */
   writers: "users" | "administrators";
   /** The record's "not found" message for id N, as the read answers it. */

@@ -274,6 +274,20 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
           }
         });
 
+        it("the database refuses access and state values the area does not document", async () => {
+          const id = named.get("draft")!;
+          const undocumented = [2, 3, 6, 9].find((value) => !levels.levels.some((level) => level.value === value))!;
+          const set = (column: string, value: number) =>
+            server.app.db.prisma.$executeRawUnsafe(`UPDATE "${contract.table}" SET "${column}" = $1 WHERE id = $2`, value, id);
+          // (PGlite's driver adapter drops the constraint's message, so the row itself is checked.)
+          const row = async () => (await server.rest("GET", pathOf(contract.read!.path, id), { token: cast.admin.token })).body;
+          const before = await row();
+          await expect(set("access", undocumented)).rejects.toThrow();
+          await expect(set("state", 2)).rejects.toThrow();
+          expect(await row()).toEqual(before);
+          expect(await set("access", levels.valuesOf("public")[0]!)).toBe(1);
+        });
+
         it("GraphQL lists the same records with the same total for every caller", async () => {
           const query = `query($scope: String, $scopeId: Int) { ${contract.list.graphql}(scope: $scope, scopeId: $scopeId, limit: 0, sort: "id") { items { id } total } }`;
           for (const token of [undefined, cast.bob.token, cast.alice.token, cast.member.token, cast.admin.token]) {

@@ -49,6 +49,7 @@ export const testing: AreaTesting = {
     return response.body.id;
   },
   contract: {
+    table: "blog_entries",
     list: { path: "/blog/list", key: "posts", graphql: "blogEntries" },
     spec: BLOG_LIST,
     searchField: "title",

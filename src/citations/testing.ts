@@ -31,6 +31,7 @@ export const testing: AreaTesting = {
     return Number(body.data.createCitation.id);
   },
   contract: {
+    table: "citations",
     list: { path: "/citations/list", key: "citations", graphql: "citations" },
     spec: CITATION_LIST,
     searchField: "title",

@@ -39,6 +39,7 @@ export const testing: AreaTesting = {
     return response.body.id;
   },
   contract: {
+    table: "wiki_pages",
     list: { path: "/wiki/list", key: "pages", graphql: "wikiPages" },
     spec: WIKI_LIST,
     searchField: "title",
