@@ -1,4 +1,4 @@
-import { describeList, type ListSpec } from "../src/common/paging.js";
+import { DEFAULT_SCOPE, describeList, type ListSpec } from "../src/common/paging.js";
 import type { RestParam } from "./types.js";
 
 /**
@@ -15,8 +15,8 @@ export function listParams(spec: ListSpec): RestParam[] {
     { name: "sort_Dir", type: "string", required: false, default: spec.defaults.sortDir, description: describe.sortDir, variable: "sortDir" },
     ...(spec.scoped
       ? ([
-          { name: "scope", type: "string", required: false, default: "site", description: describe.scope, variable: "scope" },
-          { name: "scope_id", type: "integer", required: false, default: 0, description: describe.scopeId, variable: "scopeId" },
+          { name: "scope", type: "string", required: false, default: DEFAULT_SCOPE.scope, description: describe.scope, variable: "scope" },
+          { name: "scope_id", type: "integer", required: false, default: DEFAULT_SCOPE.scopeId, description: describe.scopeId, variable: "scopeId" },
         ] as const)
       : []),
   ];

@@ -1,6 +1,7 @@
 import { BlogCreateDocument, BlogDeleteDocument, BlogListDocument, BlogReadDocument, BlogUpdateDocument } from "../generated/blog.js";
 import type { RestOperation, RestParam } from "../types.js";
 import { listParams } from "../list-params.js";
+import { PUBLISH_STATE } from "../../src/common/access.js";
 import { BLOG_ACCESS, BLOG_LIST } from "../../src/blog/service.js";
 
 /** The blog entry table's optional fields; POST /blog and PUT /blog/{id} take them with the same defaults. */
@@ -9,7 +10,7 @@ const optional: RestParam[] = [
   { name: "tags", type: "string", required: false, format: "list", description: "Comma-separated list of tags.", variable: "input.tags" },
   { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
   { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
-  { name: "state", type: "integer", required: false, default: 0, description: "0 unpublished, 1 published.", variable: "input.state" },
+  { name: "state", type: "integer", required: false, default: 0, description: PUBLISH_STATE.description, variable: "input.state" },
   { name: "access", type: "integer", required: false, default: BLOG_ACCESS.fallback, description: BLOG_ACCESS.description, variable: "input.access" },
   { name: "allow_comments", type: "integer", required: false, default: 1, description: "Allow comments (1) or not (0).", variable: "input.allowComments" },
   { name: "publish_up", type: "string", required: false, default: "now", format: "timestamp", description: "Publish start timestamp.", variable: "input.publishUp" },

@@ -1,6 +1,7 @@
 import { WikiCreateDocument, WikiDeleteDocument, WikiListDocument, WikiReadDocument, WikiUpdateDocument } from "../generated/wiki.js";
 import type { RestOperation, RestParam } from "../types.js";
 import { listParams } from "../list-params.js";
+import { PUBLISH_STATE } from "../../src/common/access.js";
 import { WIKI_ACCESS, WIKI_LIST } from "../../src/wiki/service.js";
 
 /** POST /wiki's optional parameters; PUT /wiki/{id} takes them with the same defaults. */
@@ -8,7 +9,7 @@ const optional: RestParam[] = [
   { name: "pagename", type: "string", required: false, description: "Page name; derived from the title when absent.", variable: "input.pagename" },
   { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
   { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
-  { name: "state", type: "integer", required: false, default: 0, description: "0 unpublished, 1 published.", variable: "input.state" },
+  { name: "state", type: "integer", required: false, default: 0, description: PUBLISH_STATE.description, variable: "input.state" },
   { name: "access", type: "integer", required: false, default: WIKI_ACCESS.fallback, description: WIKI_ACCESS.description, variable: "input.access" },
   { name: "scope", type: "string", required: false, default: "site", description: "Page scope.", variable: "input.scope" },
   { name: "scope_id", type: "integer", required: false, default: 0, description: "Page scope ID.", variable: "input.scopeId" },

@@ -1,5 +1,6 @@
 import { builder, type Types } from "../graphql/builder.js";
 import { accessEnum } from "../graphql/access.js";
+import { PUBLISH_STATE, describeAccessDefault } from "../common/access.js";
 import { recordFields } from "../graphql/crud.js";
 import { scopedPath } from "../common/scopes.js";
 import { BLOG_ACCESS, BLOG_LIST, createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
@@ -15,7 +16,7 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
     content: t.exposeString("content"),
     scope: t.exposeString("scope"),
     scopeId: t.exposeInt("scopeId"),
-    state: t.exposeInt("state", { description: "0 unpublished, 1 published." }),
+    state: t.exposeInt("state", { description: PUBLISH_STATE.description }),
     access: t.field({ type: BlogAccess, description: BLOG_ACCESS.description, resolve: (entry) => entry.access }),
     allowComments: t.exposeInt("allowComments", { description: "1 comments allowed, 0 not." }),
     publishUp: t.expose("publishUp", { type: "DateTime", description: "Start of the publishing window." }),
@@ -43,8 +44,8 @@ const blogFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">
   tags: t.stringList({ description: "Trimmed; empty and repeated (case-insensitive) tags are dropped." }),
   created: t.field({ type: "DateTime" }),
   createdBy: t.int({ description: "0 or absent: the caller. Another user: administrators only." }),
-  state: t.int({ description: "0 unpublished (default), 1 published." }),
-  access: t.field({ type: BlogAccess, description: "Default NOT_SET (public)." }),
+  state: t.int({ description: `${PUBLISH_STATE.description} Default 0.` }),
+  access: t.field({ type: BlogAccess, description: describeAccessDefault(BLOG_ACCESS) }),
   allowComments: t.int({ description: "1 comments allowed (default), 0 not." }),
   publishUp: t.field({ type: "DateTime", description: "Start of the publishing window; default now." }),
   publishDown: t.field({ type: "DateTime", description: "End of the publishing window; must be after publishUp." }),

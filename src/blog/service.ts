@@ -3,7 +3,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { accessLevels, visibleRecords } from "../common/access.js";
+import { PUBLISH_STATE, accessLevels, visibleRecords } from "../common/access.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -73,7 +73,7 @@ const fields = {
     .nullable(),
   created: timestamp.optional().nullable(),
   createdBy: z.number().int().min(0).optional().nullable(),
-  state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
+  state: PUBLISH_STATE.schema.optional().nullable(),
   access: BLOG_ACCESS.schema.optional().nullable(),
   allowComments: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)").optional().nullable(),
   publishUp: timestamp.optional().nullable(),

@@ -94,3 +94,13 @@ export async function visibleRecords<Where>(ctx: RequestContext, levels: AccessL
   if (!user) return { AND: [published, byAccess] } as Where;
   return { OR: [{ createdById: user.id }, { AND: [published, byAccess] }] } as Where;
 }
+
+/** The documented publishing states of wiki pages and blog entries (forum posts too): 0 unpublished, 1 published. */
+export const PUBLISH_STATE = {
+  description: "0 unpublished, 1 published.",
+  schema: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)"),
+} as const;
+
+/** How an area's access-level default reads in GraphQL input descriptions (`Default PUBLIC.`). */
+export const describeAccessDefault = (levels: AccessLevels) =>
+  `Default ${levels.levels.find((level) => level.value === levels.fallback)!.graphqlName} (${levels.fallback}).`;

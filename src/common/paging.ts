@@ -60,16 +60,24 @@ export function listSpec<Field extends string, Where>(spec: ListSpec<Field, Wher
   return spec;
 }
 
+/** How `limit` and `start` read wherever records are paged (lists, and nested lists such as revisions). */
+export const describePage = (defaultLimit = DEFAULT_PAGE_SIZE) => ({
+  limit: `Number of results (default ${defaultLimit}; 0: the maximum, ${MAX_PAGE_SIZE}; larger values become ${MAX_PAGE_SIZE}).`,
+  start: "Offset of the first result.",
+});
+
+/** The scope a scoped list shows when none is given. */
+export const DEFAULT_SCOPE = { scope: "site", scopeId: 0 } as const;
+
 /** The descriptions every surface shows for a list's arguments. */
 export function describeList(spec: ListSpec) {
   return {
-    limit: `Number of results (default ${spec.defaults.limit}; 0: the maximum, ${MAX_PAGE_SIZE}; larger values become ${MAX_PAGE_SIZE}).`,
-    start: "Offset of the first result.",
+    ...describePage(spec.defaults.limit),
     search: spec.search ? `Word or phrase in the ${spec.search.in} (case-insensitive, taken literally).` : undefined,
     sort: `Sort column: ${Object.keys(spec.sortColumns).join(", ")} (default ${spec.defaults.sort}).`,
     sortDir: `Sort direction: asc or desc (default ${spec.defaults.sortDir}).`,
-    scope: 'Scope type (site, group, member, …; default "site").',
-    scopeId: "Scope object ID (default 0).",
+    scope: `Scope type (site, group, member, …; default "${DEFAULT_SCOPE.scope}").`,
+    scopeId: `Scope object ID (default ${DEFAULT_SCOPE.scopeId}).`,
   };
 }
 
@@ -123,7 +131,7 @@ export function pagedList<Where, Item>(
   const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
   const search = args.search?.trim();
   const conditions: Where[] = [];
-  if (spec.scoped) conditions.push({ scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 } as Where);
+  if (spec.scoped) conditions.push({ scope: args.scope ?? DEFAULT_SCOPE.scope, scopeId: args.scopeId ?? DEFAULT_SCOPE.scopeId } as Where);
   if (search && spec.search) conditions.push(spec.search.where(search));
   conditions.push(...(options.filters ?? []));
   const where = once(async () => ({ AND: [await options.visible(), ...conditions] }) as Where);

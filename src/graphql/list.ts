@@ -1,5 +1,5 @@
 import type { ObjectRef } from "@pothos/core";
-import { DEFAULT_PAGE_SIZE, describeList, type ListSpec, type Page } from "../common/paging.js";
+import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describeList, type ListSpec, type Page } from "../common/paging.js";
 import { builder, type Types } from "./builder.js";
 
 /**
@@ -22,7 +22,10 @@ export const listArgs = (spec: ListSpec) => {
   return builder.args((t) => ({
     ...(spec.search ? { search: t.string({ description: describe.search }) } : {}),
     ...(spec.scoped
-      ? { scope: t.string({ defaultValue: "site", description: describe.scope }), scopeId: t.int({ defaultValue: 0, description: describe.scopeId }) }
+      ? {
+          scope: t.string({ defaultValue: DEFAULT_SCOPE.scope, description: describe.scope }),
+          scopeId: t.int({ defaultValue: DEFAULT_SCOPE.scopeId, description: describe.scopeId }),
+        }
       : {}),
     sort: t.string({ defaultValue: spec.defaults.sort, description: describe.sort }),
     sortDir: t.string({ defaultValue: spec.defaults.sortDir, description: describe.sortDir }),

@@ -1,8 +1,9 @@
 import { builder, type Types } from "../graphql/builder.js";
 import { accessEnum } from "../graphql/access.js";
+import { PUBLISH_STATE, describeAccessDefault } from "../common/access.js";
 import { recordFields } from "../graphql/crud.js";
 import { parseId } from "../common/validation.js";
-import { pageWindow } from "../common/paging.js";
+import { DEFAULT_PAGE_SIZE, describePage, pageWindow } from "../common/paging.js";
 import { scopedPath } from "../common/scopes.js";
 import {
   WIKI_ACCESS,
@@ -59,13 +60,13 @@ export const WikiPageType = builder.prismaObject("WikiPage", {
     revisions: t.relation("revisions", {
       description: "Revisions, newest first, paged like every list.",
       args: {
-        limit: t.arg.int({ defaultValue: 25, description: "Page size; 0 means the maximum (100); larger values become 100." }),
-        start: t.arg.int({ defaultValue: 0 }),
+        limit: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: describePage().limit }),
+        start: t.arg.int({ defaultValue: 0, description: describePage().start }),
       },
       query: ({ limit, start }) => ({ orderBy: { version: "desc" }, ...pageWindow({ limit, start }) }),
     }),
     revisionCount: t.relationCount("revisions", { where: { approved: true }, description: "Number of approved revisions." }),
-    state: t.exposeInt("state", { description: "0 unpublished, 1 published." }),
+    state: t.exposeInt("state", { description: PUBLISH_STATE.description }),
     access: t.field({ type: WikiAccess, description: WIKI_ACCESS.description, resolve: (page) => page.access }),
     scope: t.exposeString("scope"),
     scopeId: t.exposeInt("scopeId"),
@@ -85,8 +86,8 @@ const wikiFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">
   pagename: t.string({ description: "Derived from the title when absent." }),
   created: t.field({ type: "DateTime" }),
   createdBy: t.int({ description: "0 or absent: the caller. Another user: administrators only." }),
-  state: t.int({ description: "0 unpublished (default), 1 published." }),
-  access: t.field({ type: WikiAccess, description: `Default ${WIKI_ACCESS.levels.find((level) => level.value === WIKI_ACCESS.fallback)!.graphqlName}.` }),
+  state: t.int({ description: `${PUBLISH_STATE.description} Default 0.` }),
+  access: t.field({ type: WikiAccess, description: describeAccessDefault(WIKI_ACCESS) }),
   scope: t.string({ description: 'Default "site".' }),
   scopeId: t.int({ description: "Default 0." }),
   params: t.field({ type: "JSON", description: "Page options (an object)." }),

@@ -5,7 +5,7 @@ import { byKeys, defineLoader } from "../common/loaders.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { accessLevels, visibleRecords } from "../common/access.js";
+import { PUBLISH_STATE, accessLevels, visibleRecords } from "../common/access.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -50,7 +50,7 @@ const fields = {
   pagetext: z.string().min(1, "must not be empty"),
   created: timestamp.optional().nullable(),
   createdBy: z.number().int().min(0).optional().nullable(),
-  state: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)").optional().nullable(),
+  state: PUBLISH_STATE.schema.optional().nullable(),
   access: WIKI_ACCESS.schema.optional().nullable(),
   scope: z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group").optional().nullable(),
   scopeId: z.number().int().min(0).optional().nullable(),

@@ -15,7 +15,7 @@ export type BlogAccess =
   | 'REGISTERED';
 
 export type CreateBlogEntryInput = {
-  /** Default NOT_SET (public). */
+  /** Default NOT_SET (0). */
   access?: BlogAccess | null | undefined;
   /** Derived from the title when absent. */
   alias?: string | null | undefined;
@@ -33,7 +33,7 @@ export type CreateBlogEntryInput = {
   scope: string;
   /** The scope's record id (0 for site). */
   scopeId: number;
-  /** 0 unpublished (default), 1 published. */
+  /** 0 unpublished, 1 published. Default 0. */
   state?: number | null | undefined;
   /** Trimmed; empty and repeated (case-insensitive) tags are dropped. */
   tags?: Array<string> | null | undefined;
@@ -42,7 +42,7 @@ export type CreateBlogEntryInput = {
 
 /** Only the given fields change. */
 export type UpdateBlogEntryInput = {
-  /** Default NOT_SET (public). */
+  /** Default NOT_SET (0). */
   access?: BlogAccess | null | undefined;
   /** Derived from the title when absent. */
   alias?: string | null | undefined;
@@ -60,7 +60,7 @@ export type UpdateBlogEntryInput = {
   publishUp?: string | null | undefined;
   scope?: string | null | undefined;
   scopeId?: number | null | undefined;
-  /** 0 unpublished (default), 1 published. */
+  /** 0 unpublished, 1 published. Default 0. */
   state?: number | null | undefined;
   /** Trimmed; empty and repeated (case-insensitive) tags are dropped. */
   tags?: Array<string> | null | undefined;

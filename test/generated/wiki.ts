@@ -4,7 +4,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 export type CreateWikiPageInput = {
-  /** Default PUBLIC. */
+  /** Default PUBLIC (0). */
   access?: WikiAccess | null | undefined;
   created?: string | null | undefined;
   /** 0 or absent: the caller. Another user: administrators only. */
@@ -18,7 +18,7 @@ export type CreateWikiPageInput = {
   scope?: string | null | undefined;
   /** Default 0. */
   scopeId?: number | null | undefined;
-  /** 0 unpublished (default), 1 published. */
+  /** 0 unpublished, 1 published. Default 0. */
   state?: number | null | undefined;
   /** Summary of the first revision. */
   summary?: string | null | undefined;
@@ -27,7 +27,7 @@ export type CreateWikiPageInput = {
 
 /** Only the given fields change. New `pagetext` adds a revision with `summary`. */
 export type UpdateWikiPageInput = {
-  /** Default PUBLIC. */
+  /** Default PUBLIC (0). */
   access?: WikiAccess | null | undefined;
   created?: string | null | undefined;
   /** 0 or absent: the caller. Another user: administrators only. */
@@ -41,7 +41,7 @@ export type UpdateWikiPageInput = {
   scope?: string | null | undefined;
   /** Default 0. */
   scopeId?: number | null | undefined;
-  /** 0 unpublished (default), 1 published. */
+  /** 0 unpublished, 1 published. Default 0. */
   state?: number | null | undefined;
   /** Summary of the changes made. */
   summary?: string | null | undefined;
