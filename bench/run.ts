@@ -3,6 +3,7 @@
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "../src/config.js";
 import { createApp } from "../src/app.js";
+import { silentLogger } from "../src/observability/logger.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
@@ -12,7 +13,7 @@ const PAGES = 200;
 const config = loadConfig();
 // PostgreSQL runs go to a scratch database, dropped at the end, never the one DATABASE_URL names.
 const scratch = config.databaseUrl ? await createScratchDatabase(config.databaseUrl) : undefined;
-const { app, db, close } = await createApp({ config: { ...config, admin: undefined, databaseUrl: scratch?.url }, inMemory: true, log: () => {} });
+const { app, db, close } = await createApp({ config: { ...config, admin: undefined, databaseUrl: scratch?.url }, inMemory: true, logger: silentLogger() });
 const author = await db.prisma.user.create({ data: { username: "bench", email: "bench@example.test", name: "Bench", passwordHash: "-" } });
 for (let index = 0; index < PAGES; index++) {
   const page = await db.prisma.wikiPage.create({

@@ -66,10 +66,12 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
       if (method === "GET" && area && areas.includes(area) && !matching.some(({ route }) => route.operation.method === "GET")) {
         const described = operations.filter((operation) => operation.area === area && (!asked || operation.versions.includes(asked)));
         if (!described.length) throw notFound(`Version ${asked} of the ${area} API does not exist.`);
+        res.locals.operation = `GET /api/${area}`;
         return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, described));
       }
       const { route, params, version } = chooseRoute(matching, method, asked, req, res);
       res.set("X-API-Version", version);
+      res.locals.operation = `${route.operation.method} /api${route.operation.path}`;
       const values = { ...(req.query as Record<string, unknown>), ...(isObject(req.body) ? req.body : {}), ...params };
       const { variables, problems } = readParams(route.operation.params, values);
       if (problems.length) throw invalidParameters(problems);
