@@ -158,7 +158,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use("/api", api);
 
   app.use((req, _res, next) => next(new ApiError(404, `Nothing at ${req.method} ${req.path}.`)));
-  app.use(errorHandler());
+  app.use(errorHandler(logError));
 
   return { app, db, close: () => db.close() };
 }
@@ -172,11 +172,11 @@ function byteLimit(limit: string): number {
 }
 
 /** Every error leaves as the contract's body: {"message", "code", "errors"?}. */
-function errorHandler(): ErrorRequestHandler {
-  return (error, req, res, _next) => {
+function errorHandler(log: (line: string, error?: unknown) => void): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
     const known = toApiError(error);
     if (!known) {
-      req.log.error({ err: error }, "unexpected error");
+      log("unexpected error", error);
     }
     const failure = known ?? new ApiError(500, "Internal server error.");
     if (failure.status === 401) res.set("WWW-Authenticate", 'Bearer realm="hubgraph"');
