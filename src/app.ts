@@ -46,7 +46,12 @@ const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "mu
 export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: inMemory ? undefined : config.dataDir, onLockLost });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: inMemory ? undefined : config.dataDir,
+    onLockLost,
+    log: (line) => logger.info(line),
+  });
   const metrics = createMetrics({ database: db, token: config.metricsToken, versions: restOperations.flatMap((operation) => operation.versions) });
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, (line) => logger.info(line));

@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig, StartupError, type Config } from "./config.js";
 import { createLogger, type Logger } from "./observability/logger.js";
@@ -47,7 +48,7 @@ const starting = createApp({
   logger,
   onLockLost: (error) => {
     // Another server took the embedded database over; writing on would corrupt it, so stop at once.
-    logger.fatal({ err: error }, `lost the lock on DATA_DIR ${config.dataDir} to another process; stopping`);
+    logger.fatal({ err: error }, `lost the lock on DATA_DIR ${path.resolve(config.dataDir)} to another process; stopping`);
     process.exit(1);
   },
 });
@@ -75,7 +76,7 @@ try {
     const { port } = server.address() as AddressInfo;
     const host = ["0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
     const base = `http://${host}:${port}`;
-    const database = app.db.kind === "pglite" ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL";
+    const database = app.db.kind === "pglite" ? `embedded PGlite in ${path.resolve(config.dataDir)}` : "PostgreSQL";
     const { restOperations } = await import("../rest-facade/table.js");
     const areas = [...new Set(restOperations.map((operation) => `${base}/api/${operation.area}`))];
     logger.info({ url: base }, `Hubgraph ready on ${base} (${database})`);

@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Called if another process takes over the DATA_DIR lock while this one runs (default: throw). */
   onLockLost?: (error: Error) => void;
+  /** Told about each migration applied. */
+  log?: (line: string) => void;
 }
 
 export interface Database {
@@ -56,7 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         exec: async (sql) => void (await connection.query(sql)),
         query: async (sql, params) => (await connection.query(sql, params as unknown[])).rows,
       };
-      await applyMigrations(runner);
+      await applyMigrations(runner, options.log);
       connection.release();
     } catch (error) {
       connection.release();
@@ -72,7 +74,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     let unlock = async () => {};
     if (options.dataDir) {
       dir = path.resolve(options.dataDir, "pglite");
-      fs.mkdirSync(dir, { recursive: true });
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        throw new StartupError(`DATA_DIR ${path.resolve(options.dataDir)} cannot be used: ${(error as Error).message}`, { cause: error });
+      }
       unlock = await lockDataDir(path.resolve(options.dataDir), options.onLockLost);
     }
     let pglite: PGlite;
@@ -83,7 +89,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         exec: async (sql) => void (await pglite.exec(sql)),
         query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
       };
-      await applyMigrations(runner);
+      await applyMigrations(runner, options.log);
     } catch (error) {
       await unlock();
       throw error;
