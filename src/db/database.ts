@@ -135,11 +135,14 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers
  * Creates the embedded cluster (initdb) in a short-lived child process: initdb peaks near 800 MB of
  * WebAssembly memory, which a long-running process would keep resident until a garbage collection that
  * an idle server may never run. The child's memory goes back to the system when it exits.
+ *
+ * The child is plain JavaScript given on the command line, so it needs no TypeScript loader whichever way
+ * this process was started (compiled, tsx, the CLI's registered loader); it resolves PGlite from here.
  */
 async function initialiseInChildProcess(dir: string): Promise<void> {
-  const script = fileURLToPath(new URL(`./pglite-initdb${path.extname(import.meta.url)}`, import.meta.url));
-  // execArgv carries a TypeScript loader when the server runs from source (tsx), and nothing when compiled.
-  await promisify(execFile)(process.execPath, [...process.execArgv, script, dir]).catch((error: Error & { stderr?: string }) => {
+  const initdb = `const { PGlite } = await import("@electric-sql/pglite"); await (await PGlite.create(process.argv[1])).close();`;
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", initdb, dir], { cwd: here }).catch((error: Error & { stderr?: string }) => {
     throw new Error(`could not create the embedded database in ${dir}: ${error.stderr?.trim() || error.message}`, { cause: error });
   });
 }
