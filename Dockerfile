@@ -17,6 +17,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
 COPY prisma ./prisma
+COPY scripts ./scripts
 COPY src ./src
 COPY rest-facade ./rest-facade
 RUN npx prisma generate && npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
