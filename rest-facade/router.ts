@@ -111,10 +111,12 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit }: R
       if (method === "GET" && area && areas.includes(area) && !matching.some(({ route }) => route.operation.method === "GET")) {
         const described = operations.filter((operation) => operation.area === area && (!asked || operation.versions.includes(asked)));
         if (!described.length) throw notFound(`Version ${asked} of the ${area} API does not exist.`);
+        res.locals.operation = `GET /api/${area}`;
         return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, described));
       }
       const { route, params, version } = chooseRoute(matching, method, asked, req, res);
       res.set("X-API-Version", version);
+      res.locals.operation = `${route.operation.method} /api${route.operation.path}`;
       const body = isObject(req.body) ? req.body : {};
       const strayFile = Object.keys(body).find((name) => holdsFile(body[name]) && !route.fileParams.has(name));
       // Another version of the row may take files (the body was read for all of them); this one does not take this part.

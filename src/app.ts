@@ -1,5 +1,4 @@
 import express, { type ErrorRequestHandler, type Request } from "express";
-import morgan from "morgan";
 import cors from "cors";
 import { GraphQLError } from "graphql";
 import { createYoga } from "graphql-yoga";
@@ -20,6 +19,10 @@ import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
 import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
+import { createLogger, currentLogger, type Logger } from "./observability/logger.js";
+import { requestLogging } from "./observability/http.js";
+import { createMetrics } from "./observability/metrics.js";
+import { nameGraphQLOperations } from "./observability/graphql.js";
 
 export interface App {
   app: express.Express;
@@ -31,16 +34,27 @@ export interface AppOptions {
   config: Config;
   /** Keep the embedded database in memory instead of DATA_DIR (tests). */
   inMemory?: boolean;
-  log?: (line: string, error?: unknown) => void;
+  /** Where logs go; default a logger at LOG_LEVEL on stdout. Tests capture or silence them here. */
+  logger?: Logger;
+  /** Called if another process takes over the DATA_DIR lock while the server runs. */
+  onLockLost?: (error: Error) => void;
 }
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
-export async function createApp({ config, inMemory = false, log = console.log }: AppOptions): Promise<App> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: inMemory ? undefined : config.dataDir });
+export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost }: AppOptions): Promise<App> {
+  // Unexpected errors are logged with the request id of the request they happened in.
+  const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: inMemory ? undefined : config.dataDir,
+    onLockLost,
+    log: (line) => logger.info(line),
+  });
+  const metrics = createMetrics({ database: db, token: config.metricsToken, versions: restOperations.flatMap((operation) => operation.versions) });
   await ensureFirstPartyClient(db.prisma);
-  if (config.admin) await ensureAdministrator(db.prisma, config.admin, log);
+  if (config.admin) await ensureAdministrator(db.prisma, config.admin, (line) => logger.info(line));
   else if ((await db.prisma.user.count({ where: { isAdmin: true } })) === 0 && !inMemory) {
-    log("no administrator yet: start once with ADMIN_USERNAME and ADMIN_PASSWORD set to create one");
+    logger.warn("no administrator yet: start once with ADMIN_USERNAME and ADMIN_PASSWORD set to create one");
   }
 
   const contextFor = (req: Request): RequestContext => {
@@ -55,13 +69,13 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     renderGraphiQL: renderGraphiQLPage,
     context: ({ req }) => contextFor(req),
     logging: false,
-    plugins: queryLimitPlugins(),
+    plugins: [...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
     cors: false,
     maskedErrors: {
       maskError(error, message) {
         if (!(error instanceof GraphQLError)) {
-          log("unexpected GraphQL error", error);
+          logError("unexpected GraphQL error", error);
           return new ApiError(500, message);
         }
         const original = error.originalError;
@@ -78,7 +92,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
         if (!original) return error;
         const clientFault = clientFaultFromDatabase(original);
         if (clientFault) return clientFault;
-        log("unexpected GraphQL error", original);
+        logError("unexpected GraphQL error", original);
         return new ApiError(500, message);
       },
     },
@@ -90,11 +104,10 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
 
-  // One line per request (method, path, status, size, time) through the same logger as everything else.
-  // The path only: a query string may carry what a careless client should not have put there.
-  morgan.token("path", (req: Request) => req.originalUrl.split("?")[0]);
-  app.use(morgan(":method :path :status :res[content-length] - :response-time ms", { stream: { write: (line) => log(line.trimEnd()) } }));
+  // One JSON line per request (request id, user, operation, status, duration) and its metrics.
+  app.use(requestLogging(logger), metrics.observeRequests);
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/metrics", metrics.endpoint);
   app.get("/ready", async (_req, res) => {
     // A database that stalls is as unready as one that is down: answer within 2 seconds either way.
     const up = await Promise.race([db.ping(), new Promise<false>((resolve) => setTimeout(resolve, 2000, false).unref())]);
@@ -111,7 +124,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
         origin: config.corsOrigins,
         credentials: true,
         allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token"],
-        exposedHeaders: ["X-API-Version", "Retry-After", "WWW-Authenticate", "Allow"],
+        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow"],
         maxAge: 600,
       }),
     );
@@ -121,17 +134,22 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
   // Parsed here so BODY_LIMIT holds for GraphQL too (chunked or not); yoga reads the parsed body.
   app.use(yoga.graphqlEndpoint, express.json({ limit: config.bodyLimit, type: ["application/json", "application/graphql-response+json"] }));
+  app.use(yoga.graphqlEndpoint, (req, res, next) => {
+    // Until an operation executes (nameGraphQLOperations), the request is named after the endpoint.
+    res.locals.operation = `${req.method} ${yoga.graphqlEndpoint}`;
+    next();
+  });
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();
-  const facade = restFacade({ schema, operations: restOperations, contextFor, log, bodyLimit: byteLimit(config.bodyLimit) });
+  const facade = restFacade({ schema, operations: restOperations, contextFor, log: logError, bodyLimit: byteLimit(config.bodyLimit) });
   api.use(facade.readBody);
   api.use(authRoutes(db.prisma, config));
   api.use(facade.router);
   app.use("/api", api);
 
   app.use((req, _res, next) => next(new ApiError(404, `Nothing at ${req.method} ${req.path}.`)));
-  app.use(errorHandler(log));
+  app.use(errorHandler(logError));
 
   return { app, db, close: () => db.close() };
 }

@@ -1,6 +1,9 @@
+import express from "express";
+import { z } from "zod";
+
 /** Server configuration, read once from the environment. Every option is documented in the README. */
 export interface Config {
-  /** TCP port (PORT, default 3000). */
+  /** TCP port (PORT, default 3000; 0 picks a free one). */
   port: number;
   /** Interface to bind (HOST, default 0.0.0.0). */
   host: string;
@@ -29,37 +32,153 @@ export interface Config {
   /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
   corsOrigins: string[];
   /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
-  trustProxy: string | number | false;
+  trustProxy: boolean | string | number;
+  /** Least severe log level written (LOG_LEVEL, default info). */
+  logLevel: LogLevel;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); unset leaves /metrics open. */
+  metricsToken?: string;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum = 1): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number of at least ${minimum}, got "${raw}"`);
-  return value;
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * A reason the server cannot start that the operator can fix (a bad variable, a busy port, a locked
+ * DATA_DIR, an unreachable database): its message is one line that says what to change, shown without a
+ * stack trace.
+ */
+export class StartupError extends Error {
+  override name = "StartupError";
 }
 
+// Each variable: what is allowed (said in the error), how it is read, and its default. An empty value
+// counts as unset, as shells and compose files produce them easily.
+const unset = (value: unknown) => (value === "" ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unset, schema.optional());
+
+function wholeNumber(minimum: number, maximum: number, fallback: number, meaning = "") {
+  const allowed = `must be a whole number from ${minimum} to ${maximum}${meaning}`;
+  return z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^\d+$/, allowed)
+      .transform(Number)
+      .refine((value) => value >= minimum && value <= maximum, allowed)
+      .default(fallback),
+  );
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.preprocess(unset, z.enum(values, { error: `must be one of ${values.join(", ")}` }).default(fallback));
+}
+
+const DAY = 24 * 3600;
+const SIZE = /^\s*\d+(\.\d+)?\s*(b|kb|mb|gb)?\s*$/i;
+
+const environment = z
+  .object({
+    PORT: wholeNumber(0, 65535, 3000, " (0 picks a free port)"),
+    HOST: z.preprocess(unset, z.string().default("0.0.0.0")),
+    DATABASE_URL: optional(
+      z.string().refine((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "";
+        } catch {
+          return false;
+        }
+      }, "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
+    ),
+    DATA_DIR: z.preprocess(unset, z.string().default("data")),
+    ADMIN_USERNAME: optional(z.string()),
+    ADMIN_PASSWORD: optional(z.string().min(8, "must be at least 8 characters long")),
+    ADMIN_EMAIL: optional(z.email("must be an e-mail address")),
+    REGISTRATION: oneOf(["open", "closed"], "closed"),
+    ACCESS_TOKEN_TTL: wholeNumber(1, 365 * DAY, 3600, " (seconds)"),
+    REFRESH_TOKEN_TTL: wholeNumber(1, 365 * DAY, 14 * DAY, " (seconds)"),
+    SESSION_TTL: wholeNumber(1, 365 * DAY, 7 * DAY, " (seconds)"),
+    COOKIE_SECURE: oneOf(["true", "false"], "false"),
+    BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
+    RATE_LIMIT: wholeNumber(0, 1_000_000, 600, " (requests per minute; 0 turns the limit off)"),
+    LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 10, " (failed sign-ins per 15 minutes; 0 turns the limit off)"),
+    CORS_ORIGINS: z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
+        .refine((origins) => origins.every(isOrigin), "must be comma-separated origins such as https://app.example.com (scheme, host and port only)")
+        .default([]),
+    ),
+    TRUST_PROXY: optional(
+      z
+        .string()
+        .transform((value): boolean | number | string => (value === "true" ? true : value === "false" ? false : /^\d+$/.test(value) ? Number(value) : value))
+        .refine(isTrustProxySetting, "must be true, false, a number of proxies, or addresses/subnets such as loopback or 10.0.0.0/8"),
+    ),
+    LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
+    METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters long")),
+  })
+  .superRefine((env, context) => {
+    // One without the other was silently ignored before; now it is a mistake worth stopping for.
+    if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
+      const missing = env.ADMIN_USERNAME ? "ADMIN_PASSWORD" : "ADMIN_USERNAME";
+      context.addIssue({ code: "custom", path: [missing], message: "must be set too: ADMIN_USERNAME and ADMIN_PASSWORD go together" });
+    }
+  });
+
+/** Variables whose values never appear in an error message. */
+const SECRET = new Set(["ADMIN_PASSWORD", "DATABASE_URL", "METRICS_TOKEN"]);
+
+/** Reads and checks the environment; throws a StartupError naming every variable it cannot use. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const registration = env.REGISTRATION === "open" ? "open" : "closed";
+  const parsed = environment.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const value = env[name];
+      const got = value === undefined || value === "" ? "" : SECRET.has(name) ? " (value not shown)" : `, got ${JSON.stringify(value)}`;
+      return `${name} ${issue.message}${got}`;
+    });
+    throw new StartupError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
   return {
-    port: integer(env, "PORT", 3000),
-    host: env.HOST || "0.0.0.0",
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || "data",
-    admin:
-      env.ADMIN_USERNAME && env.ADMIN_PASSWORD
-        ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL || undefined }
-        : undefined,
-    registration,
-    accessTokenTtl: integer(env, "ACCESS_TOKEN_TTL", 3600),
-    refreshTokenTtl: integer(env, "REFRESH_TOKEN_TTL", 14 * 24 * 3600),
-    sessionTtl: integer(env, "SESSION_TTL", 7 * 24 * 3600),
-    cookieSecure: env.COOKIE_SECURE === "true",
-    bodyLimit: env.BODY_LIMIT || "1mb",
-    rateLimit: integer(env, "RATE_LIMIT", 600, 0),
-    loginRateLimit: integer(env, "LOGIN_RATE_LIMIT", 10, 0),
-    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((origin) => origin.trim()).filter(Boolean),
-    trustProxy: !env.TRUST_PROXY ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL } : undefined,
+    registration: e.REGISTRATION,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    sessionTtl: e.SESSION_TTL,
+    cookieSecure: e.COOKIE_SECURE === "true",
+    bodyLimit: e.BODY_LIMIT,
+    rateLimit: e.RATE_LIMIT,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    corsOrigins: e.CORS_ORIGINS,
+    trustProxy: e.TRUST_PROXY ?? false,
+    logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
   };
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/** Express compiles the setting (proxy-addr) when it is set, and throws on what it cannot use. */
+function isTrustProxySetting(value: boolean | number | string): boolean {
+  try {
+    express().set("trust proxy", value);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,30 +1,140 @@
-import { loadConfig } from "./config.js";
-import { createApp } from "./app.js";
-import { restOperations } from "../rest-facade/table.js";
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { loadConfig, StartupError, type Config } from "./config.js";
+import { createLogger, type Logger } from "./observability/logger.js";
 
-const config = loadConfig();
-const { app, db, close } = await createApp({ config, log: (line, error) => (error ? console.error(line, error) : console.log(line)) });
+/** How long running requests get to finish after SIGTERM/SIGINT before their connections are closed. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
-const server = app.listen(config.port, config.host, () => {
-  const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`;
-  console.log(`Hubgraph on ${db.kind === "pglite" ? `embedded PGlite (${config.dataDir})` : "PostgreSQL"}`);
-  console.log(`  GraphiQL:  ${base}/graphql`);
-  const areas = [...new Set(restOperations.map((operation) => operation.area))];
-  console.log(`  REST API:  ${base}/api  (operations: ${areas.map((area) => `${base}/api/${area}`).join(", ")})`);
+// The environment is checked before anything is created: a bad value never leaves a database or a
+// half-started server behind.
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  exitWith(createLogger({ level: "info" }), error);
+}
+const logger = createLogger({ level: config.logLevel });
+process.on("uncaughtException", (error) => exitWith(logger, error));
+process.on("unhandledRejection", (error) => exitWith(logger, error));
+
+// The port comes first (a busy port is found in milliseconds, not after the database is migrated);
+// until the app is ready every request is answered 503.
+const server = http.createServer();
+let stopping = false;
+let handle: http.RequestListener = (_req, res) => {
+  res.writeHead(503, { "Content-Type": "application/json", "Retry-After": "1" }).end(JSON.stringify({ message: "Starting up.", code: 503 }));
+};
+// Responses still to be written: told to close their connection when a stop begins, so that keep-alive
+// clients do not hold the stop up for the keep-alive timeout after their last answer.
+const unanswered = new Set<http.ServerResponse>();
+server.on("request", (req, res) => {
+  if (stopping) res.setHeader("Connection", "close");
+  unanswered.add(res);
+  res.once("close", () => unanswered.delete(res));
+  handle(req, res);
+});
+try {
+  await listen(server, config);
+} catch (error) {
+  exitWith(logger, error);
+}
+
+// Loaded only now, so that a bad variable or a busy port is reported before the schema is even built.
+const { createApp } = await import("./app.js");
+const starting = createApp({
+  config,
+  logger,
+  onLockLost: (error) => {
+    // Another server took the embedded database over; writing on would corrupt it, so stop at once.
+    logger.fatal({ err: error }, `lost the lock on DATA_DIR ${path.resolve(config.dataDir)} to another process; stopping`);
+    process.exit(1);
+  },
 });
 
-// Stop taking requests, let running ones finish for up to 10 seconds, then close the database and exit.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.log(`${signal}: shutting down`);
-    server.closeIdleConnections();
+  // `on`, not `once`: a second signal must find this handler too, or signal-exit (proper-lockfile's)
+  // would take it for an unhandled signal and kill the process in the middle of the graceful stop.
+  // A second signal is normal (Ctrl-C under `npm start` reaches node from the terminal and from npm)
+  // and changes nothing: the stop is bounded by the grace period anyway.
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: stopping (running requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
+    void stop().then(
+      () => process.exit(0),
+      (error: unknown) => exitWith(logger, error),
+    );
+  });
+}
+
+try {
+  const app = await starting;
+  if (!stopping) {
+    handle = app.app;
+    const { port } = server.address() as AddressInfo;
+    const host = ["0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
+    const base = `http://${host}:${port}`;
+    const database = app.db.kind === "pglite" ? `embedded PGlite in ${path.resolve(config.dataDir)}` : "PostgreSQL";
+    const { restOperations } = await import("../rest-facade/table.js");
+    const areas = [...new Set(restOperations.map((operation) => `${base}/api/${operation.area}`))];
+    logger.info({ url: base }, `Hubgraph ready on ${base} (${database})`);
+    logger.info(`GraphiQL ${base}/graphql; REST API ${base}/api: ${areas.join(", ")}`);
+  }
+} catch (error) {
+  exitWith(logger, error);
+}
+
+/** Stops taking connections, lets running requests finish (closing their connections after the grace period), then closes the database. */
+async function stop(): Promise<void> {
+  for (const res of unanswered) if (!res.headersSent) res.setHeader("Connection", "close");
+  await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => {
-      console.error("requests still running after 10 s; closing their connections");
+      logger.warn(`requests still running after ${SHUTDOWN_GRACE_MS / 1000} s; closing their connections`);
       server.closeAllConnections();
-    }, 10_000).unref();
+    }, SHUTDOWN_GRACE_MS).unref();
     server.close(() => {
       clearTimeout(deadline);
-      void close().finally(() => process.exit(0));
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+  // A signal during start-up waits for it to finish: migrations are not interrupted half-way.
+  const app = await starting.catch(() => undefined);
+  await app?.close();
+}
+
+function listen(target: http.Server, { port, host }: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, port, host));
+    target.once("error", failed);
+    target.listen(port, host, () => {
+      target.off("error", failed);
+      resolve();
     });
   });
+}
+
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new StartupError(`Port ${port} on ${host} is already in use (PORT): another server is listening there.`);
+    case "EACCES":
+      return new StartupError(`Not allowed to listen on port ${port} (PORT): ports below 1024 need privileges.`);
+    case "EADDRNOTAVAIL":
+      return new StartupError(`HOST ${host} is not an address of this machine.`);
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new StartupError(`HOST ${host} cannot be resolved.`);
+    default:
+      return error;
+  }
+}
+
+/** Logs why the server cannot run — one line for a StartupError, the stack for anything else — and exits 1. */
+function exitWith(log: Logger, error: unknown): never {
+  if (error instanceof StartupError) log.fatal(error.message);
+  else log.fatal({ err: error }, "Hubgraph stopped on an unexpected error");
+  process.exit(1);
 }

@@ -1,17 +1,145 @@
-import { expect, it } from "vitest";
-import { startServer } from "./server.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "./server.js";
+import { createLogger } from "../src/observability/logger.js";
 
-it("logs one line per request with method, path and status, never the query string", async () => {
-  const lines: string[] = [];
-  const server = await startServer({}, (line) => lines.push(line));
+interface LogLine {
+  level: string;
+  time: string;
+  msg: string;
+  requestId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  duration?: number;
+  userId?: number | null;
+  operation?: string;
+  version?: string;
+  err?: { message: string; stack: string };
+}
+
+/** A server whose log lines (pino's JSON) are kept in `lines`. */
+async function serverWithCapturedLogs(): Promise<{ server: TestServer; lines: LogLine[] }> {
+  const lines: LogLine[] = [];
+  const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+  return { server: await startServer({}, logger), lines };
+}
+
+const requestLine = (lines: LogLine[], requestId: string) => lines.find((line) => line.requestId === requestId && line.status !== undefined);
+// The line is written when the response ends, which can be a moment after the client has read it.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe("request logs", () => {
+  let server: TestServer;
+  let lines: LogLine[];
+  beforeAll(async () => ({ server, lines } = await serverWithCapturedLogs()));
+  afterAll(() => server?.close());
+
+  it("writes one JSON line per request: time, level, request id, user, operation, version, status, duration — never the query string", async () => {
+    const user = await server.user();
+    const response = await fetch(`${server.url}/api/wiki/list?search=secret-looking-value&limit=5`, {
+      headers: { authorization: `Bearer ${user.token}`, "x-request-id": "trace-4bf92f35.01" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toBe("trace-4bf92f35.01");
+    await settle();
+
+    const line = requestLine(lines, "trace-4bf92f35.01");
+    expect(line).toMatchObject({
+      level: "info",
+      method: "GET",
+      path: "/api/wiki/list",
+      status: 200,
+      userId: user.id,
+      operation: "GET /api/wiki/list",
+      version: "1.0",
+      msg: "GET /api/wiki/list 200",
+    });
+    expect(new Date(line!.time).toISOString()).toBe(line!.time);
+    expect(line!.duration).toBeGreaterThanOrEqual(0);
+    const everything = JSON.stringify(lines);
+    expect(everything).not.toContain("secret-looking-value");
+    // Nor the password of the token request, nor any token.
+    expect(everything).not.toContain(user.password);
+    expect(everything).not.toContain(user.token);
+  });
+
+  it("names the facade row by its path template, and anonymous callers as userId null", async () => {
+    const response = await fetch(`${server.url}/api/v1.0/wiki/abc`);
+    expect(response.status).toBe(400);
+    await settle();
+    expect(requestLine(lines, response.headers.get("x-request-id")!)).toMatchObject({
+      path: "/api/v1.0/wiki/abc",
+      status: 400,
+      userId: null,
+      operation: "GET /api/wiki/{id}",
+      version: "1.0",
+    });
+  });
+
+  it("names GraphQL requests by their operation, and other requests by route or as unmatched", async () => {
+    const graphql = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "query RecentPages { wikiPages(limit: 1) { total } }" }),
+    });
+    const invalid = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "query Broken { noSuchField }" }),
+    });
+    const health = await fetch(`${server.url}/health`);
+    const nowhere = await fetch(`${server.url}/nowhere/at/all`);
+    const session = await fetch(`${server.url}/api/session`, { method: "POST", body: new URLSearchParams({ username: "nobody", password: "wrong-password" }) });
+    await settle();
+    expect(requestLine(lines, graphql.headers.get("x-request-id")!)).toMatchObject({ status: 200, operation: "graphql query RecentPages" });
+    expect(requestLine(lines, invalid.headers.get("x-request-id")!)).toMatchObject({ operation: "POST /graphql" });
+    // Probes are logged at debug level, below this logger's info.
+    expect(requestLine(lines, health.headers.get("x-request-id")!)).toBeUndefined();
+    expect(requestLine(lines, nowhere.headers.get("x-request-id")!)).toMatchObject({ status: 404, operation: "unmatched" });
+    expect(requestLine(lines, session.headers.get("x-request-id")!)).toMatchObject({ status: 401, operation: "POST /api/session" });
+  });
+
+  it.each([
+    ["too long", "x".repeat(129)],
+    ["with spaces", "my request"],
+    ["with quotes", 'a"b'],
+  ])("replaces a request id that is %s with a UUID, and echoes that", async (_case, asked) => {
+    const response = await fetch(`${server.url}/api/wiki/list`, { headers: { "x-request-id": asked } });
+    const id = response.headers.get("x-request-id")!;
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    await settle();
+    expect(requestLine(lines, id)).toMatchObject({ path: "/api/wiki/list" });
+    expect(JSON.stringify(lines)).not.toContain(asked);
+  });
+
+  it("gives every request its own id when the client sends none", async () => {
+    const [first, second] = await Promise.all([fetch(`${server.url}/health`), fetch(`${server.url}/health`)]);
+    expect(first.headers.get("x-request-id")).toBeTruthy();
+    expect(first.headers.get("x-request-id")).not.toBe(second.headers.get("x-request-id"));
+  });
+});
+
+it("logs an unexpected error with its stack and the request id of the request it broke", async () => {
+  const { server, lines } = await serverWithCapturedLogs();
   try {
-    await server.rest("GET", "/wiki/list", { query: { search: "secret-looking-value" } });
-    await server.rest("GET", "/wiki/abc");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(lines).toContainEqual(expect.stringMatching(/^GET \/api\/wiki\/list 200 \d+ - [\d.]+ ms$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^GET \/api\/wiki\/abc 400 /));
-    expect(lines.join("\n")).not.toContain("secret-looking-value");
+    // A database that has gone away is the simplest unexpected failure to cause from outside.
+    await server.app.db.close();
+    const graphql = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": "broken-graphql" },
+      body: JSON.stringify({ query: "{ wikiPages { total } }" }),
+    });
+    expect(((await graphql.json()) as { errors: unknown[] }).errors).toHaveLength(1);
+    const rest = await fetch(`${server.url}/api/wiki/list`, { headers: { "x-request-id": "broken-list" } });
+    expect(rest.status).toBe(500);
+    await settle();
+
+    const errors = lines.filter((line) => line.level === "error" && line.err);
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    expect(errors.every((line) => line.requestId && line.err!.stack)).toBe(true);
+    expect(errors.map((line) => line.requestId)).toEqual(expect.arrayContaining(["broken-graphql", "broken-list"]));
+    expect(requestLine(lines, "broken-list")).toMatchObject({ level: "error", status: 500, operation: "GET /api/wiki/list" });
   } finally {
-    await server.close();
+    await server.close().catch(() => {});
   }
 });

@@ -6,6 +6,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { hashPassword } from "../src/auth/secrets.js";
+import { silentLogger, type Logger } from "../src/observability/logger.js";
 import { createScratchDatabase } from "./scratch-database.js";
 
 /**
@@ -63,7 +64,7 @@ export interface GraphQLResult<R> {
   errors: { message: string; extensions?: { code?: string; errors?: { parameter: string; message: string }[] } }[];
 }
 
-export async function startServer(overrides: Partial<Config> = {}, log: (line: string, error?: unknown) => void = () => {}): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}, logger: Logger = silentLogger()): Promise<TestServer> {
   const base = loadConfig();
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
@@ -75,7 +76,7 @@ export async function startServer(overrides: Partial<Config> = {}, log: (line: s
   // Rate limits are off unless a test turns them on (test/rate-limits.test.ts): a suite sends hundreds of
   // requests a minute, many of them failed sign-ins, from one address.
   const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl };
-  const app = await createApp({ config, inMemory: true, log });
+  const app = await createApp({ config, inMemory: true, logger });
   const server: Server = await new Promise((resolve) => {
     const listening = app.app.listen(0, "127.0.0.1", () => resolve(listening));
   });

@@ -1,17 +1,24 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
+import { lockDataDir } from "./data-dir-lock.js";
+import { StartupError } from "../config.js";
 
 export interface DatabaseOptions {
   /** postgres:// URL; absent → embedded PGlite. */
   databaseUrl?: string;
   /** Folder for the embedded database; absent → in-memory (tests). */
   dataDir?: string;
-  /** Told about each migration as it is applied (the CLI's `migrate` prints them). */
+  /** Called if another process takes over the DATA_DIR lock while this one runs (default: throw). */
+  onLockLost?: (error: Error) => void;
+  /** Told about each migration applied. */
   log?: (line: string) => void;
 }
 
@@ -20,6 +27,8 @@ export interface Database {
   kind: "pglite" | "postgresql";
   /** Called with every SQL statement Prisma sends; used by tests to catch N+1 regressions. */
   onQuery(listener: (sql: string) => void): () => void;
+  /** Connections of the PostgreSQL pool (absent for PGlite, which has one in-process connection). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -31,43 +40,71 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let runner: SqlRunner;
   let closeDriver: () => Promise<void>;
   let kind: Database["kind"];
+  let poolStats: Database["poolStats"];
 
   if (options.databaseUrl) {
     kind = "postgresql";
     const { default: pg } = await import("pg");
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
-    runner = {
-      exec: async (sql) => void (await pool.query(sql)),
-      query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
-    };
-    await applyMigrations(runner, options.log);
-    await pool.end();
-    // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them.
-    prisma = clientWithQueryEvents(
-      new PrismaPg({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 }),
-      listeners,
-    );
-    closeDriver = async () => {};
+    // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them. The pool is
+    // ours (not the adapter's) so /metrics can report its connections.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 });
+    // The migration advisory lock belongs to a session: one connection runs all of it.
+    const connection = await pool.connect().catch(async (error: Error) => {
+      await pool.end();
+      throw new StartupError(`Cannot connect to PostgreSQL at ${describeUrl(options.databaseUrl!)} (DATABASE_URL): ${error.message}`, { cause: error });
+    });
+    try {
+      runner = {
+        exec: async (sql) => void (await connection.query(sql)),
+        query: async (sql, params) => (await connection.query(sql, params as unknown[])).rows,
+      };
+      await applyMigrations(runner, options.log);
+      connection.release();
+    } catch (error) {
+      connection.release();
+      await pool.end();
+      throw error;
+    }
+    prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    closeDriver = () => pool.end();
   } else {
     kind = "pglite";
     let dir: string | undefined;
+    let unlock = async () => {};
     if (options.dataDir) {
       dir = path.resolve(options.dataDir, "pglite");
-      fs.mkdirSync(dir, { recursive: true });
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        throw new StartupError(`DATA_DIR ${path.resolve(options.dataDir)} cannot be used: ${(error as Error).message}`, { cause: error });
+      }
+      unlock = await lockDataDir(path.resolve(options.dataDir), options.onLockLost);
     }
-    const pglite = new PGlite(dir);
-    runner = {
-      exec: async (sql) => void (await pglite.exec(sql)),
-      query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
-    };
-    await applyMigrations(runner, options.log);
+    let pglite: PGlite;
+    try {
+      if (dir && !fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseInChildProcess(dir);
+      pglite = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+      runner = {
+        exec: async (sql) => void (await pglite.exec(sql)),
+        query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
+      };
+      await applyMigrations(runner, options.log);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
     prisma = clientWithQueryEvents(new PrismaPGlite(pglite), listeners);
-    closeDriver = () => pglite.close();
+    closeDriver = async () => {
+      await pglite.close();
+      await unlock();
+    };
   }
 
   return {
     prisma,
     kind,
+    poolStats,
     onQuery(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -85,6 +122,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await closeDriver();
     },
   };
+}
+
+/**
+ * PGlite's own start parameters plus a smaller buffer cache. PostgreSQL's default shared_buffers (128 MB)
+ * lives inside PGlite's WebAssembly heap and is resident once touched; 16 MB keeps an idle server well
+ * under 300 MB (docs/performance.md, "Idle memory"), and pages beyond it still come from the OS file cache.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * Creates the embedded cluster (initdb) in a short-lived child process: initdb peaks near 800 MB of
+ * WebAssembly memory, which a long-running process would keep resident until a garbage collection that
+ * an idle server may never run. The child's memory goes back to the system when it exits.
+ *
+ * The child is plain JavaScript given on the command line, so it needs no TypeScript loader whichever way
+ * this process was started (compiled, tsx, the CLI's registered loader); it resolves PGlite from here.
+ */
+async function initialiseInChildProcess(dir: string): Promise<void> {
+  const initdb = `const { PGlite } = await import("@electric-sql/pglite"); await (await PGlite.create(process.argv[1])).close();`;
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", initdb, dir], { cwd: here }).catch((error: Error & { stderr?: string }) => {
+    throw new Error(`could not create the embedded database in ${dir}: ${error.stderr?.trim() || error.message}`, { cause: error });
+  });
+}
+
+/** host:port/database of a PostgreSQL URL, without the credentials. */
+function describeUrl(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return `${hostname}:${port || 5432}${pathname}`;
 }
 
 // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime

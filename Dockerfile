@@ -1,0 +1,45 @@
+# Hubgraph's production image: compiled JavaScript on Node 20, no TypeScript, no Prisma CLI, run as the
+# unprivileged `node` user.
+#
+#   docker build -t hubgraph .
+#   docker run --init -p 3000:3000 -v hubgraph-data:/app/data hubgraph          # embedded PGlite in the volume
+#   docker run --init -p 3000:3000 -e DATABASE_URL=postgres://… hubgraph          # PostgreSQL
+#
+# compose.yaml runs it with PostgreSQL. Configuration is the environment (README, "Configuration").
+# Pin the base image by digest for reproducible production builds.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Install scripts off, as npm 11 runs them for this project (package.json "allowScripts"): the Prisma
+# engines' download is not needed with the JS engine, and the client is generated below.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
+COPY prisma ./prisma
+COPY scripts ./scripts
+COPY src ./src
+COPY rest-facade ./rest-facade
+RUN npx prisma generate && npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The embedded database (when DATABASE_URL is unset) lives in a volume the node user can write.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself is the process that receives SIGTERM (no npm or shell in between) and stops gracefully:
+# running requests get 10 s, then the database is closed. `docker run --init` (compose: init: true) adds
+# a minimal init as PID 1 that forwards signals and reaps child processes.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,10 @@
+// `npm run build`, after tsc: copies into dist/ what the compiled server reads at run time and tsc does not
+// emit — every file under src/ and rest-facade/ that is not TypeScript (e.g. browser scripts, GraphQL
+// documents), and the SQL migrations the server applies on start (src/db/migrate.ts finds them at
+// ../../prisma/migrations from its own file, in src/ and in dist/src/ alike).
+import fs from "node:fs";
+import path from "node:path";
+
+const notTypeScript = (source) => fs.statSync(source).isDirectory() || !source.endsWith(".ts");
+for (const dir of ["src", "rest-facade"]) fs.cpSync(dir, path.join("dist", dir), { recursive: true, filter: notTypeScript });
+fs.cpSync(path.join("prisma", "migrations"), path.join("dist", "prisma", "migrations"), { recursive: true });

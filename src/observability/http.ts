@@ -1,0 +1,86 @@
+import crypto from "node:crypto";
+import type { Request, RequestHandler, Response } from "express";
+import { pinoHttp } from "pino-http";
+import { runWithRequestLogger, type Logger } from "./logger.js";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /**
+       * What the request ran, for logs and metrics: the facade row ("GET /api/wiki/{id}"), the GraphQL
+       * operation ("graphql query WikiPages"), or the route. Set by whoever knows it.
+       */
+      operation?: string;
+    }
+  }
+}
+
+/** A client's X-Request-Id is kept when it looks like an id (a UUID, a trace id); anything else is replaced. */
+const SANE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** Probes and scrapes, logged at debug so a health check every few seconds does not drown the log. */
+const QUIET_PATHS = new Set(["/health", "/ready", "/metrics"]);
+
+/** The path without the query string: a query may carry what a careless client should not have put there. */
+export function pathOf(req: Request): string {
+  const url = req.originalUrl ?? req.url;
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The request's operation for logs and metrics, from a bounded set of names: the one set in
+ * `res.locals.operation`, else the express route that answered (`GET /health`, `POST /api/session`),
+ * else "unmatched" (a 404, or a request refused before any route, e.g. a malformed version).
+ */
+export function operationOf(req: Request, res: Response): string {
+  if (res.locals.operation) return res.locals.operation;
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  if (route && typeof route.path === "string") {
+    // After an error left a mounted router, express has reset baseUrl; /api is the only mount with routes.
+    const mount = req.baseUrl || (pathOf(req).startsWith("/api/") && !route.path.startsWith("/api") ? "/api" : "");
+    return `${req.method} ${mount}${route.path}`;
+  }
+  return "unmatched";
+}
+
+/**
+ * One JSON line per request when it ends: time, level, requestId, method, path (never the query string),
+ * status, duration (ms), userId, operation and API version. The request id comes from X-Request-Id when
+ * sane, else a new UUID, and is echoed in the response. Code running for the request logs through
+ * `req.log` (or `currentLogger`), which carries the same requestId.
+ */
+export function requestLogging(logger: Logger): RequestHandler[] {
+  const describe = (req: Request, res: Response, duration: number) => ({
+    method: req.method,
+    path: pathOf(req),
+    status: res.statusCode,
+    duration,
+    userId: req.viewer?.user?.id ?? null,
+    operation: operationOf(req, res),
+    ...(res.getHeader("X-API-Version") ? { version: String(res.getHeader("X-API-Version")) } : {}),
+    // The client went away before the response was complete.
+    ...(res.writableFinished ? {} : { aborted: true }),
+  });
+  const message = (req: Request, res: Response) => `${req.method} ${pathOf(req)} ${res.statusCode}`;
+  const logRequests = pinoHttp<Request, Response>({
+    logger,
+    genReqId(req, res) {
+      const asked = req.headers["x-request-id"];
+      const id = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : crypto.randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    customAttributeKeys: { reqId: "requestId" },
+    // req.log and res.log carry only the request id; the request's details are in its one line at the end.
+    quietReqLogger: true,
+    quietResLogger: true,
+    customLogLevel: (req, res, error) => (error || res.statusCode >= 500 ? "error" : QUIET_PATHS.has(pathOf(req)) ? "debug" : "info"),
+    customSuccessObject: (req, res, value: { responseTime: number }) => describe(req, res, value.responseTime),
+    // An unexpected error is logged with its stack where it is handled; the request line only says how it ended.
+    customErrorObject: (req, res, _error, value: { responseTime: number }) => describe(req, res, value.responseTime),
+    customSuccessMessage: message,
+    customErrorMessage: message,
+  });
+  return [logRequests, (req, _res, next) => runWithRequestLogger(req.log, next)];
+}

@@ -1,0 +1,130 @@
+import crypto from "node:crypto";
+import type { Request, RequestHandler, Response } from "express";
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
+import type { Plugin } from "graphql-yoga";
+import { ApiError } from "../common/errors.js";
+import type { Database } from "../db/database.js";
+import { operationOf } from "./http.js";
+
+export interface Metrics {
+  registry: Registry;
+  /** Observes every request when it ends: duration by operation, API version and status. */
+  observeRequests: RequestHandler;
+  /** GET /metrics in Prometheus' text format; with a token, only for `Authorization: Bearer <token>`. */
+  endpoint: RequestHandler;
+  /** GraphQL phase timings and error counts (graphql-yoga's Prometheus plugin). */
+  graphqlPlugin: Plugin;
+}
+
+export interface MetricsOptions {
+  database: Database;
+  /** METRICS_TOKEN. */
+  token?: string;
+  /** Every API version some operation has: other asked versions are labelled "other". */
+  versions: Iterable<string>;
+}
+
+/**
+ * GraphQL operation names are the client's to choose. Each distinct label value is a time series kept
+ * for the life of the process, so only the first names seen get their own; later ones share one label.
+ */
+const MAX_GRAPHQL_OPERATION_LABELS = 100;
+
+/** Prometheus metrics of one app, in a registry of its own (several apps share a test process). */
+export function createMetrics({ database, token, versions }: MetricsOptions): Metrics {
+  const registry = new Registry();
+  // Process metrics: resident memory, CPU, heap, event-loop lag, GC, open handles.
+  collectDefaultMetrics({ register: registry });
+
+  const requestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP requests by operation (facade row, GraphQL operation or route), API version and status; _count counts them.",
+    labelNames: ["operation", "version", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: "hubgraph_database_info",
+    help: "The database in use: kind is pglite (embedded, one in-process connection) or postgresql (a pg pool).",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  }).set({ kind: database.kind }, 1);
+  if (database.poolStats) {
+    const poolStats = database.poolStats;
+    new Gauge({
+      name: "hubgraph_database_pool_connections",
+      help: "PostgreSQL pool connections: total open, idle, and waiting (queries queued for a free connection).",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      collect() {
+        const { total, idle, waiting } = poolStats();
+        this.set({ state: "total" }, total);
+        this.set({ state: "idle" }, idle);
+        this.set({ state: "waiting" }, waiting);
+      },
+    });
+  }
+
+  const knownVersions = new Set(versions);
+  const graphqlNames = new Set<string>();
+  const operationLabel = (operation: string) => {
+    if (!operation.startsWith("graphql ") || graphqlNames.has(operation)) return operation;
+    if (graphqlNames.size >= MAX_GRAPHQL_OPERATION_LABELS) return "graphql (other)";
+    graphqlNames.add(operation);
+    return operation;
+  };
+  const versionLabel = (res: Response) => {
+    const version = res.getHeader("X-API-Version");
+    if (version === undefined) return "";
+    return knownVersions.has(String(version)) ? String(version) : "other";
+  };
+
+  const observeRequests: RequestHandler = (req: Request, res: Response, next) => {
+    const stopTimer = requestDuration.startTimer();
+    // "close" comes once per response, whether it finished or the client went away.
+    res.once("close", () => stopTimer({ operation: operationLabel(operationOf(req, res)), version: versionLabel(res), status: String(res.statusCode) }));
+    next();
+  };
+
+  const expected = token ? digest(token) : null;
+  const endpoint: RequestHandler = async (req, res, next) => {
+    try {
+      if (expected) {
+        const given = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "")?.[1];
+        if (!given || !crypto.timingSafeEqual(digest(given), expected)) {
+          throw new ApiError(401, "GET /metrics needs the METRICS_TOKEN as a bearer token.");
+        }
+      }
+      res.set("Content-Type", registry.contentType).send(await registry.metrics());
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const graphqlPlugin = usePrometheus({
+    registry,
+    // Served by express at /metrics with the token check, not by yoga (which only sees /graphql).
+    endpoint: false,
+    // Operation names are counted per name, bounded, in http_request_duration_seconds.
+    labels: { operationName: false },
+    metrics: {
+      graphql_envelop_request: true,
+      graphql_envelop_request_duration: true,
+      graphql_envelop_request_time_summary: false,
+      graphql_envelop_phase_parse: true,
+      graphql_envelop_phase_validate: true,
+      graphql_envelop_phase_context: true,
+      graphql_envelop_phase_execute: true,
+      graphql_envelop_error_result: true,
+      graphql_envelop_deprecated_field: false,
+      graphql_envelop_schema_change: false,
+      graphql_yoga_http_duration: false,
+    },
+  }) as Plugin;
+
+  return { registry, observeRequests, endpoint, graphqlPlugin };
+}
+
+const digest = (value: string) => crypto.createHash("sha256").update(value).digest();

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "./server.js";
+
+const TOKEN = "metrics-token-for-tests-0123456789";
+
+const graphql = (server: TestServer, query: string) =>
+  fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+
+/** The value of one sample line of Prometheus' text format, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  const line = text
+    .split("\n")
+    .find((candidate) => candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `) ? wanted.every((label) => candidate.includes(label)) : false);
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+describe("/metrics with METRICS_TOKEN", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ metricsToken: TOKEN });
+  });
+  afterAll(() => server?.close());
+
+  const scrape = async () => {
+    const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    return response.text();
+  };
+
+  it.each([
+    ["no credentials", {}],
+    ["a wrong token", { authorization: "Bearer not-the-metrics-token-at-all" }],
+    ["the token without the Bearer scheme", { authorization: TOKEN }],
+  ])("refuses %s with 401 and the contract's body", async (_case, headers: Record<string, string>) => {
+    const response = await fetch(`${server.url}/metrics`, { headers });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(await response.json()).toMatchObject({ code: 401, message: expect.stringContaining("METRICS_TOKEN") });
+  });
+
+  it("counts requests by facade row, API version and status, with latency buckets", async () => {
+    const before = sample(await scrape(), "http_request_duration_seconds_count", { operation: "GET /api/wiki/list", version: "1.0", status: "200" }) ?? 0;
+    await fetch(`${server.url}/api/wiki/list?search=a`);
+    await fetch(`${server.url}/api/wiki/list?search=b`);
+    await fetch(`${server.url}/api/wiki/1?v=1.0`);
+    await fetch(`${server.url}/api/wiki/abc`);
+    const text = await scrape();
+    expect(sample(text, "http_request_duration_seconds_count", { operation: "GET /api/wiki/list", version: "1.0", status: "200" })).toBe(before + 2);
+    expect(sample(text, "http_request_duration_seconds_count", { operation: "GET /api/wiki/{id}", version: "1.0", status: "404" })).toBe(1);
+    expect(sample(text, "http_request_duration_seconds_count", { operation: "GET /api/wiki/{id}", version: "1.0", status: "400" })).toBe(1);
+    expect(sample(text, "http_request_duration_seconds_bucket", { le: "+Inf", operation: "GET /api/wiki/list", status: "200" })).toBe(before + 2);
+    expect(text).toContain("# TYPE http_request_duration_seconds histogram");
+  });
+
+  it("counts GraphQL requests by operation name, with GraphQL phase timings", async () => {
+    await graphql(server, "query MetricsProbe { wikiPages(limit: 1) { total } }");
+    await graphql(server, "{ wikiPages(limit: 1) { total } }");
+    const text = await scrape();
+    expect(sample(text, "http_request_duration_seconds_count", { operation: "graphql query MetricsProbe", status: "200" })).toBe(1);
+    expect(sample(text, "http_request_duration_seconds_count", { operation: "graphql query (anonymous)", status: "200" })).toBe(1);
+    expect(sample(text, "graphql_envelop_phase_execute_count", { operationType: "query" })).toBeGreaterThanOrEqual(2);
+    expect(sample(text, "graphql_envelop_phase_parse_count", { operationType: "query" })).toBeGreaterThanOrEqual(2);
+  });
+
+  it("keeps at most 100 GraphQL operation names apart; later names share one label", async () => {
+    for (let i = 0; i < 105; i++) await graphql(server, `query Name${i} { wikiPages(limit: 1) { total } }`);
+    const text = await scrape();
+    const names = new Set(text.split("\n").filter((line) => line.startsWith("http_request_duration_seconds_count")).map((line) => /operation="graphql query ([^"]+)"/.exec(line)?.[1]).filter(Boolean));
+    expect(names.size).toBe(100);
+    expect(sample(text, "http_request_duration_seconds_count", { operation: "graphql (other)" })).toBeGreaterThanOrEqual(5);
+  });
+
+  it("reports process metrics and the database in use", async () => {
+    const text = await scrape();
+    expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
+    expect(sample(text, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
+    expect(sample(text, "hubgraph_database_info", { kind: server.kind })).toBe(1);
+    if (server.kind === "postgresql") {
+      expect(sample(text, "hubgraph_database_pool_connections", { state: "total" })).toBeGreaterThanOrEqual(1);
+      expect(sample(text, "hubgraph_database_pool_connections", { state: "waiting" })).toBe(0);
+    } else {
+      expect(text).not.toContain("hubgraph_database_pool_connections");
+    }
+  });
+});
+
+it("serves /metrics to anyone when METRICS_TOKEN is not set", async () => {
+  const server = await startServer({ metricsToken: undefined });
+  try {
+    const response = await fetch(`${server.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("process_cpu_seconds_total");
+  } finally {
+    await server.close();
+  }
+});

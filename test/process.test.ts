@@ -1,0 +1,176 @@
+// The server as an operator starts it: `src/main.ts` in a process of its own, configured by the
+// environment, stopped by signals. (From source through tsx, so the tests need no build.)
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+interface Started {
+  child: ChildProcess;
+  /** Every line the process wrote to stdout or stderr. */
+  lines: string[];
+  exit: Promise<number | null>;
+  /** Resolves with the first line matching, or rejects when the process exits first. */
+  waitFor(pattern: RegExp): Promise<string>;
+}
+
+const root = path.resolve(import.meta.dirname, "..");
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  // A test that failed may leave its server running.
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+function start(env: Record<string, string>): Started {
+  // The process tests are about the process: always the embedded database unless a test says otherwise,
+  // and no inherited LOG_LEVEL or METRICS_TOKEN changing what it writes.
+  const { DATABASE_URL: _url, LOG_LEVEL: _level, METRICS_TOKEN: _token, ...inherited } = process.env;
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: { ...inherited, HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  const lines: string[] = [];
+  const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffered = "";
+    stream.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const complete = buffered.split("\n");
+      buffered = complete.pop()!;
+      for (const line of complete.filter(Boolean)) {
+        lines.push(line);
+        for (const waiter of waiters) if (waiter.pattern.test(line)) waiter.resolve(line);
+      }
+    });
+  }
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    exit,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const found = lines.find((line) => pattern.test(line));
+        if (found) return resolve(found);
+        waiters.add({ pattern, resolve });
+        void exit.then((code) => reject(new Error(`exited with ${code} before logging ${pattern}:\n${lines.join("\n")}`)));
+      }),
+  };
+}
+
+/** The base URL from the server's "ready" line. */
+async function ready(server: Started): Promise<string> {
+  const line = await server.waitFor(/Hubgraph ready/);
+  return (JSON.parse(line) as { url: string }).url.replace("localhost", "127.0.0.1");
+}
+
+const temporaryDirs: string[] = [];
+const dataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-process-"));
+  temporaryDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temporaryDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a bad environment variable", () => {
+  it.each([
+    ["PORT", "70000", /^Invalid configuration: PORT must be a whole number from 0 to 65535.*got "70000"$/],
+    ["REGISTRATION", "opne", /^Invalid configuration: REGISTRATION must be one of open, closed, got "opne"$/],
+    ["DATABASE_URL", "mysql://root:hunter2@db/hub", /^Invalid configuration: DATABASE_URL must be a PostgreSQL URL.*\(value not shown\)$/],
+  ])("%s=%s exits 1 with one line naming it, before creating anything", async (name, value, message) => {
+    const dir = dataDir();
+    const server = start({ [name]: value, DATA_DIR: path.join(dir, "data") });
+    expect(await server.exit).toBe(1);
+    expect(server.lines).toHaveLength(1);
+    expect(JSON.parse(server.lines[0]!)).toMatchObject({ level: "fatal", msg: expect.stringMatching(message) });
+    expect(server.lines[0]).not.toContain("hunter2");
+    expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
+  });
+});
+
+it("exits 1 with one line when the port is in use", async () => {
+  const occupier = net.createServer();
+  await new Promise<void>((resolve) => occupier.listen(0, "127.0.0.1", resolve));
+  const { port } = occupier.address() as net.AddressInfo;
+  try {
+    const dir = dataDir();
+    const server = start({ PORT: String(port), DATA_DIR: path.join(dir, "data") });
+    expect(await server.exit).toBe(1);
+    expect(server.lines).toHaveLength(1);
+    expect(JSON.parse(server.lines[0]!)).toMatchObject({ level: "fatal", msg: `Port ${port} on 127.0.0.1 is already in use (PORT): another server is listening there.` });
+    expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
+  } finally {
+    occupier.close();
+  }
+});
+
+it("exits 1 with one line when PostgreSQL cannot be reached", async () => {
+  // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+  const server = start({ DATABASE_URL: "postgres://someone:secret-password@127.0.0.1:1/hubgraph" });
+  expect(await server.exit).toBe(1);
+  const fatal = server.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.level === "fatal");
+  expect(fatal).toHaveLength(1);
+  expect(fatal[0]!.msg).toMatch(/^Cannot connect to PostgreSQL at 127\.0\.0\.1:1\/hubgraph \(DATABASE_URL\): .*ECONNREFUSED/);
+  expect(server.lines.join("\n")).not.toContain("secret-password");
+  expect(server.lines.join("\n")).not.toMatch(/\n\s+at /);
+});
+
+describe("a server on a fresh DATA_DIR", () => {
+  let dir: string;
+  let first: Started;
+  let url: string;
+  beforeAll(async () => {
+    dir = dataDir();
+    first = start({ DATA_DIR: dir });
+    url = await ready(first);
+  });
+
+  it("answers /health", async () => {
+    const response = await fetch(`${url}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("locks it: a second server on the same DATA_DIR exits 1 naming the folder", async () => {
+    const second = start({ DATA_DIR: dir });
+    expect(await second.exit).toBe(1);
+    const fatal = second.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).find((line) => line.level === "fatal");
+    expect(fatal?.msg).toContain(`DATA_DIR ${dir} is in use by another Hubgraph server`);
+    // The first one is unharmed.
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+  });
+
+  it("on SIGTERM lets a running request finish, refuses new connections, closes the database and exits 0", async () => {
+    // A request in flight: the body arrives in two parts, with the signal in between.
+    const host = new URL(url);
+    const socket = net.connect(Number(host.port), host.hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const body = JSON.stringify({ query: "{ wikiPages { total } }" });
+    let response = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (response += chunk));
+    const answered = new Promise((resolve) => socket.once("end", resolve));
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: ${host.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    first.child.kill("SIGTERM");
+    await first.waitFor(/SIGTERM: stopping/);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+
+    socket.write(body.slice(10));
+    await answered;
+    expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(response).toContain('{"data":{"wikiPages":{"total":0}}}');
+    // The keep-alive connection is closed after its answer instead of idling until its timeout.
+    expect(response).toMatch(/\r\nConnection: close\r\n/i);
+    expect(await first.exit).toBe(0);
+    // Closed cleanly: the DATA_DIR lock is gone, so the next server can start at once.
+    expect(fs.existsSync(path.join(dir, "hubgraph.lock"))).toBe(false);
+    expect(first.lines.filter((line) => /"level":"(error|fatal)"/.test(line))).toEqual([]);
+  });
+});
