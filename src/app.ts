@@ -13,6 +13,8 @@ import { openDatabase, type Database } from "./db/database.js";
 import { loadGroupRoles } from "./groups/membership.js";
 import { schema } from "./graphql/schema.js";
 import { queryLimitPlugins } from "./graphql/limits.js";
+import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
+import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
@@ -57,7 +59,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     graphiql: { title: "Hubgraph GraphiQL" },
     context: ({ req }) => contextFor(req),
     logging: false,
-    plugins: queryLimitPlugins(),
+    plugins: [graphqlRequestChecks(), ...queryLimitPlugins()],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
     cors: false,
     maskedErrors: {
@@ -114,8 +116,8 @@ export async function createApp({ config, inMemory = false, log = console.log }:
   }
   app.use(identifyCaller(db.prisma));
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
-  // Parsed here so BODY_LIMIT holds for GraphQL too (chunked or not); yoga reads the parsed body.
-  app.use(yoga.graphqlEndpoint, express.json({ limit: config.bodyLimit, type: ["application/json", "application/graphql-response+json"] }));
+  // Read here so BODY_LIMIT holds for GraphQL bodies of every type too (chunked or not); yoga parses what it gets.
+  app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit));
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();
@@ -141,6 +143,7 @@ export async function createApp({ config, inMemory = false, log = console.log }:
     }, next);
   });
   api.use(authRoutes(db.prisma, config));
+  api.use(refuseIllFormedText);
   api.use(restFacade({ schema, operations: restOperations, contextFor, log }));
   app.use("/api", api);
 

@@ -10,6 +10,7 @@ import { SESSION_COOKIE, endSession, findBearer, findSession, startSession } fro
 import { createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
 import { signInLimiter } from "./rate-limits.js";
+import { isWellFormedText } from "../common/json-bounds.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -75,6 +76,9 @@ export function authRoutes(db: PrismaClient, config: Config) {
       const password = req.body?.password;
       if (typeof username !== "string" || !username) throw badInput("username", "is required");
       if (typeof password !== "string" || !password) throw badInput("password", "is required");
+      for (const [name, value] of Object.entries({ username, password })) {
+        if (!isWellFormedText(value)) throw badInput(name, "must be well-formed Unicode text (no lone UTF-16 surrogates)");
+      }
       const user = await findUserByCredentials(db, username, password);
       if (!user) throw unauthenticated("Invalid username and password combination.");
       if (req.session) await endSession(db, req.session.id);

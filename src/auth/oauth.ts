@@ -8,6 +8,7 @@ import { requireUser } from "../common/scopes.js";
 import { parseInput } from "../common/validation.js";
 import { findUserByCredentials } from "../users/service.js";
 import { hashSecret, randomSecret, sameSecret } from "./secrets.js";
+import { isWellFormedText } from "../common/json-bounds.js";
 
 /** The built-in public client: first-party apps may omit client_id entirely. */
 export const FIRST_PARTY_CLIENT_ID = "hubgraph";
@@ -140,6 +141,7 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
       // model, where they would become Prisma filters.
       for (const [key, value] of Object.entries(body)) {
         if (value !== undefined && typeof value !== "string") throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be a string`);
+        if (typeof value === "string" && !isWellFormedText(value)) throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be well-formed Unicode text`);
       }
       const grantType = body.grant_type;
       if (typeof grantType !== "string" || !grantType) throw new InvalidRequestError("Missing parameter: `grant_type`");

@@ -6,6 +6,7 @@ import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
 import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
+import { uniqueViolation } from "../db/errors.js";
 
 const newUserInput = z.object({
   username: z
@@ -48,15 +49,24 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
       ? conflict("username", `The username "${data.username}" is taken.`)
       : conflict("email", "An account with this e-mail address exists.");
   }
-  return ctx.db.user.create({
-    data: {
-      username: data.username,
-      email: data.email,
-      name: data.name,
-      isAdmin: data.isAdmin ?? false,
-      passwordHash: await hashPassword(data.password),
-    },
-  });
+  return ctx.db.user
+    .create({
+      data: {
+        username: data.username,
+        email: data.email,
+        name: data.name,
+        isAdmin: data.isAdmin ?? false,
+        passwordHash: await hashPassword(data.password),
+      },
+    })
+    .catch((error: unknown) => {
+      // A concurrent sign-up took the name or address between the check above and this insert.
+      const clash = uniqueViolation(error);
+      if (!clash) throw error;
+      throw clash.fields.includes("email")
+        ? conflict("email", "An account with this e-mail address exists.")
+        : conflict("username", `The username "${data.username}" is taken.`);
+    });
 }
 
 const timingDecoy = hashPassword("timing decoy, never a real password");
@@ -82,10 +92,11 @@ export async function ensureAdministrator(
 ): Promise<void> {
   const existing = await db.user.findUnique({ where: { username: admin.username } });
   if (!existing) {
+    const email = admin.email ?? `${admin.username}@localhost`;
     await db.user.create({
       data: {
         username: admin.username,
-        email: admin.email ?? `${admin.username}@localhost`,
+        email,
         name: "Administrator",
         isAdmin: true,
         passwordHash: await hashPassword(admin.password),

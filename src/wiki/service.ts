@@ -8,6 +8,7 @@ import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slu
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
+import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels: 0 public, 1 registered users, 4 private. */
 export const WIKI_ACCESS = { public: 0, registered: 1, private: 4 } as const;
@@ -35,13 +36,8 @@ export interface WikiListArgs extends PageArgs {
 /** Page options: a JSON object, bounded so one page cannot carry a huge or pathologically deep document. */
 const options = z
   .record(z.string(), z.unknown(), "must be an object")
-  .refine((value) => jsonDepth(value) <= 8, "must not be nested more than 8 levels deep")
-  .refine((value) => JSON.stringify(value).length <= 16_384, "must not be larger than 16 KB as JSON");
-
-function jsonDepth(value: unknown, depth = 0): number {
-  if (depth > 8 || value === null || typeof value !== "object") return depth;
-  return Math.max(depth + 1, ...Object.values(value).map((child) => jsonDepth(child, depth + 1)));
-}
+  .refine((value) => jsonDepth(value, 8) <= 8, "must not be nested more than 8 levels deep")
+  .refine((value) => jsonLength(value, 16_384) <= 16_384, "must not be larger than 16 KB as JSON");
 
 const pagename = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/, "may hold only letters, digits and _ . : - (at most 255)");
 const fields = {
