@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { print } from "graphql";
 import { startServer, type RestResult, type TestServer, type TestUser } from "./server.js";
-import { TestMeDocument, TestRegisterClientDocument } from "../rest-facade/generated/graphql.js";
+import { TestCreateUserDocument, TestMeDocument, TestRegisterClientDocument } from "../rest-facade/generated/graphql.js";
 import { hashSecret } from "../src/auth/secrets.js";
 import { ensureAdministrator } from "../src/users/service.js";
 
@@ -648,6 +648,29 @@ describe("members", () => {
     expect(await server.app.db.prisma.user.count({ where: { username: String(input.username) } })).toBe(0);
   });
 
+  it.each([
+    ["a heavily used password", (_member: { username: string; email: string }) => "12345678"],
+    ["a common word with a digit", () => "password1"],
+    ["a keyboard walk", () => "qwertyuiop"],
+    ["the username", (member: { username: string }) => member.username],
+    ["the username in capitals", (member: { username: string }) => member.username.toUpperCase()],
+    ["the e-mail address", (member: { email: string }) => member.email],
+  ])("a weak password (%s) is 400 naming password, and no account is made", async (_case, password) => {
+    const member = newMember();
+    const result = await server.rest("POST", "/members", { token: admin.token, body: { ...member, password: password(member) } });
+    expectError(result, 400);
+    expect(result.body.errors.map((problem: { parameter: string }) => problem.parameter)).toEqual(["password"]);
+    expect(await server.app.db.prisma.user.count({ where: { username: member.username } })).toBe(0);
+  });
+
+  it("a strong password is accepted on GraphQL's createUser too, a weak one is BAD_REQUEST naming password", async () => {
+    const weak = await server.graphql(TestCreateUserDocument, { input: { ...newMember(), password: "12345678" } }, admin.token);
+    expect(weak.errors[0]?.extensions?.code).toBe("BAD_REQUEST");
+    expect(weak.errors[0]?.extensions?.errors?.map((problem) => problem.parameter)).toEqual(["password"]);
+    const strong = await server.graphql(TestCreateUserDocument, { input: newMember() }, admin.token);
+    expect(strong.errors).toEqual([]);
+  });
+
   it("GET /api/members/me anonymously is 401 with WWW-Authenticate", async () => {
     expectError(await server.rest("GET", "/members/me"), 401);
   });
@@ -722,7 +745,7 @@ describe("bootstrap administrator", () => {
   let booted: TestServer;
   let bootedUsersAtStart: { username: string; isAdmin: boolean }[];
   beforeAll(async () => {
-    booted = await startServer({ admin: { username: "boss", password: "boss-password" } });
+    booted = await startServer({ admin: { username: "boss", password: "boss-keeps-the-keys" } });
     bootedUsersAtStart = await booted.app.db.prisma.user.findMany({ select: { username: true, isAdmin: true } });
   });
   afterAll(async () => {
@@ -730,7 +753,7 @@ describe("bootstrap administrator", () => {
   });
 
   it("exists and signs in with the configured password", async () => {
-    const token = await booted.rest("POST", TOKEN, { form: { grant_type: "password", username: "boss", password: "boss-password" } });
+    const token = await booted.rest("POST", TOKEN, { form: { grant_type: "password", username: "boss", password: "boss-keeps-the-keys" } });
     expect(token.status, JSON.stringify(token.body)).toBe(200);
     const me = await booted.graphql(TestMeDocument, {}, token.body.access_token);
     expect(me.errors).toEqual([]);
@@ -739,11 +762,18 @@ describe("bootstrap administrator", () => {
     expect(rest.body).toMatchObject({ username: "boss", admin: true });
   });
 
+  it("refuses to create one with a weak ADMIN_PASSWORD, or one equal to the username (start-up fails with that message)", async () => {
+    const db = booted.app.db.prisma;
+    await expect(ensureAdministrator(db, { username: "boss2", password: "password123" }, () => {})).rejects.toThrow(/ADMIN_PASSWORD is too easy/);
+    await expect(ensureAdministrator(db, { username: "keeper-of-keys", password: "Keeper-Of-Keys" }, () => {})).rejects.toThrow(/ADMIN_PASSWORD must not be the username/);
+    expect(await db.user.count({ where: { username: { in: ["boss2", "keeper-of-keys"] } } })).toBe(0);
+  });
+
   it("is the only account a server starts with, and a server started without ADMIN_* starts with none", async () => {
     expect(bootedUsersAtStart).toEqual([{ username: "boss", isAdmin: true }]);
     expect(usersAtStart).toEqual([]);
     // So the default server has nobody to sign in as with the bootstrap credentials, nor with guessed ones.
-    for (const [username, password] of [["boss", "boss-password"], ["admin", "admin"], ["admin", "password"]]) {
+    for (const [username, password] of [["boss", "boss-keeps-the-keys"], ["admin", "admin"], ["admin", "password"]]) {
       expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "password", username: username!, password: password! } }), 400, "invalid_grant");
     }
   });

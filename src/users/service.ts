@@ -6,6 +6,7 @@ import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
 import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
+import { PASSWORD_POLICY, passwordWeakness } from "../auth/password-policy.js";
 import { uniqueViolation } from "../db/errors.js";
 
 const newUserInput = z.object({
@@ -13,9 +14,12 @@ const newUserInput = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{2,64}$/, "must be 2 to 64 letters, digits, dots, dashes or underscores"),
   email: z.email("must be an e-mail address").max(254),
-  password: z.string().min(8, "must be at least 8 characters").max(1024),
+  password: z.string().max(PASSWORD_POLICY.maxLength),
   name: z.string().trim().min(1, "must not be empty").max(255),
   isAdmin: z.boolean().optional(),
+}).superRefine((account, ctx) => {
+  const weakness = passwordWeakness(account.password, account);
+  if (weakness) ctx.addIssue({ code: "custom", path: ["password"], message: weakness });
 });
 
 export type NewUserInput = z.input<typeof newUserInput>;
@@ -93,6 +97,8 @@ export async function ensureAdministrator(
   const existing = await db.user.findUnique({ where: { username: admin.username } });
   if (!existing) {
     const email = admin.email ?? `${admin.username}@localhost`;
+    const weakness = passwordWeakness(admin.password, { username: admin.username, email });
+    if (weakness) throw new Error(`ADMIN_PASSWORD ${weakness}.`);
     await db.user.create({
       data: {
         username: admin.username,
