@@ -1,11 +1,12 @@
 import { loadConfig } from "./config.js";
 import { createApp } from "./app.js";
 import { restOperations } from "../rest-facade/table.js";
+import { createHttpServer } from "./http/server.js";
 
 const config = loadConfig();
 const { app, db, close } = await createApp({ config, log: (line, error) => (error ? console.error(line, error) : console.log(line)) });
 
-const server = app.listen(config.port, config.host, () => {
+const server = createHttpServer(app).listen(config.port, config.host, () => {
   const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`;
   console.log(`Hubgraph on ${db.kind === "pglite" ? `embedded PGlite (${config.dataDir})` : "PostgreSQL"}`);
   console.log(`  GraphiQL:  ${base}/graphql`);

@@ -6,6 +6,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { hashPassword } from "../src/auth/secrets.js";
+import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";
 
 /**
@@ -77,7 +78,7 @@ export async function startServer(overrides: Partial<Config> = {}, log: (line: s
   const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl };
   const app = await createApp({ config, inMemory: true, log });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createHttpServer(app.app).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let users = 0;

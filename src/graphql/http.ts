@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from "express";
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { ApiError } from "../common/errors.js";
+import { badInput, type ApiError } from "../common/errors.js";
 import { illFormedTextPath } from "../common/json-bounds.js";
 
 const JSON_TYPES = ["application/json", "application/graphql-response+json"];
@@ -19,9 +19,14 @@ export function graphqlBody(limit: string): RequestHandler[] {
   ];
 }
 
-/** A client error about the request itself, before anything runs: BAD_REQUEST, never masked or logged. */
+/**
+ * A client error about the request itself, before anything runs: BAD_REQUEST naming the parameter, never
+ * masked or logged, and HTTP 400 whatever the Accept header (nothing ran, so there is no partial result).
+ */
 function badRequestParameter(parameter: string, message: string): ApiError {
-  return new ApiError(400, `Invalid parameter "${parameter}": ${message}`, [{ parameter, message }]);
+  const error = badInput(parameter, message);
+  Object.assign(error.extensions, { http: { status: 400 } });
+  return error;
 }
 
 /**
