@@ -3,6 +3,7 @@ import { execute, validate, type GraphQLError, type GraphQLSchema } from "graphq
 import { match } from "path-to-regexp";
 import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
+import { assertWithinQueryLimits } from "../src/graphql/limits.js";
 import type { RequestContext } from "../src/common/context.js";
 import { readParams } from "./params.js";
 import { render, renderPlan } from "./render.js";
@@ -34,6 +35,7 @@ export function restFacade({ schema, operations, contextFor, log }: RestFacadeOp
     .map((operation) => {
       const errors = validate(schema, operation.document);
       if (errors.length) throw new Error(`facade row ${operation.method} ${operation.path}: ${errors.map(String).join("; ")}`);
+      assertWithinQueryLimits(schema, operation.document, `facade row ${operation.method} ${operation.path}`);
       const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodePathSegment });
       return {
         operation,
