@@ -202,15 +202,36 @@ describe("token endpoint: refresh_token grant", () => {
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(user.id);
 
-    // The old refresh token is spent, and its access token is revoked with it.
-    const replay = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
-    expectOAuthError(replay, 400, "invalid_grant");
+    // The old access token is revoked with its spent refresh token.
     expectError(await server.rest("GET", "/members/me", { token: first.body.access_token }), 401);
 
     // The new refresh token can itself be exchanged (JSON body this time).
     const third = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: second.body.refresh_token } });
     expectTokenResponse(third);
     expect((await server.rest("GET", "/members/me", { token: third.body.access_token })).body.id).toBe(user.id);
+
+    // The spent refresh token is refused (and, being a replay, takes the family with it: see the next test).
+    const replay = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
+    expectOAuthError(replay, 400, "invalid_grant");
+  });
+
+  it("replaying a rotated refresh token revokes its whole family, and only that family", async () => {
+    const user = await server.user();
+    const first = await passwordGrant(user);
+    const otherSignIn = await passwordGrant(user);
+    const second = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
+    expectTokenResponse(second);
+    expect((await server.rest("GET", "/members/me", { token: second.body.access_token })).status).toBe(200);
+
+    // Someone replays the spent token: refused, and every token descended from the same sign-in dies with it.
+    const replay = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
+    expectOAuthError(replay, 400, "invalid_grant");
+    expectError(await server.rest("GET", "/members/me", { token: second.body.access_token }), 401);
+    expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: second.body.refresh_token } }), 400, "invalid_grant");
+
+    // The user's other sign-in is another family and keeps working.
+    expect((await server.rest("GET", "/members/me", { token: otherSignIn.body.access_token })).status).toBe(200);
+    expectTokenResponse(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: otherSignIn.body.refresh_token } }));
   });
 
   it("refuses an unknown refresh token and a missing one", async () => {
@@ -549,6 +570,55 @@ describe("cookie sessions", () => {
     expectError(await withCookie(cookie, "GET", "/api/session"), 401);
     expectError(await withCookie(cookie, "GET", "/api/members/me"), 401);
     expect(await server.app.db.prisma.session.count({ where: { tokenHash } })).toBe(0);
+  });
+
+  it("login CSRF: a page on another site cannot sign a browser in (Origin or Sec-Fetch-Site), and sets no cookie", async () => {
+    const body = JSON.stringify({ username: user.username, password: user.password });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    const crossSite: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }];
+    for (const headers of crossSite) {
+      const refused = await post(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers.getSetCookie()).toEqual([]);
+      expect(((await refused.json()) as { message: string }).message).toMatch(/origin/i);
+    }
+    // Same origin, an explicit X-CSRF-Token header (which no cross-site form can send), or no browser at all.
+    expect((await post({ origin: server.url })).status).toBe(201);
+    expect((await post({ origin: "https://evil.example", "x-csrf-token": "1" })).status).toBe(201);
+    expect((await post({ "sec-fetch-site": "same-origin" })).status).toBe(201);
+    expect((await post({})).status).toBe(201);
+  });
+
+  it("login CSRF: a password grant that carries a session cookie needs that session's X-CSRF-Token", async () => {
+    const { cookie, result } = await login("json");
+    const grant = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/developer/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ grant_type: "password", username: user.username, password: user.password }).toString(),
+      });
+    expect((await grant({ cookie, origin: server.url })).status).toBe(403);
+    expect((await grant({ cookie, "x-csrf-token": "1" })).status).toBe(403);
+    expect((await grant({ cookie, "x-csrf-token": result.body.csrfToken })).status).toBe(200);
+    expect((await grant({})).status).toBe(200);
+  });
+
+  it("login CSRF: origins in CORS_ORIGINS may sign in", async () => {
+    const withApp = await startServer({ corsOrigins: ["https://app.example.test"] });
+    try {
+      const member = await withApp.user();
+      const post = (origin: string) =>
+        fetch(`${withApp.url}/api/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin },
+          body: JSON.stringify({ username: member.username, password: member.password }),
+        });
+      expect((await post("https://app.example.test")).status).toBe(201);
+      expect((await post("https://evil.example")).status).toBe(403);
+    } finally {
+      await withApp.close();
+    }
   });
 
   it("a bad password is 401 and sets no cookie", async () => {

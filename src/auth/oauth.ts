@@ -1,5 +1,6 @@
 import OAuth2Server, { InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import crypto from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { z } from "zod";
@@ -40,9 +41,20 @@ export async function registerClient(ctx: RequestContext, name: unknown) {
   return { client, secret };
 }
 
+/** The user the model hands the library; on a refresh it carries the family of the token being exchanged. */
+interface TokenUser {
+  id: number;
+  username: string;
+  tokenFamily?: string;
+}
+
 /** The storage model @node-oauth/oauth2-server calls; tokens never touch the database in clear text. */
 function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
   const asUser = (user: { id: number; username: string }) => ({ id: user.id, username: user.username });
+  /** Rows from before token families count as a family of their own. */
+  const familyOf = (row: { id: number; familyId: string | null }) => row.familyId ?? `token-${row.id}`;
+  const revokeFamily = (family: string) =>
+    db.oAuthToken.deleteMany({ where: { OR: [{ familyId: family }, ...(family.startsWith("token-") ? [{ id: Number(family.slice(6)) }] : [])] } });
   return {
     async getClient(clientId, clientSecret) {
       const client = await db.oAuthClient.findUnique({ where: { id: clientId } });
@@ -63,6 +75,8 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
     async saveToken(token, client, user) {
       await db.oAuthToken.create({
         data: {
+          // A refreshed token stays in the family of the one it replaces (see getRefreshToken); a sign-in starts one.
+          familyId: (user as TokenUser).tokenFamily ?? crypto.randomUUID(),
           accessTokenHash: hashSecret(token.accessToken),
           accessTokenExpiresAt: token.accessTokenExpiresAt!,
           refreshTokenHash: token.refreshToken ? hashSecret(token.refreshToken) : null,
@@ -91,17 +105,33 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
         include: { user: true, client: true },
       });
       if (!row) return false;
+      const family = familyOf(row);
+      if (row.rotatedAt) {
+        // Reuse of a spent refresh token: it was stolen, or its holder's copy was. Either way nobody can
+        // tell which party holds the newest token, so every token of the family goes (RFC 9700 §4.14.2).
+        await revokeFamily(family);
+        return false;
+      }
       return {
         refreshToken,
         refreshTokenExpiresAt: row.refreshTokenExpiresAt ?? undefined,
         scope: row.scope ? row.scope.split(" ") : undefined,
         client: { id: row.client.id, grants: row.client.grants },
-        user: asUser(row.user),
+        // The library hands this user to saveToken for the new pair, which so inherits the family.
+        user: { ...asUser(row.user), tokenFamily: family } satisfies TokenUser,
+        family,
       };
     },
     async revokeToken(token) {
-      // Rotation: the old pair (access and refresh) stops working as soon as it is exchanged.
-      const { count } = await db.oAuthToken.deleteMany({ where: { refreshTokenHash: hashSecret(token.refreshToken) } });
+      // Rotation: the old pair stops working as soon as it is exchanged. The row stays, marked, until its
+      // refresh token expires, so that a replay is recognised; its access token expires now.
+      const now = new Date();
+      const { count } = await db.oAuthToken.updateMany({
+        where: { refreshTokenHash: hashSecret(token.refreshToken), rotatedAt: null },
+        data: { rotatedAt: now, accessTokenExpiresAt: now },
+      });
+      // Another request exchanged the same token a moment ago: that is a replay too.
+      if (count === 0 && typeof token.family === "string") await revokeFamily(token.family);
       return count > 0;
     },
     async validateScope(_user, _client, scope) {
