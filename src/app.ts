@@ -186,5 +186,5 @@ function toApiError(error: unknown): ApiError | null {
   if (err.type === "entity.parse.failed") return new ApiError(400, "The request body is not valid JSON.", [{ parameter: "body", message: "is not valid JSON" }]);
   if (err.type === "encoding.unsupported" || err.type === "charset.unsupported") return new ApiError(415, "Unsupported body encoding.");
   if (err.status && err.status >= 400 && err.status < 500) return new ApiError(err.status, err.message ?? "Bad request.");
-  return null;
+  return clientFaultFromDatabase(error);
 }

@@ -144,6 +144,25 @@ describe("other hostile values", () => {
     expect(options.status).toBe(400);
   });
 
+  it("a NUL in a sign-in name is a 400 naming it (found by the fuzzer: it was a 500 from the database)", async () => {
+    const session = await send("POST", "/api/session", JSON.stringify({ username: "a\u0000b", password: "whatever-password" }));
+    expect(session.status, session.text).toBe(400);
+    expect(parameters(session.body)).toEqual(["username"]);
+    const form = await send("POST", "/api/session", "username=a%00b&password=x", { "content-type": "application/x-www-form-urlencoded" });
+    expect(form.status, form.text).toBe(400);
+    const token = await send("POST", "/api/developer/oauth/token", JSON.stringify({ grant_type: "password", username: "a\u0000b", password: "x" }));
+    expect(token.status, token.text).toBe(400);
+    expect(token.body.error).toBe("invalid_request");
+    expect(unexpected).toEqual([]);
+  });
+
+  it("an object whose toString is not a function is a 400 for a boolean parameter (found by the fuzzer: it was a 500)", async () => {
+    const result = await send("POST", "/api/members", JSON.stringify({ username: "tostring", email: "tostring@example.test", password: "long-enough-password", name: "T", admin: { toString: 1, valueOf: "x" } }), asAdmin());
+    expect(result.status, result.text).toBe(400);
+    expect(parameters(result.body)).toEqual(["admin"]);
+    expect(unexpected).toEqual([]);
+  });
+
   it("the same holds for path ids", async () => {
     for (const id of ["0", "-1", "2147483648", "1.5", "%20", "list", "99999999999999999999999"]) {
       for (const method of ["GET", "PUT", "DELETE"]) {

@@ -80,6 +80,7 @@ export function authRoutes(db: PrismaClient, config: Config) {
       if (typeof password !== "string" || !password) throw badInput("password", "is required");
       for (const [name, value] of Object.entries({ username, password })) {
         if (!isWellFormedText(value)) throw badInput(name, "must be well-formed Unicode text (no lone UTF-16 surrogates)");
+        if (value.includes("\u0000")) throw badInput(name, "must not contain NUL characters");
       }
       const user = await findUserByCredentials(db, username, password);
       if (!user) throw unauthenticated("Invalid username and password combination.");

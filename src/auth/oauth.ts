@@ -171,7 +171,9 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
       // model, where they would become Prisma filters.
       for (const [key, value] of Object.entries(body)) {
         if (value !== undefined && typeof value !== "string") throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be a string`);
-        if (typeof value === "string" && !isWellFormedText(value)) throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be well-formed Unicode text`);
+        if (typeof value === "string" && (!isWellFormedText(value) || value.includes("\u0000"))) {
+          throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be well-formed Unicode text without NUL characters`);
+        }
       }
       const grantType = body.grant_type;
       if (typeof grantType !== "string" || !grantType) throw new InvalidRequestError("Missing parameter: `grant_type`");

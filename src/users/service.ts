@@ -77,9 +77,10 @@ const timingDecoy = hashPassword("timing decoy, never a real password");
 
 /** Checks a username (or e-mail address) and password; null when they do not match an account. */
 export async function findUserByCredentials(db: PrismaClient, login: string, password: string): Promise<User | null> {
-  const user = await db.user.findFirst({
-    where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] },
-  });
+  // No account name holds a NUL (PostgreSQL text cannot), and asking the database for one is an error.
+  const user = login.includes("\u0000")
+    ? null
+    : await db.user.findFirst({ where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] } });
   // An unknown name costs the same argon2 work as a wrong password, so timing does not reveal accounts.
   if (!user) {
     await verifyPassword(await timingDecoy, password);
