@@ -234,6 +234,18 @@ describe("token endpoint: refresh_token grant", () => {
     expectTokenResponse(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: otherSignIn.body.refresh_token } }));
   });
 
+  it("two concurrent exchanges of one refresh token count as a replay: neither caller keeps a working token", async () => {
+    const user = await server.user();
+    const issued = await passwordGrant(user);
+    const exchange = () => server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: issued.body.refresh_token } });
+    const results = await Promise.all([exchange(), exchange()]);
+    expect(results.map((result) => result.status)).toContain(400);
+    for (const result of results.filter((candidate) => candidate.status === 200)) {
+      expectError(await server.rest("GET", "/members/me", { token: result.body.access_token }), 401);
+      expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: result.body.refresh_token } }), 400, "invalid_grant");
+    }
+  });
+
   it("refuses an unknown refresh token and a missing one", async () => {
     expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: "garbage" } }), 400, "invalid_grant");
     expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token" } }), 400, "invalid_request");

@@ -1,4 +1,4 @@
-import OAuth2Server, { InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
+import OAuth2Server, { InvalidGrantError, InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import crypto from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
@@ -53,8 +53,8 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
   const asUser = (user: { id: number; username: string }) => ({ id: user.id, username: user.username });
   /** Rows from before token families count as a family of their own. */
   const familyOf = (row: { id: number; familyId: string | null }) => row.familyId ?? `token-${row.id}`;
-  const revokeFamily = (family: string) =>
-    db.oAuthToken.deleteMany({ where: { OR: [{ familyId: family }, ...(family.startsWith("token-") ? [{ id: Number(family.slice(6)) }] : [])] } });
+  const inFamily = (family: string) => ({ OR: [{ familyId: family }, ...(family.startsWith("token-") ? [{ id: Number(family.slice(6)) }] : [])] });
+  const revokeFamily = (family: string) => db.oAuthToken.deleteMany({ where: inFamily(family) });
   return {
     async getClient(clientId, clientSecret) {
       const client = await db.oAuthClient.findUnique({ where: { id: clientId } });
@@ -73,10 +73,15 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
       return owner ? asUser(owner) : false;
     },
     async saveToken(token, client, user) {
+      // A refreshed token stays in the family of the one it replaces (see getRefreshToken); a sign-in starts one.
+      const inherited = (user as TokenUser).tokenFamily;
+      // A concurrent replay may have revoked the family while this exchange ran: then it gets nothing either.
+      if (inherited && (await db.oAuthToken.count({ where: inFamily(inherited) })) === 0) {
+        throw new InvalidGrantError("Invalid grant: refresh token is invalid");
+      }
       await db.oAuthToken.create({
         data: {
-          // A refreshed token stays in the family of the one it replaces (see getRefreshToken); a sign-in starts one.
-          familyId: (user as TokenUser).tokenFamily ?? crypto.randomUUID(),
+          familyId: inherited ?? crypto.randomUUID(),
           accessTokenHash: hashSecret(token.accessToken),
           accessTokenExpiresAt: token.accessTokenExpiresAt!,
           refreshTokenHash: token.refreshToken ? hashSecret(token.refreshToken) : null,
