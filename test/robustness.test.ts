@@ -133,6 +133,25 @@ describe("concurrent writes", () => {
     expect(names).toEqual(Array.from({ length: count }, (_, index) => nameNumber(index + 1)).sort());
     expect(unexpected).toEqual([]);
   });
+
+  it.each([
+    ["wiki", "/wiki", { title: "Raced", pagetext: "x", state: 1 }, (round: number) => ({ title: "Raced", pagetext: `changed ${round}` })],
+    ["blog", "/blog", { scope: "site", scope_id: 0, title: "Raced", content: "x", state: 1 }, (round: number) => ({ title: "Raced", content: `changed ${round}` })],
+  ] as const)("%s: an update racing a delete of the same record is a 200 or a 404, never a 500 (found by the fuzzer)", async (_area, path, body, change) => {
+    const statuses: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const created = await server.rest("POST", path, { token: admin.token, body });
+      const record = `${path}/${created.body.id}`;
+      const results = await Promise.all([
+        server.rest("PUT", record, { token: admin.token, body: change(round) }),
+        server.rest("DELETE", record, { token: admin.token }),
+        server.rest("PUT", record, { token: admin.token, body: change(round + 100) }),
+      ]);
+      statuses.push(...results.map((result) => result.status));
+    }
+    expect(statuses.filter((status) => ![200, 204, 404].includes(status))).toEqual([]);
+    expect(unexpected).toEqual([]);
+  });
 });
 
 describe("other hostile values", () => {

@@ -25,14 +25,25 @@ export function uniqueViolation(error: unknown): { fields: string[] } | null {
 }
 
 /**
+ * A foreign-key violation: the row a write refers to (a page for its new revision, a user) was deleted
+ * by a concurrent request. P2003 through the pg adapter, SQLSTATE 23503 raw through PGlite's.
+ */
+function foreignKeyViolation(error: unknown): boolean {
+  if (prismaCode(error) === "P2003") return true;
+  const cause = (error as { name?: string; cause?: { code?: string; originalCode?: string; kind?: string } })?.cause;
+  return (error as { name?: string })?.name === "DriverAdapterError" && (cause?.kind === "ForeignKeyConstraintViolation" || cause?.code === "23503" || cause?.originalCode === "23503");
+}
+
+/**
  * For `.catch()` on writes, turning what a concurrent request can cause into the contract's errors:
  * a unique-constraint violation that slipped past the service's own check becomes a 409 naming the
- * parameter; a record deleted in the meantime (P2025) becomes a 404.
+ * parameter; a record deleted in the meantime (P2025, or a foreign-key violation when something is
+ * written under it) becomes a 404.
  */
 export function writeFailure(options: { conflict?: { parameter: string; message: string }; missing?: string }) {
   return (error: unknown): never => {
     if (options.conflict && uniqueViolation(error)) throw conflict(options.conflict.parameter, options.conflict.message);
-    if (prismaCode(error) === "P2025" && options.missing) throw notFound(options.missing);
+    if (options.missing && (prismaCode(error) === "P2025" || foreignKeyViolation(error))) throw notFound(options.missing);
     throw error;
   };
 }
@@ -56,12 +67,17 @@ export async function retryDerivedName<T>(derived: boolean, run: () => Promise<T
 }
 
 /**
- * Database errors that are the client's fault, as the contract's 4xx; null for everything else.
- * PostgreSQL text cannot hold NUL characters, and Prisma's query engine cannot encode lone UTF-16
- * surrogates; the HTTP layers refuse both naming the parameter, and this is the backstop for both
- * surfaces (GraphQL error masking and the REST facade) before an error is treated as a 500.
+ * Database errors that are the client's fault or a concurrent request's doing, as the contract's 4xx;
+ * null for everything else. PostgreSQL text cannot hold NUL characters, and Prisma's query engine cannot
+ * encode lone UTF-16 surrogates; the HTTP layers refuse both naming the parameter. A record another
+ * request deleted while this one ran is gone (404), and one a write refers to is a conflict (409). This
+ * is the backstop for every surface (GraphQL error masking, the REST facade, the HTTP error handler)
+ * before an error is treated as a 500.
  */
 export function clientFaultFromDatabase(error: unknown): ApiError | null {
+  if (prismaCode(error) === "P2025") return notFound("The record no longer exists: it was removed while this request ran.");
+  if (foreignKeyViolation(error)) return new ApiError(409, "A record this request refers to was removed while it ran.");
+  if (uniqueViolation(error)) return new ApiError(409, "Another request took this value while this one ran.");
   const message = String((error as { message?: unknown })?.message ?? "");
   if (/invalid byte sequence for encoding "UTF8": 0x00|unsupported Unicode escape sequence/.test(message)) {
     return new ApiError(400, "Text must not contain NUL (\\u0000) characters.");
