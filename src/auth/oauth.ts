@@ -75,11 +75,7 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
     async saveToken(token, client, user) {
       // A refreshed token stays in the family of the one it replaces (see getRefreshToken); a sign-in starts one.
       const inherited = (user as TokenUser).tokenFamily;
-      // A concurrent replay may have revoked the family while this exchange ran: then it gets nothing either.
-      if (inherited && (await db.oAuthToken.count({ where: inFamily(inherited) })) === 0) {
-        throw new InvalidGrantError("Invalid grant: refresh token is invalid");
-      }
-      await db.oAuthToken.create({
+      const saved = await db.oAuthToken.create({
         data: {
           familyId: inherited ?? crypto.randomUUID(),
           accessTokenHash: hashSecret(token.accessToken),
@@ -91,6 +87,12 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
           userId: user.id as number,
         },
       });
+      // A replay may have revoked the family while this exchange ran. Checked after saving, so a revocation
+      // either ran before the check (the token it replaces is gone: undo) or runs after it and takes this one too.
+      if (inherited && (await db.oAuthToken.count({ where: { AND: [inFamily(inherited), { NOT: { id: saved.id } }] } })) === 0) {
+        await db.oAuthToken.deleteMany({ where: { id: saved.id } });
+        throw new InvalidGrantError("Invalid grant: refresh token is invalid");
+      }
       return { ...token, client, user };
     },
     async getAccessToken(accessToken) {
@@ -124,19 +126,17 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
         client: { id: row.client.id, grants: row.client.grants },
         // The library hands this user to saveToken for the new pair, which so inherits the family.
         user: { ...asUser(row.user), tokenFamily: family } satisfies TokenUser,
-        family,
       };
     },
     async revokeToken(token) {
       // Rotation: the old pair stops working as soon as it is exchanged. The row stays, marked, until its
       // refresh token expires, so that a replay is recognised; its access token expires now.
       const now = new Date();
+      // Of two requests exchanging one token at the same moment only one marks it; the other is refused.
       const { count } = await db.oAuthToken.updateMany({
         where: { refreshTokenHash: hashSecret(token.refreshToken), rotatedAt: null },
         data: { rotatedAt: now, accessTokenExpiresAt: now },
       });
-      // Another request exchanged the same token a moment ago: that is a replay too.
-      if (count === 0 && typeof token.family === "string") await revokeFamily(token.family);
       return count > 0;
     },
     async validateScope(_user, _client, scope) {
