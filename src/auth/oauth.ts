@@ -88,7 +88,8 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
         },
       });
       // A replay may have revoked the family while this exchange ran. Checked after saving, so a revocation
-      // either ran before the check (the token it replaces is gone: undo) or runs after it and takes this one too.
+      // either ran before the check (the token it replaces is gone: undo) or runs after it and takes this one
+      // too; only a revocation whose DELETE is in flight during the check can miss it.
       if (inherited && (await db.oAuthToken.count({ where: { AND: [inFamily(inherited), { NOT: { id: saved.id } }] } })) === 0) {
         await db.oAuthToken.deleteMany({ where: { id: saved.id } });
         throw new InvalidGrantError("Invalid grant: refresh token is invalid");
