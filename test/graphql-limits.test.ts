@@ -56,7 +56,8 @@ describe("GraphQL query cost counts list sizes", () => {
     expect(answer.data ?? null).toBeNull();
     expect(answer.errors).toEqual([{ message: expect.stringMatching(/costs \d+, more than the limit of 5000/), extensions: { code: "BAD_REQUEST" } }]);
     expect(answer.bytes).toBeLessThan(1000);
-    expect(answer.ms).toBeLessThan(1000);
+    // Refused before anything runs (a few ms of work); the bound leaves room for a loaded 2-core machine.
+    expect(answer.ms).toBeLessThan(2000);
 
     // One alias of a modest page is fine, and its answer is what it asked for.
     const single = await run("{ wikiPages(limit: 20, search: \"Amplified\") { total items { pagetext revisions(limit: 3) { pagetext } } } }");
