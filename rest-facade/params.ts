@@ -17,7 +17,8 @@ function asInteger(raw: unknown): Coerced {
 
 function asBoolean(raw: unknown): Coerced {
   if (typeof raw === "boolean") return { ok: true, value: raw };
-  const text = String(raw).trim().toLowerCase();
+  // Not String(raw): an object such as {"toString": 1} makes that throw (a 500 the fuzzer found).
+  const text = typeof raw === "string" || typeof raw === "number" ? String(raw).trim().toLowerCase() : "";
   if (TRUE.has(text)) return { ok: true, value: true };
   if (FALSE.has(text)) return { ok: true, value: false };
   return { ok: false, message: "must be true/false, 1/0 or yes/no" };

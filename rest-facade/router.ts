@@ -4,6 +4,7 @@ import { match } from "path-to-regexp";
 import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
+import { assertWithinQueryLimits } from "../src/graphql/limits.js";
 import type { RequestContext } from "../src/common/context.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
 import { readParams } from "./params.js";
@@ -56,6 +57,7 @@ interface Route {
 export function restFacade({ schema, operations, contextFor, log, bodyLimit }: RestFacadeOptions): RestFacade {
   checkFacadeTable(schema, operations);
   const routes: Route[] = operations.map((operation) => {
+    assertWithinQueryLimits(schema, operation.document, `facade row ${operation.method} ${operation.path}`);
     const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodePathSegment });
     return {
       operation,

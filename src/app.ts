@@ -11,6 +11,8 @@ import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";
 import { queryLimitPlugins } from "./graphql/limits.js";
+import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
+import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
@@ -69,7 +71,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     renderGraphiQL: renderGraphiQLPage,
     context: ({ req }) => contextFor(req),
     logging: false,
-    plugins: [...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
+    plugins: [graphqlRequestChecks(), ...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
     cors: false,
     maskedErrors: {
@@ -132,8 +134,8 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use(identifyCaller(db.prisma));
   app.use("/api", cacheHeaders());
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
-  // Parsed here so BODY_LIMIT holds for GraphQL too (chunked or not); yoga reads the parsed body.
-  app.use(yoga.graphqlEndpoint, express.json({ limit: config.bodyLimit, type: ["application/json", "application/graphql-response+json"] }));
+  // Read here so BODY_LIMIT holds for GraphQL bodies of every type too (chunked or not); yoga parses what it gets.
+  app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit));
   app.use(yoga.graphqlEndpoint, (req, res, next) => {
     // Until an operation executes (nameGraphQLOperations), the request is named after the endpoint.
     res.locals.operation = `${req.method} ${yoga.graphqlEndpoint}`;
@@ -145,6 +147,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const facade = restFacade({ schema, operations: restOperations, contextFor, log: logError, bodyLimit: byteLimit(config.bodyLimit) });
   api.use(facade.readBody);
   api.use(authRoutes(db.prisma, config));
+  api.use(refuseIllFormedText);
   api.use(facade.router);
   app.use("/api", api);
 
@@ -201,5 +204,5 @@ function toApiError(error: unknown): ApiError | null {
   if (err.type === "entity.parse.failed") return new ApiError(400, "The request body is not valid JSON.", [{ parameter: "body", message: "is not valid JSON" }]);
   if (err.type === "encoding.unsupported" || err.type === "charset.unsupported") return new ApiError(415, "Unsupported body encoding.");
   if (err.status && err.status >= 400 && err.status < 500) return new ApiError(err.status, err.message ?? "Bad request.");
-  return null;
+  return clientFaultFromDatabase(error);
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig, StartupError, type Config } from "./config.js";
 import { createLogger, type Logger } from "./observability/logger.js";
+import { createHttpServer } from "./http/server.js";
 
 /** How long running requests get to finish after SIGTERM/SIGINT before their connections are closed. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -21,7 +22,8 @@ process.on("unhandledRejection", (error) => exitWith(logger, error));
 
 // The port comes first (a busy port is found in milliseconds, not after the database is migrated);
 // until the app is ready every request is answered 503.
-const server = http.createServer();
+// Request timeouts included (src/http/server.ts): a truncated body is answered 408 and dropped.
+const server = createHttpServer();
 let stopping = false;
 let handle: http.RequestListener = (_req, res) => {
   res.writeHead(503, { "Content-Type": "application/json", "Retry-After": "1" }).end(JSON.stringify({ message: "Starting up.", code: 503 }));

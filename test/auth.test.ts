@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { print } from "graphql";
 import { startServer, type RestResult, type TestServer, type TestUser } from "./server.js";
-import { TestMeDocument, TestRegisterClientDocument } from "./generated/auth.js";
+import { TestCreateUserDocument, TestMeDocument, TestRegisterClientDocument } from "./generated/auth.js";
 import { hashSecret } from "../src/auth/secrets.js";
 import { ensureAdministrator } from "../src/users/service.js";
 
@@ -202,15 +202,50 @@ describe("token endpoint: refresh_token grant", () => {
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(user.id);
 
-    // The old refresh token is spent, and its access token is revoked with it.
-    const replay = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
-    expectOAuthError(replay, 400, "invalid_grant");
+    // The old access token is revoked with its spent refresh token.
     expectError(await server.rest("GET", "/members/me", { token: first.body.access_token }), 401);
 
     // The new refresh token can itself be exchanged (JSON body this time).
     const third = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: second.body.refresh_token } });
     expectTokenResponse(third);
     expect((await server.rest("GET", "/members/me", { token: third.body.access_token })).body.id).toBe(user.id);
+
+    // The spent refresh token is refused (and, being a replay, takes the family with it: see the next test).
+    const replay = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
+    expectOAuthError(replay, 400, "invalid_grant");
+  });
+
+  it("replaying a rotated refresh token revokes its whole family, and only that family", async () => {
+    const user = await server.user();
+    const first = await passwordGrant(user);
+    const otherSignIn = await passwordGrant(user);
+    const second = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
+    expectTokenResponse(second);
+    expect((await server.rest("GET", "/members/me", { token: second.body.access_token })).status).toBe(200);
+
+    // Someone replays the spent token: refused, and every token descended from the same sign-in dies with it.
+    const replay = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
+    expectOAuthError(replay, 400, "invalid_grant");
+    expectError(await server.rest("GET", "/members/me", { token: second.body.access_token }), 401);
+    expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: second.body.refresh_token } }), 400, "invalid_grant");
+
+    // The user's other sign-in is another family and keeps working.
+    expect((await server.rest("GET", "/members/me", { token: otherSignIn.body.access_token })).status).toBe(200);
+    expectTokenResponse(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: otherSignIn.body.refresh_token } }));
+  });
+
+  it("of concurrent exchanges of one refresh token at most one succeeds, and presenting it again revokes what it got", async () => {
+    const user = await server.user();
+    const issued = await passwordGrant(user);
+    const exchange = () => server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: issued.body.refresh_token } });
+    // Exchanges that read the token before the winner marked it are simply refused; one that reads it after
+    // is a replay and revokes the family at once. Either way no two callers hold working tokens.
+    const results = await Promise.all([exchange(), exchange(), exchange()]);
+    const winners = results.filter((result) => result.status === 200);
+    expect(winners.length).toBeLessThanOrEqual(1);
+    for (const loser of results.filter((result) => result.status !== 200)) expectOAuthError(loser, 400, "invalid_grant");
+    expectOAuthError(await exchange(), 400, "invalid_grant");
+    for (const winner of winners) expectError(await server.rest("GET", "/members/me", { token: winner.body.access_token }), 401);
   });
 
   it("refuses an unknown refresh token and a missing one", async () => {
@@ -551,6 +586,55 @@ describe("cookie sessions", () => {
     expect(await server.app.db.prisma.session.count({ where: { tokenHash } })).toBe(0);
   });
 
+  it("login CSRF: a page on another site cannot sign a browser in (Origin or Sec-Fetch-Site), and sets no cookie", async () => {
+    const body = JSON.stringify({ username: user.username, password: user.password });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    const crossSite: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }];
+    for (const headers of crossSite) {
+      const refused = await post(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers.getSetCookie()).toEqual([]);
+      expect(((await refused.json()) as { message: string }).message).toMatch(/origin/i);
+    }
+    // Same origin, an explicit X-CSRF-Token header (which no cross-site form can send), or no browser at all.
+    expect((await post({ origin: server.url })).status).toBe(201);
+    expect((await post({ origin: "https://evil.example", "x-csrf-token": "1" })).status).toBe(201);
+    expect((await post({ "sec-fetch-site": "same-origin" })).status).toBe(201);
+    expect((await post({})).status).toBe(201);
+  });
+
+  it("login CSRF: a password grant that carries a session cookie needs that session's X-CSRF-Token", async () => {
+    const { cookie, result } = await login("json");
+    const grant = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/developer/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ grant_type: "password", username: user.username, password: user.password }).toString(),
+      });
+    expect((await grant({ cookie, origin: server.url })).status).toBe(403);
+    expect((await grant({ cookie, "x-csrf-token": "1" })).status).toBe(403);
+    expect((await grant({ cookie, "x-csrf-token": result.body.csrfToken })).status).toBe(200);
+    expect((await grant({})).status).toBe(200);
+  });
+
+  it("login CSRF: origins in CORS_ORIGINS may sign in", async () => {
+    const withApp = await startServer({ corsOrigins: ["https://app.example.test"] });
+    try {
+      const member = await withApp.user();
+      const post = (origin: string) =>
+        fetch(`${withApp.url}/api/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin },
+          body: JSON.stringify({ username: member.username, password: member.password }),
+        });
+      expect((await post("https://app.example.test")).status).toBe(201);
+      expect((await post("https://evil.example")).status).toBe(403);
+    } finally {
+      await withApp.close();
+    }
+  });
+
   it("a bad password is 401 and sets no cookie", async () => {
     const result = await server.rest("POST", "/session", { body: { username: user.username, password: "wrong-password" } });
     expectError(result, 401);
@@ -648,6 +732,29 @@ describe("members", () => {
     expect(await server.app.db.prisma.user.count({ where: { username: String(input.username) } })).toBe(0);
   });
 
+  it.each([
+    ["a heavily used password", (_member: { username: string; email: string }) => "12345678"],
+    ["a common word with a digit", () => "password1"],
+    ["a keyboard walk", () => "qwertyuiop"],
+    ["the username", (member: { username: string }) => member.username],
+    ["the username in capitals", (member: { username: string }) => member.username.toUpperCase()],
+    ["the e-mail address", (member: { email: string }) => member.email],
+  ])("a weak password (%s) is 400 naming password, and no account is made", async (_case, password) => {
+    const member = newMember();
+    const result = await server.rest("POST", "/members", { token: admin.token, body: { ...member, password: password(member) } });
+    expectError(result, 400);
+    expect(result.body.errors.map((problem: { parameter: string }) => problem.parameter)).toEqual(["password"]);
+    expect(await server.app.db.prisma.user.count({ where: { username: member.username } })).toBe(0);
+  });
+
+  it("a strong password is accepted on GraphQL's createUser too, a weak one is BAD_REQUEST naming password", async () => {
+    const weak = await server.graphql(TestCreateUserDocument, { input: { ...newMember(), password: "12345678" } }, admin.token);
+    expect(weak.errors[0]?.extensions?.code).toBe("BAD_REQUEST");
+    expect(weak.errors[0]?.extensions?.errors?.map((problem) => problem.parameter)).toEqual(["password"]);
+    const strong = await server.graphql(TestCreateUserDocument, { input: newMember() }, admin.token);
+    expect(strong.errors).toEqual([]);
+  });
+
   it("GET /api/members/me anonymously is 401 with WWW-Authenticate", async () => {
     expectError(await server.rest("GET", "/members/me"), 401);
   });
@@ -722,7 +829,7 @@ describe("bootstrap administrator", () => {
   let booted: TestServer;
   let bootedUsersAtStart: { username: string; isAdmin: boolean }[];
   beforeAll(async () => {
-    booted = await startServer({ admin: { username: "boss", password: "boss-password" } });
+    booted = await startServer({ admin: { username: "boss", password: "boss-keeps-the-keys" } });
     bootedUsersAtStart = await booted.app.db.prisma.user.findMany({ select: { username: true, isAdmin: true } });
   });
   afterAll(async () => {
@@ -730,7 +837,7 @@ describe("bootstrap administrator", () => {
   });
 
   it("exists and signs in with the configured password", async () => {
-    const token = await booted.rest("POST", TOKEN, { form: { grant_type: "password", username: "boss", password: "boss-password" } });
+    const token = await booted.rest("POST", TOKEN, { form: { grant_type: "password", username: "boss", password: "boss-keeps-the-keys" } });
     expect(token.status, JSON.stringify(token.body)).toBe(200);
     const me = await booted.graphql(TestMeDocument, {}, token.body.access_token);
     expect(me.errors).toEqual([]);
@@ -739,11 +846,18 @@ describe("bootstrap administrator", () => {
     expect(rest.body).toMatchObject({ username: "boss", admin: true });
   });
 
+  it("refuses to create one with a weak ADMIN_PASSWORD, or one equal to the username (start-up fails with that message)", async () => {
+    const db = booted.app.db.prisma;
+    await expect(ensureAdministrator(db, { username: "boss2", password: "password123" }, () => {})).rejects.toThrow(/ADMIN_PASSWORD is too easy/);
+    await expect(ensureAdministrator(db, { username: "keeper-of-keys", password: "Keeper-Of-Keys" }, () => {})).rejects.toThrow(/ADMIN_PASSWORD must not be the username/);
+    expect(await db.user.count({ where: { username: { in: ["boss2", "keeper-of-keys"] } } })).toBe(0);
+  });
+
   it("is the only account a server starts with, and a server started without ADMIN_* starts with none", async () => {
     expect(bootedUsersAtStart).toEqual([{ username: "boss", isAdmin: true }]);
     expect(usersAtStart).toEqual([]);
     // So the default server has nobody to sign in as with the bootstrap credentials, nor with guessed ones.
-    for (const [username, password] of [["boss", "boss-password"], ["admin", "admin"], ["admin", "password"]]) {
+    for (const [username, password] of [["boss", "boss-keeps-the-keys"], ["admin", "admin"], ["admin", "password"]]) {
       expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "password", username: username!, password: password! } }), 400, "invalid_grant");
     }
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "./server.js";
 
 let server: TestServer | undefined;
@@ -25,10 +25,66 @@ describe("failed sign-ins", () => {
     expect((await signIn(server, other.username, other.password)).status).toBe(200);
   });
 
+  it("are capped per address too, across account names (ten times LOGIN_RATE_LIMIT)", async () => {
+    server = await startServer({ loginRateLimit: 1 });
+    const user = await server.user();
+    for (let attempt = 0; attempt < 10; attempt++) expect((await signIn(server, `nobody${attempt}`, "wrong-password")).status, `attempt ${attempt + 1}`).toBe(400);
+    expect((await signIn(server, "nobody-else", "wrong-password")).status).toBe(429);
+    expect((await signIn(server, user.username, user.password)).status).toBe(429);
+  });
+
   it("do not count successful sign-ins", async () => {
     server = await startServer({ loginRateLimit: 2 });
     const user = await server.user();
     for (let attempt = 0; attempt < 5; attempt++) expect((await signIn(server, user.username, user.password)).status).toBe(200);
+  });
+});
+
+describe("failed sign-ins per credential", () => {
+  // One server for these three: each uses its own accounts, tokens and clients, so its own buckets, and
+  // together they stay under the address's cap (ten times LOGIN_RATE_LIMIT).
+  let shared: TestServer;
+  beforeAll(async () => {
+    shared = await startServer({ loginRateLimit: 3 });
+  });
+  afterAll(() => shared?.close());
+
+  it("count an account's username and e-mail address as one account", async () => {
+    const victim = await shared.user();
+    const email = `${victim.username}@example.test`;
+    expect((await signIn(shared, victim.username, "wrong-password")).status).toBe(400);
+    expect((await signIn(shared, email, "wrong-password")).status).toBe(400);
+    expect((await signIn(shared, email.toUpperCase(), "wrong-password")).status).toBe(400);
+    expect((await signIn(shared, victim.username, victim.password)).status).toBe(429);
+    expect((await signIn(shared, email, victim.password)).status).toBe(429);
+  });
+
+  it("count bad refresh tokens per token, so one client's retries do not lock out others behind the same address", async () => {
+    const user = await shared.user();
+    const issued = await signIn(shared, user.username, user.password);
+    const refresh = (token: string) => shared.rest("POST", "/developer/oauth/token", { form: { grant_type: "refresh_token", refresh_token: token } });
+    for (let attempt = 0; attempt < 3; attempt++) expect((await refresh("stale-token-of-another-app")).status).toBe(400);
+    expect((await refresh("stale-token-of-another-app")).status).toBe(429);
+    expect((await refresh("yet-another-stale-token")).status).toBe(400);
+    expect((await refresh(issued.body.refresh_token)).status).toBe(200);
+  });
+
+  it("count bad client credentials per client id", async () => {
+    const owner = await shared.user();
+    const register = async (name: string) => {
+      const response = await fetch(`${shared.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` },
+        body: JSON.stringify({ query: `mutation { registerOAuthClient(name: "${name}") { clientId clientSecret } }` }),
+      });
+      return ((await response.json()) as { data: { registerOAuthClient: { clientId: string; clientSecret: string } } }).data.registerOAuthClient;
+    };
+    const [guessed, other] = [await register("guessed"), await register("other")];
+    const grant = (clientId: string, clientSecret: string) =>
+      shared.rest("POST", "/developer/oauth/token", { form: { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret } });
+    for (let attempt = 0; attempt < 3; attempt++) expect((await grant(guessed.clientId, "wrong-secret")).status).toBe(401);
+    expect((await grant(guessed.clientId, guessed.clientSecret)).status).toBe(429);
+    expect((await grant(other.clientId, other.clientSecret)).status).toBe(200);
   });
 });
 

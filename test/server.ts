@@ -6,7 +6,8 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { hashPassword } from "../src/auth/secrets.js";
-import { silentLogger, type Logger } from "../src/observability/logger.js";
+import { createLogger, silentLogger, type Logger } from "../src/observability/logger.js";
+import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";
 
 /**
@@ -78,7 +79,7 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
   const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl };
   const app = await createApp({ config, inMemory: true, logger });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createHttpServer(app.app).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let users = 0;
@@ -164,3 +165,22 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
   };
   return testServer;
 }
+
+/** A log line as the server writes it (pino's JSON). */
+export interface LoggedLine {
+  level: string;
+  msg: string;
+  err?: { message?: string; stack?: string };
+  [field: string]: unknown;
+}
+
+/**
+ * A logger for `startServer` that hands every line to `onLine`, so a test can assert what the server
+ * logged (hostile-input tests: nothing at error level, nothing "unexpected").
+ */
+export function capturingLogger(onLine: (line: LoggedLine) => void): Logger {
+  return createLogger({ level: "info", destination: { write: (line: string) => void onLine(JSON.parse(line) as LoggedLine) } });
+}
+
+/** A line that reports a fault of the server rather than of the client. */
+export const isServerFault = (line: LoggedLine) => line.level === "error" || line.level === "fatal" || /unexpected/i.test(line.msg);

@@ -10,6 +10,7 @@ import { SESSION_COOKIE, endSession, findBearer, findSession, startSession } fro
 import { createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
 import { signInLimiter } from "./rate-limits.js";
+import { isWellFormedText } from "../common/json-bounds.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -65,16 +66,22 @@ export function authRoutes(db: PrismaClient, config: Config) {
   const tokenEndpoint = createTokenEndpoint(db, config);
   const cookieOptions = { httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure, path: "/" };
 
-  const limitSignIns = signInLimiter(config);
-  router.post("/developer/oauth/token", limitSignIns, (req, res, next) => tokenEndpoint(req, res).catch(next));
+  const limitSignIns = signInLimiter(config, db);
+  // A token request that carries a live session cookie must echo its X-CSRF-Token like any other (identifyCaller).
+  router.post("/developer/oauth/token", limitSignIns, (req: Request, res: Response, next: NextFunction) => tokenEndpoint(req, res).catch(next));
   router.all("/developer/oauth/token", methodNotAllowed(["POST"]));
 
-  router.post("/session", limitSignIns, async (req, res, next) => {
+  router.post("/session", limitSignIns, async (req: Request, res: Response, next: NextFunction) => {
     try {
+      assertSignInFromTrustedPage(req, config);
       const username = req.body?.username;
       const password = req.body?.password;
       if (typeof username !== "string" || !username) throw badInput("username", "is required");
       if (typeof password !== "string" || !password) throw badInput("password", "is required");
+      for (const [name, value] of Object.entries({ username, password })) {
+        if (!isWellFormedText(value)) throw badInput(name, "must be well-formed Unicode text (no lone UTF-16 surrogates)");
+        if (value.includes("\u0000")) throw badInput(name, "must not contain NUL characters");
+      }
       const user = await findUserByCredentials(db, username, password);
       if (!user) throw unauthenticated("Invalid username and password combination.");
       if (req.session) await endSession(db, req.session.id);
@@ -105,6 +112,35 @@ export function authRoutes(db: PrismaClient, config: Config) {
   router.all("/session", methodNotAllowed(["GET", "POST", "DELETE"]));
 
   return router;
+}
+
+/**
+ * Login CSRF: a page on another site must not be able to sign a visitor's browser in (for instance to
+ * the attacker's account, to collect what the victim then writes). Browsers name the page's origin in
+ * `Origin` (and `Sec-Fetch-Site`) on every cross-site POST, so a sign-in is accepted when:
+ * it comes from this server's own origin or one of CORS_ORIGINS; or it carries an `X-CSRF-Token`
+ * header (any value: a cross-site form cannot send one, and a cross-site script needs a CORS preflight
+ * that only CORS_ORIGINS pass); or it comes from no browser at all (neither header: curl, server-side clients).
+ */
+function assertSignInFromTrustedPage(req: Request, config: Config): void {
+  if (req.get("x-csrf-token")) return;
+  const origin = req.get("origin");
+  if (origin !== undefined) {
+    if (config.corsOrigins.includes(origin) || sameHost(origin, req.get("host"))) return;
+    throw forbidden("Signing in from a page of another origin needs an X-CSRF-Token header or that origin in CORS_ORIGINS.");
+  }
+  const site = req.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw forbidden("Signing in from a page of another origin needs an X-CSRF-Token header or that origin in CORS_ORIGINS.");
+  }
+}
+
+function sameHost(origin: string, host: string | undefined): boolean {
+  try {
+    return host !== undefined && new URL(origin).host === host;
+  } catch {
+    return false; // "null" (sandboxed frames, some redirects) and anything unparsable
+  }
 }
 
 /** Any other method on a protocol endpoint: 405 with Allow, not the facade's 404. */

@@ -1,5 +1,6 @@
-import OAuth2Server, { InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
+import OAuth2Server, { InvalidGrantError, InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import crypto from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { z } from "zod";
@@ -8,6 +9,7 @@ import { requireUser } from "../common/scopes.js";
 import { parseInput } from "../common/validation.js";
 import { findUserByCredentials } from "../users/service.js";
 import { hashSecret, randomSecret, sameSecret } from "./secrets.js";
+import { isWellFormedText } from "../common/json-bounds.js";
 
 /** The built-in public client: first-party apps may omit client_id entirely. */
 export const FIRST_PARTY_CLIENT_ID = "hubgraph";
@@ -39,9 +41,20 @@ export async function registerClient(ctx: RequestContext, name: unknown) {
   return { client, secret };
 }
 
+/** The user the model hands the library; on a refresh it carries the family of the token being exchanged. */
+interface TokenUser {
+  id: number;
+  username: string;
+  tokenFamily?: string;
+}
+
 /** The storage model @node-oauth/oauth2-server calls; tokens never touch the database in clear text. */
 function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
   const asUser = (user: { id: number; username: string }) => ({ id: user.id, username: user.username });
+  /** Rows from before token families count as a family of their own. */
+  const familyOf = (row: { id: number; familyId: string | null }) => row.familyId ?? `token-${row.id}`;
+  const inFamily = (family: string) => ({ OR: [{ familyId: family }, ...(family.startsWith("token-") ? [{ id: Number(family.slice(6)) }] : [])] });
+  const revokeFamily = (family: string) => db.oAuthToken.deleteMany({ where: inFamily(family) });
   return {
     async getClient(clientId, clientSecret) {
       const client = await db.oAuthClient.findUnique({ where: { id: clientId } });
@@ -60,8 +73,11 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
       return owner ? asUser(owner) : false;
     },
     async saveToken(token, client, user) {
-      await db.oAuthToken.create({
+      // A refreshed token stays in the family of the one it replaces (see getRefreshToken); a sign-in starts one.
+      const inherited = (user as TokenUser).tokenFamily;
+      const saved = await db.oAuthToken.create({
         data: {
+          familyId: inherited ?? crypto.randomUUID(),
           accessTokenHash: hashSecret(token.accessToken),
           accessTokenExpiresAt: token.accessTokenExpiresAt!,
           refreshTokenHash: token.refreshToken ? hashSecret(token.refreshToken) : null,
@@ -71,6 +87,13 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
           userId: user.id as number,
         },
       });
+      // A replay may have revoked the family while this exchange ran. Checked after saving, so a revocation
+      // either ran before the check (the token it replaces is gone: undo) or runs after it and takes this one
+      // too; only a revocation whose DELETE is in flight during the check can miss it.
+      if (inherited && (await db.oAuthToken.count({ where: { AND: [inFamily(inherited), { NOT: { id: saved.id } }] } })) === 0) {
+        await db.oAuthToken.deleteMany({ where: { id: saved.id } });
+        throw new InvalidGrantError("Invalid grant: refresh token is invalid");
+      }
       return { ...token, client, user };
     },
     async getAccessToken(accessToken) {
@@ -90,17 +113,31 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
         include: { user: true, client: true },
       });
       if (!row) return false;
+      const family = familyOf(row);
+      if (row.rotatedAt) {
+        // Reuse of a spent refresh token: it was stolen, or its holder's copy was. Either way nobody can
+        // tell which party holds the newest token, so every token of the family goes (RFC 9700 §4.14.2).
+        await revokeFamily(family);
+        return false;
+      }
       return {
         refreshToken,
         refreshTokenExpiresAt: row.refreshTokenExpiresAt ?? undefined,
         scope: row.scope ? row.scope.split(" ") : undefined,
         client: { id: row.client.id, grants: row.client.grants },
-        user: asUser(row.user),
+        // The library hands this user to saveToken for the new pair, which so inherits the family.
+        user: { ...asUser(row.user), tokenFamily: family } satisfies TokenUser,
       };
     },
     async revokeToken(token) {
-      // Rotation: the old pair (access and refresh) stops working as soon as it is exchanged.
-      const { count } = await db.oAuthToken.deleteMany({ where: { refreshTokenHash: hashSecret(token.refreshToken) } });
+      // Rotation: the old pair stops working as soon as it is exchanged. The row stays, marked, until its
+      // refresh token expires, so that a replay is recognised; its access token expires now.
+      const now = new Date();
+      // Of two requests exchanging one token at the same moment only one marks it; the other is refused.
+      const { count } = await db.oAuthToken.updateMany({
+        where: { refreshTokenHash: hashSecret(token.refreshToken), rotatedAt: null },
+        data: { rotatedAt: now, accessTokenExpiresAt: now },
+      });
       return count > 0;
     },
     async validateScope(_user, _client, scope) {
@@ -140,6 +177,9 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
       // model, where they would become Prisma filters.
       for (const [key, value] of Object.entries(body)) {
         if (value !== undefined && typeof value !== "string") throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be a string`);
+        if (typeof value === "string" && (!isWellFormedText(value) || value.includes("\u0000"))) {
+          throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be well-formed Unicode text without NUL characters`);
+        }
       }
       const grantType = body.grant_type;
       if (typeof grantType !== "string" || !grantType) throw new InvalidRequestError("Missing parameter: `grant_type`");

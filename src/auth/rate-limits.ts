@@ -1,7 +1,10 @@
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { ApiError } from "../common/errors.js";
+import { equalsIgnoringCase } from "../common/search.js";
+import { hashSecret } from "./secrets.js";
 
 /** 429 with Retry-After and the contract's error body. */
 function tooMany(message: string): RequestHandler {
@@ -15,24 +18,59 @@ function tooMany(message: string): RequestHandler {
 
 const clientIp = (req: Request) => ipKeyGenerator(req.ip ?? "unknown");
 
+/** Failed sign-ins from one address across every credential, as a multiple of LOGIN_RATE_LIMIT. */
+export const ADDRESS_FACTOR = 10;
+
+/** The client id of a token request: the body's, or HTTP Basic's user name. */
+function clientIdOf(req: Request): string | undefined {
+  if (typeof req.body?.client_id === "string") return req.body.client_id;
+  const basic = /^basic\s+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
+  if (!basic) return undefined;
+  const decoded = Buffer.from(basic, "base64").toString();
+  return decoded.includes(":") ? decodeURIComponent(decoded.slice(0, decoded.indexOf(":"))) : undefined;
+}
+
 /**
- * Failed sign-ins (token endpoint and cookie login) per address and account name: password guessing
- * gets 429 after `loginRateLimit` failures in 15 minutes; successful sign-ins do not count.
+ * What a sign-in attempt is trying to prove, so failures are counted against it: the account a login
+ * name (username or e-mail address alike) belongs to, the refresh token (by hash), or the client id of
+ * a client_credentials grant. An unknown login name counts as itself.
  */
-export function signInLimiter(config: Config): RequestHandler {
-  if (config.loginRateLimit === 0) return (_req, _res, next) => next();
-  return rateLimit({
+async function attemptedCredential(db: PrismaClient, req: Request): Promise<string> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  if (body.grant_type === "refresh_token") return typeof body.refresh_token === "string" ? `refresh:${hashSecret(body.refresh_token)}` : "refresh:";
+  if (body.grant_type === "client_credentials") return `client:${clientIdOf(req) ?? ""}`;
+  const login = typeof body.username === "string" ? body.username : "";
+  if (!login) return "account:";
+  try {
+    const account = await db.user.findFirst({ where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] }, select: { id: true } });
+    if (account) return `account:${account.id}`;
+  } catch {
+    // A name the database cannot even look up (the handler refuses it) counts as itself.
+  }
+  return `name:${login.toLowerCase()}`;
+}
+
+/**
+ * Failed sign-ins on the token endpoint and cookie login. Each credential gets `loginRateLimit` failures
+ * per 15 minutes from one address (an account's username and e-mail address are one credential; each
+ * refresh token and each client id is its own), so one client's stale token does not lock out other
+ * clients behind the same address, and a guesser cannot lock an account for callers elsewhere. Each
+ * address also gets ten times that across all credentials, against spraying many names. Successful
+ * sign-ins do not count.
+ */
+export function signInLimiter(config: Config, db: PrismaClient): RequestHandler[] {
+  if (config.loginRateLimit === 0) return [];
+  const common = {
     windowMs: 15 * 60 * 1000,
-    limit: config.loginRateLimit,
     skipSuccessfulRequests: true,
     standardHeaders: "draft-7",
     legacyHeaders: false,
-    keyGenerator: (req) => {
-      const name = typeof req.body?.username === "string" ? req.body.username.toLowerCase() : "";
-      return `${clientIp(req)}|${name}`;
-    },
-    handler: (req, res, next) => tooMany("Too many failed sign-in attempts; try again later.")(req, res, next),
-  });
+    handler: tooMany("Too many failed sign-in attempts; try again later."),
+  } as const;
+  return [
+    rateLimit({ ...common, limit: config.loginRateLimit * ADDRESS_FACTOR, keyGenerator: (req) => `address:${clientIp(req)}` }),
+    rateLimit({ ...common, limit: config.loginRateLimit, keyGenerator: async (req) => `${clientIp(req)}|${await attemptedCredential(db, req)}` }),
+  ];
 }
 
 /** Requests per minute per caller: the signed-in user, or the address of anonymous callers. */

@@ -1,26 +1,171 @@
-import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
-import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { maxDepthPlugin, maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
+import { MAX_PAGE_SIZE } from "../common/paging.js";
+import { jsonLength } from "../common/json-bounds.js";
 
 /**
- * Bounds on what one GraphQL document sent to /graphql may ask for, checked before it runs. The
- * facade's own documents are fixed and never pass through here. Introspection (GraphiQL) is exempt.
+ * Bounds on what one GraphQL operation may ask for and answer. Documents sent to /graphql are checked
+ * before they run; the REST facade's fixed documents are checked once, at start-up, against the worst
+ * case of their variables (`assertWithinQueryLimits`).
  */
 export const QUERY_LIMITS = {
   /** Nesting depth: page → revisions → author → … ; 10 leaves room for every real screen. */
   maxDepth: 10,
   /** Aliases per document, so one request cannot run a field hundreds of times. */
   maxAliases: 15,
-  /** graphql-armor's cost model (objects 2, scalars 1, ×1.5 per level). */
+  /**
+   * Cost: every field costs 1 plus what it selects, and a field with a `limit` argument (a paged list)
+   * costs 1 plus its page size times what it selects (25 when absent, 100 for 0 or more than 100): the
+   * number of values it can answer with. 5000 allows 100 records of 40 fields, or 25 pages × 25 revisions
+   * × 7 fields; fifteen aliases of 100 pages × 100 revisions (the probe's 162 MB answer) cost 300,000.
+   */
   maxCost: 5000,
   /** Tokens per document, so parsing stays cheap. */
   maxTokens: 2000,
+  /**
+   * Bytes of one operation's JSON result. Texts are bounded only by BODY_LIMIT each, so cost alone
+   * cannot bound the answer's size; past this the result is replaced by an error asking for less.
+   */
+  maxResponseBytes: 4 * 1024 * 1024,
 } as const;
 
-export const queryLimitPlugins = () => [
+/** The page size a `limit` argument asks for, as `pageWindow` reads it: absent 25, 0 or over 100 the maximum. */
+const pageSize = (limit: unknown) => (typeof limit === "number" && Number.isInteger(limit) && limit >= 1 ? Math.min(limit, MAX_PAGE_SIZE) : MAX_PAGE_SIZE);
+
+/** `worstCase`: every paged field counts its largest page, whatever its arguments (fixed documents, checked once). */
+function costEstimators(worstCase: boolean): ComplexityEstimator[] {
+  return [
+    ({ field, args, childComplexity }) => {
+      if (!field.args.some((arg) => arg.name === "limit")) return undefined;
+      return 1 + (worstCase ? MAX_PAGE_SIZE : pageSize(args.limit)) * childComplexity;
+    },
+    simpleEstimator({ defaultComplexity: 1 }),
+  ];
+}
+
+/** The cost of running `document` (see QUERY_LIMITS.maxCost). Throws a GraphQLError for variables that do not fit their types. */
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  options: { variables?: Record<string, unknown>; operationName?: string | null; worstCase?: boolean } = {},
+): number {
+  return getComplexity({
+    schema,
+    query: document,
+    variables: options.variables ?? {},
+    operationName: options.operationName ?? undefined,
+    estimators: costEstimators(options.worstCase ?? false),
+  });
+}
+
+/** A request the limits refuse: BAD_REQUEST and HTTP 400 whatever the Accept header, never masked or logged. */
+const limitError = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+
+/** Refuses operations over QUERY_LIMITS.maxCost before anything runs, with the variables they were sent with. */
+function costLimitPlugin(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      let cost: number;
+      try {
+        cost = queryCost(args.schema, args.document, { variables: args.variableValues ?? {}, operationName: args.operationName });
+      } catch (error) {
+        // Variables that do not fit their types (execution would refuse them too), or a document too large to measure.
+        setResultAndStopExecution({ errors: [limitError(error instanceof Error ? error.message : "The query cannot be measured.")] });
+        return;
+      }
+      if (cost > QUERY_LIMITS.maxCost) {
+        setResultAndStopExecution({
+          errors: [limitError(`The query costs ${cost}, more than the limit of ${QUERY_LIMITS.maxCost}: ask for smaller pages (limit), fewer fields or fewer aliases.`)],
+        });
+      }
+    },
+  };
+}
+
+/** Replaces a result larger than QUERY_LIMITS.maxResponseBytes (as JSON) by an error: the whole answer or none of it. */
+function responseSizePlugin(): Plugin {
+  return {
+    onExecute() {
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!("data" in result) || jsonLength(result, QUERY_LIMITS.maxResponseBytes) <= QUERY_LIMITS.maxResponseBytes) return;
+          setResult({
+            errors: [limitError(`The answer would be larger than ${QUERY_LIMITS.maxResponseBytes / 1024 / 1024} MB: ask for smaller pages (limit) or fewer text fields.`)],
+          });
+        },
+      };
+    },
+  };
+}
+
+export const queryLimitPlugins = (): Plugin[] => [
   maxDepthPlugin({ n: QUERY_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
   maxAliasesPlugin({ n: QUERY_LIMITS.maxAliases }),
-  costLimitPlugin({ maxCost: QUERY_LIMITS.maxCost, ignoreIntrospection: true }),
   maxTokensPlugin({ n: QUERY_LIMITS.maxTokens }),
+  costLimitPlugin(),
+  responseSizePlugin(),
 ];
+
+/**
+ * For documents the server itself runs (the REST facade's, once at start-up): throws unless the document
+ * stays within the depth and cost limits with every paged field at its largest page. Aliases and tokens
+ * are not counted: the facade's aliases only rename fields, and cost already counts repeated fields.
+ */
+export function assertWithinQueryLimits(schema: GraphQLSchema, document: DocumentNode, name: string): void {
+  const depthErrors = validate(schema, document, [maxDepthRule({ n: QUERY_LIMITS.maxDepth, flattenFragments: true })]);
+  if (depthErrors.length) throw new Error(`${name}: ${depthErrors.map((error) => error.message).join("; ")}`);
+  for (const operation of document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)) {
+    const cost = queryCost(schema, document, { variables: placeholderVariables(schema, operation), operationName: operation.name?.value, worstCase: true });
+    if (cost > QUERY_LIMITS.maxCost) throw new Error(`${name}: the document costs ${cost} at the largest page size, more than the limit of ${QUERY_LIMITS.maxCost}`);
+  }
+}
+
+/** Values that satisfy an operation's variable types, so its cost can be measured without a request. */
+function placeholderVariables(schema: GraphQLSchema, operation: OperationDefinitionNode): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (type && isNonNullType(type)) values[definition.variable.name.value] = placeholder(type);
+  }
+  return values;
+}
+
+function placeholder(type: GraphQLInputType): unknown {
+  if (isNonNullType(type)) return placeholder(type.ofType);
+  if (isListType(type)) return [];
+  if (isInputObjectType(type)) {
+    return Object.fromEntries(Object.values(type.getFields()).filter((field) => isNonNullType(field.type)).map((field) => [field.name, placeholder(field.type)]));
+  }
+  if (isEnumType(type)) return type.getValues()[0]?.name;
+  const scalar = getNamedType(type);
+  if (!isScalarType(scalar)) return null;
+  // The first candidate the scalar accepts: Int, Float, String, ID, Boolean, DateTime, JSON, …
+  for (const candidate of [0, "1", true, "2000-01-01T00:00:00Z", {}]) {
+    try {
+      scalar.parseValue(candidate);
+      return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}

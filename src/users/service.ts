@@ -6,8 +6,11 @@ import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
 import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
+import { PASSWORD_POLICY, passwordWeakness } from "../auth/password-policy.js";
+import { uniqueViolation } from "../db/errors.js";
 
-const password = z.string().min(8, "must be at least 8 characters").max(1024);
+/** Length only; strength is judged with the account's names by passwordWeakness (src/auth/password-policy.ts). */
+const password = z.string().max(PASSWORD_POLICY.maxLength);
 
 const newUserInput = z.object({
   username: z
@@ -17,6 +20,9 @@ const newUserInput = z.object({
   password,
   name: z.string().trim().min(1, "must not be empty").max(255),
   isAdmin: z.boolean().optional(),
+}).superRefine((account, ctx) => {
+  const weakness = passwordWeakness(account.password, account);
+  if (weakness) ctx.addIssue({ code: "custom", path: ["password"], message: weakness });
 });
 
 export type NewUserInput = z.input<typeof newUserInput>;
@@ -50,20 +56,36 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
       ? conflict("username", `The username "${data.username}" is taken.`)
       : conflict("email", "An account with this e-mail address exists.");
   }
-  return ctx.db.user.create({
-    data: {
-      username: data.username,
-      email: data.email,
-      name: data.name,
-      isAdmin: data.isAdmin ?? false,
-      passwordHash: await hashPassword(data.password),
-    },
-  });
+  return ctx.db.user
+    .create({
+      data: {
+        username: data.username,
+        email: data.email,
+        name: data.name,
+        isAdmin: data.isAdmin ?? false,
+        passwordHash: await hashPassword(data.password),
+      },
+    })
+    .catch((error: unknown) => {
+      // A concurrent sign-up took the name or address between the check above and this insert.
+      const clash = uniqueViolation(error);
+      if (!clash) throw error;
+      throw clash.fields.includes("email")
+        ? conflict("email", "An account with this e-mail address exists.")
+        : conflict("username", `The username "${data.username}" is taken.`);
+    });
 }
 
 /** Replaces an account's password (the sign-up rule holds); sessions and tokens are the caller's business. */
 export async function setPassword(db: PrismaClient, userId: number, newPassword: string): Promise<void> {
-  const valid = parseInput(z.object({ password }), { password: newPassword }).password;
+  const account = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { username: true, email: true } });
+  const valid = parseInput(
+    z.object({ password }).superRefine((input, ctx) => {
+      const weakness = passwordWeakness(input.password, account);
+      if (weakness) ctx.addIssue({ code: "custom", path: ["password"], message: weakness });
+    }),
+    { password: newPassword },
+  ).password;
   await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(valid) } });
 }
 
@@ -71,9 +93,10 @@ const timingDecoy = hashPassword("timing decoy, never a real password");
 
 /** Checks a username (or e-mail address) and password; null when they do not match an account. */
 export async function findUserByCredentials(db: PrismaClient, login: string, password: string): Promise<User | null> {
-  const user = await db.user.findFirst({
-    where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] },
-  });
+  // No account name holds a NUL (PostgreSQL text cannot), and asking the database for one is an error.
+  const user = login.includes("\u0000")
+    ? null
+    : await db.user.findFirst({ where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] } });
   // An unknown name costs the same argon2 work as a wrong password, so timing does not reveal accounts.
   if (!user) {
     await verifyPassword(await timingDecoy, password);
@@ -90,10 +113,13 @@ export async function ensureAdministrator(
 ): Promise<void> {
   const existing = await db.user.findUnique({ where: { username: admin.username } });
   if (!existing) {
+    const email = admin.email ?? `${admin.username}@localhost`;
+    const weakness = passwordWeakness(admin.password, { username: admin.username, email });
+    if (weakness) throw new Error(`ADMIN_PASSWORD ${weakness}.`);
     await db.user.create({
       data: {
         username: admin.username,
-        email: admin.email ?? `${admin.username}@localhost`,
+        email,
         name: "Administrator",
         isAdmin: true,
         passwordHash: await hashPassword(admin.password),

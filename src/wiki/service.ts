@@ -11,6 +11,7 @@ import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slu
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { containsText, startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
+import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
 export const WIKI_ACCESS = accessLevels("WikiAccess", [
@@ -35,13 +36,8 @@ type Query = { include?: Prisma.WikiPageInclude; select?: Prisma.WikiPageSelect 
 /** Page options: a JSON object, bounded so one page cannot carry a huge or pathologically deep document. */
 const options = z
   .record(z.string(), z.unknown(), "must be an object")
-  .refine((value) => jsonDepth(value) <= 8, "must not be nested more than 8 levels deep")
-  .refine((value) => JSON.stringify(value).length <= 16_384, "must not be larger than 16 KB as JSON");
-
-function jsonDepth(value: unknown, depth = 0): number {
-  if (depth > 8 || value === null || typeof value !== "object") return depth;
-  return Math.max(depth + 1, ...Object.values(value).map((child) => jsonDepth(child, depth + 1)));
-}
+  .refine((value) => jsonDepth(value, 8) <= 8, "must not be nested more than 8 levels deep")
+  .refine((value) => jsonLength(value, 16_384) <= 16_384, "must not be larger than 16 KB as JSON");
 
 const pagename = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/, "may hold only letters, digits and _ . : - (at most 255)");
 const fields = {
