@@ -83,7 +83,7 @@ describe("hubgraph CLI, in its own process against its own database", { timeout:
     expect(again).toMatchObject({ code: 0, stderr: "" });
     expect(again.stdout).toMatch(/^the database is up to date \(\d+ migrations?\)\n$/);
 
-    const created = await spawnCli(["user", "create", "root", "--email", "root@example.org", "--admin", "--password-stdin"], env, "a long password\n");
+    const created = await spawnCli(["user", "create", "root", "--email", "root@example.org", "--admin", "--password-stdin"], env, "a longer violet harbor phrase 58\n");
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/^created administrator "root" \(id \d+\)\n$/);
 
@@ -136,7 +136,7 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(bad.stderr).toContain("--email must be an e-mail address");
     expect(bad.stderr).toContain("--password must be at least 8 characters");
 
-    const taken = await cli(["user", "create", "carol", "--email", "other@example.org", "--password", "long enough"]);
+    const taken = await cli(["user", "create", "carol", "--email", "other@example.org", "--password", "quiet lantern orbit 58"]);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toBe('error: The username "carol" is taken.\n');
   });
@@ -162,11 +162,11 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(short.stderr).toContain("--password must be at least 8 characters");
     expect(await tokenWorks(user.token)).toBe(true);
 
-    const reset = await cli(["user", "reset-password", user.username, "--password-stdin"], "a brand new password\n");
+    const reset = await cli(["user", "reset-password", user.username, "--password-stdin"], "brand new cobalt harbor 58\n");
     expect(reset.code, reset.stderr).toBe(0);
     expect(reset.stdout).toContain("1 token and 1 session ended");
     expect((await signIn(user.username, user.password)).status).toBe(400);
-    expect((await signIn(user.username, "a brand new password")).status).toBe(200);
+    expect((await signIn(user.username, "brand new cobalt harbor 58")).status).toBe(200);
     expect(await tokenWorks(user.token)).toBe(false);
     expect((await server.rest("GET", "/session", { headers: { cookie } })).status).toBe(401);
   });
@@ -235,7 +235,7 @@ describe("hubgraph CLI against a running server's database", () => {
 
   it("seeds demo content through the services, and a second run adds nothing", async () => {
     expect((await cli(["seed"])).code).toBe(2);
-    const seeded = await cli(["seed", "--demo", "--password", "demo password"]);
+    const seeded = await cli(["seed", "--demo", "--password", "demo cobalt orbit lantern 58"]);
     expect(seeded.code, seeded.stderr).toBe(0);
     expect(seeded.stdout).toMatch(/^added 4 users, 1 group, 4 group memberships, 6 wiki pages, 10 wiki revisions, 6 blog entries\n$/);
 
@@ -247,7 +247,7 @@ describe("hubgraph CLI against a running server's database", () => {
     const entries = await server.rest("GET", "/blog/list", { query: { limit: 100 } });
     expect(entries.body.posts.map((post: { alias: string }) => post.alias).sort()).toEqual(["meetup-recap", "welcome-to-the-hub", "wiki-revisions"]);
     // A demo member signs in and sees the members-only records too.
-    const grace = (await signIn("grace", "demo password")).body.access_token;
+    const grace = (await signIn("grace", "demo cobalt orbit lantern 58")).body.access_token;
     expect((await server.rest("GET", "/wiki/list", { token: grace })).body.total).toBe(4);
 
     const counts = async () => {

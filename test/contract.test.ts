@@ -125,7 +125,7 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
         });
       }
 
-      it("costs as many SQL statements for 25 records as for 2, through every list row and through GraphQL with every field", async () => {
+      it("costs as many SQL statements for 25 records as for 2 through every list row, and for 10 as for 2 through GraphQL with every field", async () => {
         const rows = restOperations.filter((operation) => operation.area === testing.area && operation.response.kind === "list");
         expect(rows.length).toBeGreaterThan(0);
         for (const row of rows) {
@@ -148,9 +148,10 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
             });
             return (await response.json()) as { data?: Record<string, { items: unknown[] }>; errors?: unknown[] };
           });
-        const [small, large] = [await run(2), await run(25)];
+        // 10, not 25: every field two levels deep (a page's 25 revisions each) is over the query cost limit at 25.
+        const [small, large] = [await run(2), await run(10)];
         expect(large.result.errors, JSON.stringify(large.result.errors)).toBeUndefined();
-        expect(large.result.data![contract.list.graphql]!.items).toHaveLength(25);
+        expect(large.result.data![contract.list.graphql]!.items).toHaveLength(10);
         expect(large.queries.length, large.queries.join("\n")).toBe(small.queries.length);
       });
 

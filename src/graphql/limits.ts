@@ -88,7 +88,10 @@ function costLimitPlugin(): Plugin {
       try {
         cost = queryCost(args.schema, args.document, { variables: args.variableValues ?? {}, operationName: args.operationName });
       } catch (error) {
-        // Variables that do not fit their types (execution would refuse them too), or a document too large to measure.
+        // Variables that do not fit their types: execution refuses them before running anything, and its
+        // error names the field (src/app.ts maskError), so let it.
+        if (error instanceof GraphQLError && /^Variable "\$\w+" /.test(error.message)) return;
+        // A document too large to measure.
         setResultAndStopExecution({ errors: [limitError(error instanceof Error ? error.message : "The query cannot be measured.")] });
         return;
       }
