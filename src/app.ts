@@ -35,7 +35,7 @@ export interface AppOptions {
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
 export async function createApp({ config, inMemory = false, log = console.log }: AppOptions): Promise<App> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: inMemory ? undefined : config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: inMemory ? undefined : config.dataDir, poolSize: config.databasePoolSize });
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, log);
   else if ((await db.prisma.user.count({ where: { isAdmin: true } })) === 0 && !inMemory) {
@@ -158,6 +158,8 @@ export function errorHandler(log: (line: string, error?: unknown) => void): Erro
     }
     const failure = known ?? new ApiError(500, "Internal server error.");
     if (failure.status === 401) res.set("WWW-Authenticate", 'Bearer realm="hubgraph"');
+    const headers = (failure.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+    if (headers) res.set(headers);
     res.status(failure.status).json({
       message: failure.message,
       code: failure.status,

@@ -8,6 +8,8 @@ export interface Config {
   databaseUrl?: string;
   /** Folder of the embedded database (DATA_DIR, default ./data). */
   dataDir: string;
+  /** PostgreSQL connections the server opens at most (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   /** Bootstrap administrator (ADMIN_USERNAME / ADMIN_PASSWORD / ADMIN_EMAIL). */
   admin?: { username: string; password: string; email?: string };
   /** `open` lets anyone create an account through POST /api/members (REGISTRATION, default closed). */
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || "0.0.0.0",
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || "data",
+    databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10),
     admin:
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD
         ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL || undefined }
