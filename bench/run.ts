@@ -164,7 +164,7 @@ async function main(): Promise<number> {
     log(`PGlite data dir ${dataDir}; applying the app's migrations…`);
     await (await openDatabase({ dataDir })).close();
     // The folder layout openDatabase uses: <DATA_DIR>/pglite.
-    const pglite = openPGlite(path.join(dataDir, "pglite"));
+    const pglite = await openPGlite(path.join(dataDir, "pglite"));
     try {
       await seedAndDescribe({
         exec: async (sql) => void (await pglite.exec(sql)),

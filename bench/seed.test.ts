@@ -27,7 +27,7 @@ beforeAll(async () => {
       await scratch.drop();
     };
   } else {
-    const pglite = openPGlite();
+    const pglite = await openPGlite();
     db = { exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[] };
     close = () => pglite.close();
   }

@@ -22,7 +22,7 @@ async function catalog(db: PGlite): Promise<string[]> {
   return out;
 }
 
-const fromMigrations = openPGlite();
+const fromMigrations = await openPGlite();
 await applyMigrations({
   exec: async (sql) => void (await fromMigrations.exec(sql)),
   query: async (sql, params) => (await fromMigrations.query(sql, params)).rows as Record<string, unknown>[],
@@ -34,7 +34,7 @@ const script = execFileSync("npx", ["prisma", "migrate", "diff", "--from-empty",
   // The CLI opens the configured database even for a diff from empty; a throw-away one lets it exit.
   env: { ...process.env, DATABASE_URL: "", PRISMA_SCRATCH_DB: "memory" },
 });
-const fromSchema = openPGlite();
+const fromSchema = await openPGlite();
 await fromSchema.exec(`CREATE TABLE "_prisma_migrations" (id int);\n${script}`);
 
 const [expected, actual] = [await catalog(fromSchema), await catalog(fromMigrations)];

@@ -1,9 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
@@ -12,8 +10,14 @@ import { TIMESTAMP_TYPES, isPoolWaitTimeout, registerSqlClient, serviceBusy, typ
 /** PostgreSQL connections the server keeps at most (DATABASE_POOL_SIZE); Prisma and the list kit share them. */
 export const DEFAULT_POOL_SIZE = 10;
 
-/** An embedded database (a folder, or in memory) with the extensions the migrations need (pg_trgm for `search`). */
-export const openPGlite = (dataDir?: string) => new PGlite({ dataDir, extensions: { pg_trgm } });
+/**
+ * An embedded database (a folder, or in memory) with the extensions the migrations need (pg_trgm for
+ * `search`). Loaded on demand: the PGlite module alone adds some 40 MB to a server that uses PostgreSQL.
+ */
+export async function openPGlite(dataDir?: string): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")]);
+  return new PGlite({ dataDir, extensions: { pg_trgm } });
+}
 
 export interface DatabaseOptions {
   /** postgres:// URL; absent → embedded PGlite. */
@@ -79,12 +83,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       dir = path.resolve(options.dataDir, "pglite");
       fs.mkdirSync(dir, { recursive: true });
     }
-    const pglite = openPGlite(dir);
+    const pglite = await openPGlite(dir);
     runner = {
       exec: async (sql) => void (await pglite.exec(sql)),
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
     };
     await applyMigrations(runner);
+    const { PrismaPGlite } = await import("pglite-prisma-adapter");
     prisma = clientWithQueryEvents(new PrismaPGlite(pglite), listeners);
     const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
     registerSqlClient(prisma, {
@@ -129,7 +134,7 @@ function pgTypeParser(type: number, format?: string) {
 // protocol is the one Prisma 6.19 speaks, so its factory is used as Prisma's own type.
 type AdapterFactory = NonNullable<ConstructorParameters<typeof PrismaClient>[0]>["adapter"];
 
-function clientWithQueryEvents(adapter: PrismaPg | PrismaPGlite, listeners: Set<(sql: string) => void>): PrismaClient {
+function clientWithQueryEvents(adapter: object, listeners: Set<(sql: string) => void>): PrismaClient {
   const client = new PrismaClient({ adapter: adapter as unknown as AdapterFactory, log: [{ emit: "event", level: "query" }] });
   client.$on("query", (event) => {
     for (const listener of listeners) listener(event.query);
