@@ -33,12 +33,13 @@ export const records = (declaration: RecordsDeclaration): RecordsDeclaration => 
 // ---------------------------------------------------------------------------------------------------
 // The model: table and column names (Prisma's runtime data model) and relations (Pothos' DMMF copy).
 
-interface FieldInfo {
+export interface FieldInfo {
   name: string;
   column: string;
   kind: string;
   type: string;
   isList: boolean;
+  isRequired: boolean;
   /** To-one relations held by this model: the scalar field holding the other record's id. */
   from?: string;
 }
@@ -72,7 +73,7 @@ export function modelInfo(prisma: PrismaClient, model: string): ModelInfo {
         if (!identifier.test(column)) throw new Error(`${name}.${field.name}: column name ${column} needs quoting rules the kit does not have`);
         const dmmf = related.get(field.name);
         const from = dmmf?.relationFromFields?.length === 1 ? dmmf.relationFromFields[0] : undefined;
-        return { name: field.name, column, kind: field.kind, type: field.type, isList: dmmf?.isList ?? false, from };
+        return { name: field.name, column, kind: field.kind, type: field.type, isList: dmmf?.isList ?? false, isRequired: dmmf?.isRequired ?? false, from };
       });
       models.set(name, {
         name,
