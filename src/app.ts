@@ -171,6 +171,8 @@ export function errorHandler(log: (line: string, error?: unknown) => void): Erro
 /** Errors from body parsing and uploads are the client's: map them to 400/413/415. */
 function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
+  const fromDatabase = clientFaultFromDatabase(error);
+  if (fromDatabase) return fromDatabase;
   const err = error as { type?: string; status?: number; code?: string; message?: string; field?: string };
   if (err.type === "entity.too.large") return new ApiError(413, "The request body is too large.");
   if (err.type === "entity.parse.failed") return new ApiError(400, "The request body is not valid JSON.", [{ parameter: "body", message: "is not valid JSON" }]);

@@ -1,4 +1,5 @@
 import { ApiError, conflict, notFound } from "../common/errors.js";
+import { isPoolWaitTimeout, serviceBusy } from "./sql.js";
 
 const prismaCode = (error: unknown) => (error as { code?: string })?.code;
 
@@ -35,6 +36,8 @@ export async function retryDerivedName<T>(derived: boolean, run: () => Promise<T
  * surfaces (GraphQL error masking and the REST facade) ask here before treating an error as a 500.
  */
 export function clientFaultFromDatabase(error: unknown): ApiError | null {
+  // Not the client's fault either, but not an internal error: the pool had no free connection in time.
+  if (isPoolWaitTimeout(error) || isPoolWaitTimeout((error as { cause?: unknown })?.cause)) return serviceBusy();
   const message = String((error as { message?: unknown })?.message ?? "");
   if (/invalid byte sequence for encoding "UTF8": 0x00|unsupported Unicode escape sequence/.test(message)) {
     return new ApiError(400, "Text must not contain NUL (\\u0000) characters.");
