@@ -45,6 +45,40 @@ describe("statements per request on the hot paths", () => {
   }
 });
 
+describe("records read on the driver, not through Prisma", () => {
+  let server: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    token = (await server.user({ admin: true })).token;
+  });
+  afterAll(() => server?.close());
+
+  it("read timestamps as Prisma stores them (UTC, milliseconds, years 1 to 9999), in lists, reads and their relations", async () => {
+    for (const created of ["0050-01-02T03:04:05.006Z", "2024-10-30T15:02:38.120Z", "9999-12-31T23:59:59.999Z"]) {
+      const query = `mutation($input: CreateWikiPageInput!) { createWikiPage(input: $input) { id } }`;
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables: { input: { title: `At ${created}`, pagetext: "text", state: 1, created, scope: "times", scopeId: 1 } } }),
+      });
+      const id = ((await response.json()) as { data: { createWikiPage: { id: string } } }).data.createWikiPage.id;
+      const stored = await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id: Number(id) }, include: { currentRevision: true } });
+      const read = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: `{ wikiPage(id: ${id}) { created modified version { created } } wikiPages(scope: "times", scopeId: 1, sort: "id", sortDir: "desc", limit: 1) { items { created } } }` }),
+      });
+      const { data } = (await read.json()) as { data: { wikiPage: { created: string; modified: string; version: { created: string } }; wikiPages: { items: { created: string }[] } } };
+      expect(data.wikiPage.created).toBe(created);
+      expect(data.wikiPages.items[0]!.created).toBe(created);
+      expect(data.wikiPage.modified).toBe(stored.modified.toISOString());
+      expect(data.wikiPage.version.created).toBe(stored.currentRevision!.created.toISOString());
+    }
+  });
+});
+
 describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
   let server: TestServer;
 

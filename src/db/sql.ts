@@ -30,13 +30,36 @@ export function sqlClientOf(prisma: PrismaClient): SqlClient {
 /** PostgreSQL's type ids of `timestamp` and `timestamptz`: read as text, decoded by `decodeTimestamp`. */
 export const TIMESTAMP_TYPES = [1114, 1184];
 
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+
 /**
  * A `timestamp(3)` as PostgreSQL writes it (text column `2024-05-01 10:00:00.123`, or in JSON
- * `2024-05-01T10:00:00.123`): Prisma stores UTC without a zone, so it is read as UTC.
+ * `2024-05-01T10:00:00.123`): Prisma stores UTC without a zone, so it is read as UTC. Read digit by
+ * digit: a list of 25 records holds 75 of them, and Date's own parser takes about three times as long.
  */
 export function decodeTimestamp(text: string): Date {
-  const iso = text.replace(" ", "T");
-  return new Date(/[Zz]|[+-]\d\d(:?\d\d)?$/.test(iso.slice(10)) ? iso : `${iso}Z`);
+  if (text.length < 19 || text.length > 23 || text.charCodeAt(4) !== 45 || text.charCodeAt(13) !== 58) {
+    return new Date(text.replace(" ", "T") + (/[Zz]|[+-]\d\d(:?\d\d)?$/.test(text.slice(10)) ? "" : "Z"));
+  }
+  const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
+  let millis = 0;
+  if (text.length > 20) millis += digit(text, 20) * 100;
+  if (text.length > 21) millis += digit(text, 21) * 10;
+  if (text.length > 22) millis += digit(text, 22);
+  const date = new Date(
+    Date.UTC(
+      year,
+      digit(text, 5) * 10 + digit(text, 6) - 1,
+      digit(text, 8) * 10 + digit(text, 9),
+      digit(text, 11) * 10 + digit(text, 12),
+      digit(text, 14) * 10 + digit(text, 15),
+      digit(text, 17) * 10 + digit(text, 18),
+      millis,
+    ),
+  );
+  // Date.UTC reads the years 0-99 as 1900-1999.
+  if (year < 100) date.setUTCFullYear(year);
+  return date;
 }
 
 /** A moment as a `timestamp(3)` parameter (UTC, no zone), as Prisma writes them. */
