@@ -6,6 +6,7 @@ import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
 export default defineConfig({
@@ -17,10 +18,10 @@ export default defineConfig({
     const url = process.env.DATABASE_URL;
     if (url && /^postgres(ql)?:\/\//.test(url)) return new PrismaPg({ connectionString: url });
     // Commands that need no stored data (e.g. migrate diff --from-empty) can use a throw-away database.
-    if (process.env.PRISMA_SCRATCH_DB === "memory") return new PrismaPGlite(new PGlite()) as unknown as PrismaPg;
+    if (process.env.PRISMA_SCRATCH_DB === "memory") return new PrismaPGlite(new PGlite({ extensions: { pg_trgm } })) as unknown as PrismaPg;
     const dir = path.resolve(process.env.DATA_DIR ?? "data", "pglite");
     fs.mkdirSync(dir, { recursive: true });
     // The adapter is typed against an older @prisma/driver-adapter-utils; the protocol is the same.
-    return new PrismaPGlite(new PGlite(dir)) as unknown as PrismaPg;
+    return new PrismaPGlite(new PGlite({ dataDir: dir, extensions: { pg_trgm } })) as unknown as PrismaPg;
   },
 });

@@ -17,7 +17,7 @@ const PAGE_SIZE = 25;
 const wikiVisible = `p.state = 1 AND p.access = 0`;
 const wikiFields = `p.id, p.title, p.pagename, p.created, p.created_by, p.modified, p.state, p.access, p.scope, p.scope_id, p.params,
   CASE WHEN p.scope = 'site' THEN '/wiki/' || p.pagename ELSE '/' || p.scope || 's/' || p.scope_id || '/wiki/' || p.pagename END AS url,
-  (SELECT count(*)::int FROM wiki_revisions r WHERE r.page_id = p.id AND r.approved) AS revisions`;
+  p.revision_count AS revisions`;
 const wikiSiteScope = `p.scope = 'site' AND p.scope_id = 0`;
 
 const queries = {

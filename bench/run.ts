@@ -11,8 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { PGlite } from "@electric-sql/pglite";
-import { openDatabase } from "../src/db/database.js";
+import { openDatabase, openPGlite } from "../src/db/database.js";
 import type { SqlRunner } from "../src/db/migrate.js";
 import { hashPassword } from "../src/auth/secrets.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
@@ -165,7 +164,7 @@ async function main(): Promise<number> {
     log(`PGlite data dir ${dataDir}; applying the app's migrations…`);
     await (await openDatabase({ dataDir })).close();
     // The folder layout openDatabase uses: <DATA_DIR>/pglite.
-    const pglite = new PGlite(path.join(dataDir, "pglite"));
+    const pglite = await openPGlite(path.join(dataDir, "pglite"));
     try {
       await seedAndDescribe({
         exec: async (sql) => void (await pglite.exec(sql)),

@@ -2,9 +2,9 @@
 // app's migrations (in-memory PGlite, or a scratch database when DATABASE_URL is set) and checks the
 // promises bench/seed.ts makes, so a change there (a new column, a new rule) cannot quietly break them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { applyMigrations, type SqlRunner } from "../src/db/migrate.js";
+import { openPGlite } from "../src/db/database.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
 import { BENCH_USER, SEARCH_WORD, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
       await scratch.drop();
     };
   } else {
-    const pglite = new PGlite();
+    const pglite = await openPGlite();
     db = { exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[] };
     close = () => pglite.close();
   }
@@ -54,6 +54,20 @@ describe("bench seed", () => {
     expect(wrong).toEqual([]);
     // Versions run 1..n without gaps.
     expect(await db.query(`SELECT page_id FROM wiki_revisions GROUP BY page_id HAVING max(version) <> count(*) OR min(version) <> 1`)).toEqual([]);
+  });
+
+  it("stores what the app's triggers keep: revision counts, the lower-cased current text, list counts", async () => {
+    expect(
+      await db.query(
+        `SELECT p.id FROM wiki_pages p JOIN wiki_revisions r ON r.id = p.current_revision_id
+         WHERE p.search_text <> lower(r.pagetext) OR p.revision_count <> (SELECT count(*) FROM wiki_revisions WHERE page_id = p.id AND approved)`,
+      ),
+    ).toEqual([]);
+    const counted = await one(
+      `SELECT (SELECT sum(rows) FROM list_counts WHERE table_name = 'wiki_pages' AND created_by = 0) AS pages,
+              (SELECT sum(rows) FROM list_counts WHERE table_name = 'blog_entries' AND created_by = 0) AS entries`,
+    );
+    expect([Number(counted.pages), Number(counted.entries)]).toEqual([PAGES, ENTRIES]);
   });
 
   it("has some pages with many revisions", async () => {

@@ -112,6 +112,9 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
   // Revisions per page: 0.5 % of pages have 40–80, 9.5 % have 3–8, the rest 1–2 (≈2.2 on average).
   const revisionsOf = (row: string) =>
     `CASE WHEN ${pick(row, 1, 1000)} < 5 THEN 40 + ${pick(row, 2, 41)} WHEN ${pick(row, 1, 1000)} < 100 THEN 3 + ${pick(row, 2, 6)} ELSE 1 + ${pick(row, 2, 2)} END`;
+  /** The text of a page's revision: one of the texts, with the search word in searchable pages. */
+  const textOf = (page: string, version: string, searchable: string) =>
+    `(SELECT body || CASE WHEN ${searchable} THEN ' ' || $6 ELSE '' END FROM bench_texts WHERE n = ${pick(`${page} * 131 + ${version}`, 12, TEXTS)})`;
   let revisions = 0;
   for (let first = 1; first <= size.wikiPages; first += CHUNK) {
     const last = Math.min(size.wikiPages, first + CHUNK - 1);
@@ -123,12 +126,16 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
        ), numbered AS (
          SELECT spec.*, ($3::int + sum(revisions) OVER (ORDER BY id))::int AS newest_revision FROM spec
        ), pages AS (
-         INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, created, created_by, modified, current_revision_id)
+         -- search_text is the newest revision's text in lower case (the app's trigger keeps it; it cannot
+         -- see revisions inserted by the same statement, so it is given here). revision_count and
+         -- list_counts are kept by the app's statement triggers.
+         INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, created, created_by, modified, current_revision_id, search_text)
          SELECT id, ${titleOf("id")}, 'Page' || id, ${scopeOf("id")}, ${scopeIdOf("id", "author")},
                 -- 90 % published; 80 % public, 12 % registered users, 8 % private
                 CASE WHEN ${pick("id", 10, 100)} < 90 THEN 1 ELSE 0 END,
                 CASE WHEN ${pick("id", 13, 100)} < 80 THEN 0 WHEN ${pick("id", 13, 100)} < 92 THEN 1 ELSE 4 END,
-                created, author, least(now(), created + (revisions - 1) * interval '10 minutes'), newest_revision
+                created, author, least(now(), created + (revisions - 1) * interval '10 minutes'), newest_revision,
+                lower(${textOf("id", "revisions", "searchable")})
          FROM numbered, (SELECT $4::text[] AS words) vocabulary
        ), inserted AS (
          INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
@@ -137,10 +144,7 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
                 least(now(), page.created + (version - 1) * interval '10 minutes'), page.author
          FROM numbered page
          CROSS JOIN LATERAL generate_series(1, page.revisions) version
-         CROSS JOIN LATERAL (
-           SELECT body || CASE WHEN page.searchable THEN ' ' || $6 ELSE '' END AS pagetext
-           FROM bench_texts WHERE n = ${pick("page.id * 131 + version", 12, TEXTS)}
-         ) text
+         CROSS JOIN LATERAL (SELECT ${textOf("page.id", "version", "page.searchable")} AS pagetext) text
          RETURNING 1
        )
        SELECT count(*)::int AS revisions FROM inserted`,

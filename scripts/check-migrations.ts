@@ -3,8 +3,9 @@
 // scratch PGlite databases are built, one from the migrations (as the server applies them) and one
 // from the schema, and their catalogs are compared.
 import { execFileSync } from "node:child_process";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { applyMigrations } from "../src/db/migrate.js";
+import { openPGlite } from "../src/db/database.js";
 
 const CATALOG = [
   `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default FROM information_schema.columns
@@ -22,7 +23,7 @@ async function catalog(db: PGlite): Promise<string[]> {
   return out;
 }
 
-const fromMigrations = new PGlite();
+const fromMigrations = await openPGlite();
 await applyMigrations({
   exec: async (sql) => void (await fromMigrations.exec(sql)),
   query: async (sql, params) => (await fromMigrations.query(sql, params)).rows as Record<string, unknown>[],
@@ -34,7 +35,7 @@ const script = execFileSync("npx", ["prisma", "migrate", "diff", "--from-empty",
   // The CLI opens the configured database even for a diff from empty; a throw-away one lets it exit.
   env: { ...process.env, DATABASE_URL: "", PRISMA_SCRATCH_DB: "memory" },
 });
-const fromSchema = new PGlite();
+const fromSchema = await openPGlite();
 await fromSchema.exec(`CREATE TABLE "_prisma_migrations" (id int);\n${script}`);
 
 const [expected, actual] = [await catalog(fromSchema), await catalog(fromMigrations)];

@@ -50,6 +50,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     databaseUrl: config.databaseUrl,
     dataDir: inMemory ? undefined : config.dataDir,
     onLockLost,
+    poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
   });
   const metrics = createMetrics({ database: db, token: config.metricsToken, versions: restOperations.flatMap((operation) => operation.versions) });
@@ -188,6 +189,8 @@ export function errorHandler(log: (line: string, error?: unknown) => void): Erro
     }
     const failure = known ?? new ApiError(500, "Internal server error.");
     if (failure.status === 401) res.set("WWW-Authenticate", 'Bearer realm="hubgraph"');
+    const headers = (failure.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+    if (headers) res.set(headers);
     res.status(failure.status).json({
       message: failure.message,
       code: failure.status,
@@ -199,6 +202,8 @@ export function errorHandler(log: (line: string, error?: unknown) => void): Erro
 /** Errors from body parsing and uploads are the client's: map them to 400/413/415. */
 function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
+  const fromDatabase = clientFaultFromDatabase(error);
+  if (fromDatabase) return fromDatabase;
   const err = error as { type?: string; status?: number; code?: string; message?: string; field?: string };
   if (err.type === "entity.too.large") return new ApiError(413, "The request body is too large.");
   if (err.type === "entity.parse.failed") return new ApiError(400, "The request body is not valid JSON.", [{ parameter: "body", message: "is not valid JSON" }]);

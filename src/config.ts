@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl?: string;
   /** Folder of the embedded database (DATA_DIR, default ./data). */
   dataDir: string;
+  /** PostgreSQL connections the server opens at most (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   /** Bootstrap administrator (ADMIN_USERNAME / ADMIN_PASSWORD / ADMIN_EMAIL). */
   admin?: { username: string; password: string; email?: string };
   /** `open` lets anyone create an account through POST /api/members (REGISTRATION, default closed). */
@@ -91,6 +93,7 @@ const environment = z
       }, "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
     ),
     DATA_DIR: z.preprocess(unset, z.string().default("data")),
+    DATABASE_POOL_SIZE: wholeNumber(1, 1_000, 10, " (PostgreSQL connections per server process)"),
     ADMIN_USERNAME: optional(z.string()),
     ADMIN_PASSWORD: optional(z.string().min(8, "must be at least 8 characters long")),
     ADMIN_EMAIL: optional(z.email("must be an e-mail address")),
@@ -148,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL } : undefined,
     registration: e.REGISTRATION,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AccessLevels } from "../src/common/access.js";
 import type { ListSpec } from "../src/common/paging.js";
+import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
 
 /** The API document's parameter list of one operation: name → [type, required, default?]. */
@@ -52,6 +53,15 @@ export interface ListContract {
   writers: "users" | "administrators";
   /** The record's "not found" message for id N, as the read answers it. */
   notFound(id: number): string;
+  /**
+   * For the plan test (test/plans.test.ts), which derives the shapes from `spec`: the area filters its
+   * service passes to pagedList (each needs an index), and, when the generic seed cannot fill the table
+   * (a required reference to another table), an INSERT of `rows` records by `authors`, some in `groupId`.
+   */
+  plan?: {
+    filters?: Record<string, string | number>[];
+    seed?(rows: number, context: { authors: number[]; groupId: number }): Prisma.Sql;
+  };
 }
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

@@ -5,8 +5,10 @@ import type { Config } from "../config.js";
 import type { Viewer } from "../common/context.js";
 import { ApiError, badInput, forbidden, unauthenticated } from "../common/errors.js";
 import { findUserByCredentials } from "../users/service.js";
-import { sameSecret } from "./secrets.js";
-import { SESSION_COOKIE, endSession, findBearer, findSession, startSession } from "./sessions.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { decodeTimestamp, sqlClientOf } from "../db/sql.js";
+import { hashSecret, sameSecret } from "./secrets.js";
+import { SESSION_COOKIE, endSession, findSession, startSession } from "./sessions.js";
 import { createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
 import { signInLimiter } from "./rate-limits.js";
@@ -31,9 +33,9 @@ export function identifyCaller(db: PrismaClient) {
     try {
       const authorization = req.headers.authorization;
       if (authorization && /^bearer\s/i.test(authorization)) {
-        const token = await findBearer(db, authorization.slice(7).trim());
-        if (!token) throw unauthenticated("The access token is invalid or has expired.");
-        req.viewer = { user: viewerUser(token.user), via: "token" };
+        const user = await bearerUser(db, authorization.slice(7).trim());
+        if (!user) throw unauthenticated("The access token is invalid or has expired.");
+        req.viewer = { user, via: "token" };
         return next();
       }
       const cookieToken = req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
@@ -59,6 +61,18 @@ export function identifyCaller(db: PrismaClient) {
 }
 
 const viewerUser = (user: User) => ({ id: user.id, username: user.username, isAdmin: user.isAdmin });
+
+/**
+ * The user a live access token acts for, in one statement (every signed-in request pays for it): the
+ * token, stored as its SHA-256 hash, and its user. Null for an unknown or expired token.
+ */
+async function bearerUser(db: PrismaClient, token: string): Promise<Viewer["user"]> {
+  const [row] = await sqlClientOf(db).query<{ id: number; username: string; isAdmin: boolean; expiresAt: string }>(
+    Prisma.sql`SELECT u.id, u.username, u.is_admin AS "isAdmin", t.access_token_expires_at AS "expiresAt"
+                 FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_token_hash = ${hashSecret(token)}`,
+  );
+  return row && decodeTimestamp(row.expiresAt) > new Date() ? { id: row.id, username: row.username, isAdmin: row.isAdmin } : null;
+}
 
 /** Token endpoint and cookie sessions: protocol endpoints, not resource operations, so not facade rows. */
 export function authRoutes(db: PrismaClient, config: Config) {

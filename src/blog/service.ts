@@ -1,13 +1,14 @@
 import { z } from "zod";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { BlogEntry, Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { PUBLISH_STATE, accessLevels, visibleRecords } from "../common/access.js";
+import { PUBLISH_STATE, accessLevels } from "../common/access.js";
+import { findVisible, isVisible, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { containsText, startsWithText } from "../common/search.js";
+import { startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 
 /** Blog access levels: 0 (the documented default, not a level of its own) is public, as 1 is. */
@@ -18,8 +19,19 @@ export const BLOG_ACCESS = accessLevels("BlogAccess", [
   { value: 5, level: "private" },
 ], 0);
 
+/** Blog entries and who sees them (the contract's access rule; published = state 1 inside the publishing window). */
+export const BLOG_ENTRIES = records({
+  model: "BlogEntry",
+  scoped: true,
+  published: { field: "state", value: 1 },
+  window: { up: "publishUp", down: "publishDown" },
+  access: BLOG_ACCESS,
+  creator: "createdById",
+});
+
 /** GET /blog/list and `blogEntries`: sort whitelist, defaults, scope and search. */
-export const BLOG_LIST = listSpec<string, Prisma.BlogEntryWhereInput>({
+export const BLOG_LIST = listSpec({
+  records: BLOG_ENTRIES,
   sortColumns: {
     id: "id",
     title: "title",
@@ -33,8 +45,7 @@ export const BLOG_LIST = listSpec<string, Prisma.BlogEntryWhereInput>({
     access: "access",
   },
   defaults: { sort: "created", sortDir: "desc", limit: 25 },
-  scoped: true,
-  search: { in: "title or content", where: (text) => ({ OR: [{ title: containsText(text) }, { content: containsText(text) }] }) },
+  search: { in: "title or content", fields: ["title", "content"] },
 });
 
 const MAX_TAG_LENGTH = 100;
@@ -94,27 +105,13 @@ const updateInput = z.object({
 export type CreateBlogEntry = RawInput<typeof createInput>;
 export type UpdateBlogEntry = RawInput<typeof updateInput>;
 
-/** What the caller may see (the contract's access rule; published = state 1 inside the publishing window). */
-export function visibleBlogEntries(ctx: RequestContext): Promise<Prisma.BlogEntryWhereInput> {
-  const now = new Date();
-  return visibleRecords<Prisma.BlogEntryWhereInput>(ctx, BLOG_ACCESS, {
-    state: 1,
-    publishUp: { lte: now },
-    OR: [{ publishDown: null }, { publishDown: { gt: now } }],
-  });
-}
-
 export function listBlogEntries(ctx: RequestContext, args: ListArgs, query: Query = {}) {
-  return pagedList(BLOG_LIST, args, {
-    visible: () => visibleBlogEntries(ctx),
-    findMany: (page) => ctx.db.blogEntry.findMany({ ...query, ...page }),
-    count: (where) => ctx.db.blogEntry.count({ where }),
-  });
+  return pagedList<BlogEntry>(BLOG_LIST, ctx, args, query as Selection);
 }
 
 /** An entry the caller may see, or 404 (entries the caller may not see do not exist for them). */
 export async function getBlogEntry(ctx: RequestContext, id: number, query: Query = {}) {
-  const entry = await ctx.db.blogEntry.findFirst({ ...query, where: { AND: [{ id }, await visibleBlogEntries(ctx)] } });
+  const entry = await findVisible<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);
   if (!entry) throw notFound(`Blog entry ${id} not found.`);
   return entry;
 }
@@ -176,7 +173,7 @@ async function blogEntryToChange(ctx: RequestContext, id: number) {
   return recordToChange(
     ctx,
     await ctx.db.blogEntry.findUnique({ where: { id } }),
-    async () => (await ctx.db.blogEntry.count({ where: { AND: [{ id }, await visibleBlogEntries(ctx)] } })) > 0,
+    () => isVisible(ctx, BLOG_ENTRIES, id),
     `Blog entry ${id} not found.`,
     "Only the creator, a group manager or an administrator can change this entry.",
   );

@@ -1,27 +1,25 @@
 import { z } from "zod";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { Citation, Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
+import { findVisible, records, type Selection } from "../common/records.js";
 import { requireUser } from "../common/scopes.js";
-import { containsText } from "../common/search.js";
 import { parseInput, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
 
 /** The kinds of work a citation may cite (BibTeX's entry types, in the words front ends show). */
 export const CITATION_TYPES = ["article", "book", "chapter", "inproceedings", "thesis", "report", "software", "dataset", "misc"] as const;
 
+/** Citations are reference data without scopes: everyone sees published ones; administrators see all. */
+export const CITATIONS = records({ model: "Citation", scoped: false, published: { field: "published", value: 1 } });
+
 /** GET /citations/list and `citations`: sort whitelist, defaults and search (citations have no scope). */
-export const CITATION_LIST = listSpec<string, Prisma.CitationWhereInput>({
+export const CITATION_LIST = listSpec({
+  records: CITATIONS,
   sortColumns: { id: "id", title: "title", year: "year", type: "type", journal: "journal", created: "created", modified: "modified" },
   defaults: { sort: "created", sortDir: "desc", limit: 25 },
-  scoped: false,
-  search: {
-    in: "title, authors, journal or book title",
-    where: (text) => ({
-      OR: [{ title: containsText(text) }, { authors: containsText(text) }, { journal: containsText(text) }, { booktitle: containsText(text) }],
-    }),
-  },
+  search: { in: "title, authors, journal or book title", fields: ["title", "authors", "journal", "booktitle"] },
 });
 
 type Query = { include?: Prisma.CitationInclude; select?: Prisma.CitationSelect };
@@ -66,20 +64,12 @@ const updateInput = z.object({ ...fields, title: fields.title.nullish() });
 export type CreateCitation = RawInput<typeof createInput>;
 export type UpdateCitation = RawInput<typeof updateInput>;
 
-/** Citations are reference data: everyone sees published ones; administrators see all. */
-export const visibleCitations = (ctx: RequestContext): Promise<Prisma.CitationWhereInput> =>
-  Promise.resolve(ctx.viewer.user?.isAdmin ? {} : { published: 1 });
-
 export function listCitations(ctx: RequestContext, args: ListArgs, query: Query = {}) {
-  return pagedList(CITATION_LIST, args, {
-    visible: () => visibleCitations(ctx),
-    findMany: (page) => ctx.db.citation.findMany({ ...query, ...page }),
-    count: (where) => ctx.db.citation.count({ where }),
-  });
+  return pagedList<Citation>(CITATION_LIST, ctx, args, query as Selection);
 }
 
 export async function getCitation(ctx: RequestContext, id: number, query: Query = {}) {
-  const citation = await ctx.db.citation.findFirst({ ...query, where: { AND: [{ id }, await visibleCitations(ctx)] } });
+  const citation = await findVisible<Citation>(ctx, CITATIONS, id, query as Selection);
   if (!citation) throw notFound(`Citation ${id} not found.`);
   return citation;
 }

@@ -1,15 +1,7 @@
 import { z } from "zod";
-import type { RequestContext } from "./context.js";
 
 /** The contract's three access levels; each area numbers them its own way. */
 export type AccessLevelName = "public" | "registered" | "private";
-
-/** What a caller may see of an access-levelled record set: a Prisma where-clause fragment. */
-export interface AccessFilter {
-  access?: { in: number[] } | number;
-  scope?: string;
-  scopeId?: { in: number[] };
-}
 
 export interface AccessLevels {
   /** GraphQL enum name, e.g. `WikiAccess`. */
@@ -26,19 +18,13 @@ export interface AccessLevels {
   readonly description: string;
   /** Validates one of the documented numbers. */
   readonly schema: z.ZodType<number>;
-  /**
-   * The where-clause fragments that together (OR) say which published records the caller may see by
-   * access level: public for everyone, registered for signed-in users, private for members of the
-   * record's group. Creators and administrators are handled by the caller's visibility rule.
-   */
-  visibleTo(ctx: RequestContext): Promise<AccessFilter[]>;
 }
 
 const LABELS: Record<AccessLevelName, string> = { public: "public", registered: "registered users", private: "private" };
 
 /**
  * One area's numbering of the access levels, declared once: the validation schema, the description,
- * the visibility rule and the GraphQL enum (src/graphql/access.ts) all come from it. REST keeps the
+ * the visibility rule (src/common/records.ts) and the GraphQL enum (src/graphql/access.ts) use it. REST keeps the
  * documented numbers; GraphQL shows the enum, whose internal values are those numbers.
  *
  * `levels` lists each documented number in order; several numbers may mean one level (the blog's
@@ -70,29 +56,7 @@ export function accessLevels(
     },
     description,
     schema: z.number().refine((value) => numbers.includes(value), `must be ${description.replace(/\.$/, "").replace(/, (?=[^,]*$)/, " or ")}`),
-    async visibleTo(ctx) {
-      const user = ctx.viewer.user;
-      if (!user) return [{ access: { in: valuesOf("public") } }];
-      const { member } = await ctx.groupRoles();
-      return [
-        { access: { in: [...valuesOf("public"), ...valuesOf("registered")] } },
-        { access: { in: valuesOf("private") }, scope: "group", scopeId: { in: [...member] } },
-      ];
-    },
   };
-}
-
-/**
- * The visibility rule of published, access-levelled records (the contract's "Access"): administrators
- * see everything, creators their own records, everyone else published records at a level they
- * qualify for. `published` is the area's notion of published (the blog adds its publishing window).
- */
-export async function visibleRecords<Where>(ctx: RequestContext, levels: AccessLevels, published: Where): Promise<Where> {
-  const user = ctx.viewer.user;
-  if (user?.isAdmin) return {} as Where;
-  const byAccess = { OR: await levels.visibleTo(ctx) };
-  if (!user) return { AND: [published, byAccess] } as Where;
-  return { OR: [{ createdById: user.id }, { AND: [published, byAccess] }] } as Where;
 }
 
 /** The documented publishing states of wiki pages and blog entries (forum posts too): 0 unpublished, 1 published. */

@@ -1,4 +1,9 @@
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { badInput } from "./errors.js";
+import type { RequestContext } from "./context.js";
+import { escapeLike } from "./search.js";
+import { column, modelInfo, rowsStatement, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -43,21 +48,31 @@ export function sortOrder<Field extends string>(
 /**
  * How an area's list pages: declared once by the area and used by its service, its GraphQL arguments
  * (src/graphql/list.ts) and the descriptions of its facade rows, so defaults and whitelists are never
- * restated.
+ * restated. Every sort column needs an index led by the list's filter (docs/adding-an-area.md, "Indexes";
+ * test/plans.test.ts fails without one).
  */
-export interface ListSpec<Field extends string = string, Where = unknown> {
+export interface ListSpecInput {
+  /** What is listed and who may see it (src/common/records.ts). */
+  records: RecordsDeclaration;
   /** REST sort names → Prisma fields (the whitelist). */
-  sortColumns: Readonly<Record<string, Field>>;
+  sortColumns: Readonly<Record<string, string>>;
   defaults: { sort: string; sortDir: SortDirection; limit: number };
-  /** Lists of scoped records filter by `scope`/`scopeId`, "site"/0 when absent. */
-  scoped: boolean;
-  /** Where `search` looks (for descriptions) and the filter it becomes; absent: the list has no search. */
-  search?: { in: string; where(text: string): Where };
+  /**
+   * Where `search` looks (for descriptions) and the fields it matches case-insensitively (ILIKE, each
+   * with a trigram index); `lowerCaseFields` hold text the database keeps lower-cased for search, matched
+   * with LIKE against the lower-cased text. Absent: the list has no search.
+   */
+  search?: { in: string; fields: string[]; lowerCaseFields?: string[] };
 }
 
-export function listSpec<Field extends string, Where>(spec: ListSpec<Field, Where>): ListSpec<Field, Where> {
+export interface ListSpec extends ListSpecInput {
+  /** Lists of scoped records filter by `scope`/`scopeId`, "site"/0 when absent (from the records). */
+  scoped: boolean;
+}
+
+export function listSpec(spec: ListSpecInput): ListSpec {
   if (!Object.hasOwn(spec.sortColumns, spec.defaults.sort)) throw new Error(`default sort ${spec.defaults.sort} is not in the whitelist`);
-  return spec;
+  return { ...spec, scoped: spec.records.scoped };
 }
 
 /** How `limit` and `start` read wherever records are paged (lists, and nested lists such as revisions). */
@@ -89,14 +104,6 @@ export interface ListArgs extends PageArgs {
   sortDir?: string | null;
 }
 
-/** What a list query asks the database for: the filter, the order and the window. */
-export interface PageQuery<Where> {
-  where: Where;
-  orderBy: Record<string, SortDirection>[];
-  take: number;
-  skip: number;
-}
-
 /**
  * A page of records and, only when asked for, the number of all records that match. Both are
  * evaluated lazily and at most once: GraphQL resolves `items` and `total` only when selected.
@@ -106,37 +113,179 @@ export interface Page<Item> {
   total(): Promise<number>;
 }
 
+/** The caller a statement is written for (a request context; the plan test passes bare viewers). */
+export type Caller = Pick<RequestContext, "db" | "viewer">;
+
+/** The statements of one list request: its page (with or without the total) and its total alone. */
+export interface ListStatements<Item> {
+  page(withTotal: boolean): RowsStatement<Item>;
+  total: Prisma.Sql;
+}
+
+const TOTAL = "__total";
+
+/**
+ * The one list rule, as SQL: what the caller may see, the scope (for scoped lists), the search, any area
+ * filters (equality on fields), the whitelisted sort (ties broken by id, in the same direction, so one
+ * index serves both directions) and the bounded window. Arguments are checked here, before anything runs,
+ * so a bad `sort` is a 400 whether or not the page is read.
+ */
+export function listStatements<Item>(
+  spec: ListSpec,
+  caller: Caller,
+  args: ListArgs,
+  query?: Selection,
+  filters: Readonly<Record<string, string | number>> = {},
+  now = new Date(),
+): ListStatements<Item> {
+  const { take, skip } = pageWindow(args, spec.defaults.limit);
+  const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
+  const { records } = spec;
+  const info = modelInfo(caller.db, records.model);
+  const scope = spec.scoped ? { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 } : null;
+  const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
+  const conditions = [
+    ...(scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : []),
+    visibleSql(caller.db, records, caller.viewer, "t", now),
+    ...(search ? [search] : []),
+    ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`),
+  ];
+  const where = Prisma.join(conditions, " AND ");
+  const direction = Prisma.raw(order.direction === "asc" ? "ASC" : "DESC");
+  const orderBy = Prisma.sql`${column(info, "t", order.field)} ${direction}, ${column(info, "t", "id")} ${direction}`;
+  // Searches and filtered lists count the matching rows (search through its trigram indexes); plain
+  // lists add up the counts the list_counts triggers keep.
+  const total =
+    search || Object.keys(filters).length
+      ? Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`
+      : countedTotal(caller, records, scope, now);
+  return {
+    page: (withTotal) =>
+      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, extra: withTotal ? Prisma.sql`(${total}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
+    total,
+  };
+}
+
+/**
+ * A list of the records the caller may see. `items` and `total` are lazy; asked for together (GraphQL
+ * resolves sibling fields in one pass) they cost one SQL statement, and a page that comes back empty one
+ * more for the total.
+ */
+export function pagedList<Item>(
+  spec: ListSpec,
+  ctx: RequestContext,
+  args: ListArgs,
+  query?: Selection,
+  filters?: Readonly<Record<string, string | number>>,
+): Page<Item> {
+  const statements = listStatements<Item>(spec, ctx, args, query, filters);
+  const sql = sqlClientOf(ctx.db);
+  const countAlone = async () => Number((await sql.query<{ total: number }>(Prisma.sql`SELECT (${statements.total}) AS total`))[0]!.total);
+  const pageAlone = async () => {
+    const page = statements.page(false);
+    return page.finish(await sql.query(page.sql));
+  };
+  const run = async (want: { items: boolean; total: boolean }): Promise<{ items?: Item[]; total?: number }> => {
+    if (!want.items) return { total: await countAlone() };
+    const page = statements.page(want.total);
+    const rows = await sql.query<Record<string, unknown>>(page.sql);
+    const total = !want.total ? undefined : rows.length ? Number(rows[0]![TOTAL]) : await countAlone();
+    for (const row of rows) delete row[TOTAL];
+    return { items: await page.finish(rows), total };
+  };
+
+  // The first of `items`/`total` to be asked for opens a batch; the other joins it if asked before the
+  // batch runs (GraphQL resolves sibling fields in one pass), else runs on its own.
+  let gathering: { items: boolean; total: boolean } | null = null;
+  let batch: Promise<{ items?: Item[]; total?: number }> | undefined;
+  const join = (field: "items" | "total") => {
+    if (!batch) {
+      const want = (gathering = { items: false, total: false });
+      // Like DataLoader: after the promise jobs queued now, so resolvers called in the same pass join in.
+      batch = new Promise<void>((resolve) => void Promise.resolve().then(() => process.nextTick(resolve))).then(() => {
+        gathering = null;
+        return run(want);
+      });
+    }
+    if (!gathering) return undefined;
+    gathering[field] = true;
+    return batch;
+  };
+  return {
+    items: once(async () => (await join("items"))?.items ?? pageAlone()),
+    total: once(async () => (await join("total"))?.total ?? countAlone()),
+  };
+}
+
 const once = <T>(run: () => Promise<T>) => {
   let result: Promise<T> | undefined;
   return () => (result ??= run());
 };
 
+/** `search` as SQL: the text, taken literally, in any of the fields (case-insensitive). */
+function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, alias: string, text: string): Prisma.Sql {
+  const pattern = `%${escapeLike(text)}%`;
+  const matches = [
+    ...search.fields.map((field) => Prisma.sql`${column(info, alias, field)} ILIKE ${pattern}`),
+    ...(search.lowerCaseFields ?? []).map((field) => Prisma.sql`${column(info, alias, field)} LIKE lower(${pattern})`),
+  ];
+  return Prisma.sql`(${Prisma.join(matches, " OR ")})`;
+}
+
 /**
- * The one list rule: what the caller may see (`visible`), the scope (for scoped lists), the search,
- * any area filters, the whitelisted sort (ties broken by id) and the bounded window. Arguments are
- * checked before anything runs, so a bad `sort` is a 400 whether or not the page is read.
+ * The number of records of one scope the caller may see, from the counts the list_counts triggers keep
+ * (exact: they change in the writing transaction), without counting rows:
+ * - administrators: every record of the scope;
+ * - everyone: the published records at the levels the caller qualifies for;
+ * - signed-in users add their own records that are not among those (all of theirs minus their own
+ *   published ones at those levels).
+ * Publishing windows make "published" depend on the time: a published record whose window has an end is
+ * counted as ended (`ends`), then the few whose window is open now — those not yet up and those with an end
+ * still ahead — are counted through the publish_up/publish_down indexes and put right.
  */
-export function pagedList<Where, Item>(
-  spec: ListSpec<string, Where>,
-  args: ListArgs,
-  options: {
-    /** The caller's visibility rule (it may need the caller's group roles, hence a promise). */
-    visible(): Promise<Where>;
-    filters?: Where[];
-    findMany(query: PageQuery<Where>): Promise<Item[]>;
-    count(where: Where): Promise<number>;
-  },
-): Page<Item> {
-  const { take, skip } = pageWindow(args, spec.defaults.limit);
-  const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
-  const search = args.search?.trim();
-  const conditions: Where[] = [];
-  if (spec.scoped) conditions.push({ scope: args.scope ?? DEFAULT_SCOPE.scope, scopeId: args.scopeId ?? DEFAULT_SCOPE.scopeId } as Where);
-  if (search && spec.search) conditions.push(spec.search.where(search));
-  conditions.push(...(options.filters ?? []));
-  const where = once(async () => ({ AND: [await options.visible(), ...conditions] }) as Where);
-  return {
-    items: once(async () => options.findMany({ where: await where(), orderBy: [{ [order.field]: order.direction }, { id: "asc" }], take, skip })),
-    total: once(async () => options.count(await where())),
+function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scope: string; scopeId: number } | null, now: Date): Prisma.Sql {
+  const info = modelInfo(caller.db, records.model);
+  const user = caller.viewer.user;
+  const creator = user && !user.isAdmin && records.creator ? user.id : null;
+  const sum = (filter: Prisma.Sql) => Prisma.sql`coalesce(sum(c.rows) FILTER (WHERE ${filter}), 0)`;
+  const key = scope ?? { scope: "", scopeId: 0 };
+  const from = Prisma.sql`FROM list_counts c WHERE c.table_name = ${info.table} AND c.scope = ${key.scope} AND c.scope_id = ${key.scopeId} AND c.created_by IN (${Prisma.join(
+    creator ? [0, creator] : [0],
+  )})`;
+  if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.created_by = 0`)}::int ${from}`;
+
+  // The levels the caller may see at in this scope, as a condition on a count row.
+  let allowed = Prisma.sql`TRUE`;
+  if (records.access) {
+    const levels = records.access;
+    const open = user ? [...levels.valuesOf("public"), ...levels.valuesOf("registered")] : levels.valuesOf("public");
+    const member =
+      user && scope?.scope === "group" && levels.valuesOf("private").length
+        ? Prisma.sql` OR (c.access IN (${Prisma.join(levels.valuesOf("private"))}) AND EXISTS (SELECT 1 FROM group_members WHERE group_id = ${scope.scopeId} AND user_id = ${user.id} AND role IN ('member', 'manager')))`
+        : Prisma.empty;
+    allowed = Prisma.sql`(c.access IN (${Prisma.join(open.length ? open : [-1])})${member})`;
+  }
+  const shown = (owner: number) => {
+    const counted = sum(Prisma.sql`c.created_by = ${owner} AND c.published AND ${allowed}`);
+    if (!records.window) return counted;
+    // Rows of this scope and owner published at an allowed level, as a filter over the table itself.
+    const rowsOf = (condition: Prisma.Sql) => {
+      const conditions = [
+        ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
+        ...(owner ? [Prisma.sql`${column(info, "f", records.creator!)} = ${owner}`] : []),
+        Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`,
+        accessSql(info, records, "f", caller.viewer) ?? Prisma.sql`TRUE`,
+        condition,
+      ];
+      return Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;
+    };
+    const up = column(info, "f", records.window.up);
+    const down = column(info, "f", records.window.down);
+    const at = utcTimestamp(now);
+    return Prisma.sql`(${counted} - ${sum(Prisma.sql`c.created_by = ${owner} AND c.published AND ${allowed} AND c.ends`)} - ${rowsOf(
+      Prisma.sql`${down} IS NULL AND ${up} > ${at}`,
+    )} + ${rowsOf(Prisma.sql`${down} > ${at} AND ${up} <= ${at}`)})`;
   };
+  const total = creator ? Prisma.sql`${shown(0)} + ${sum(Prisma.sql`c.created_by = ${creator}`)} - ${shown(creator)}` : shown(0);
+  return Prisma.sql`SELECT (${total})::int ${from}`;
 }

@@ -3,13 +3,27 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../generated/prisma/client.js";
+import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { StartupError } from "../config.js";
+import { TIMESTAMP_TYPES, isPoolWaitTimeout, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
+
+/** PostgreSQL connections the server keeps at most (DATABASE_POOL_SIZE); Prisma and the list kit share them. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** The extensions the migrations need (pg_trgm for `search`). */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
+/** An embedded database (a folder, or in memory) with the extensions the migrations need. */
+export async function openPGlite(dataDir?: string): Promise<PGlite> {
+  return PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, extensions: PGLITE_EXTENSIONS });
+}
 
 export interface DatabaseOptions {
   /** postgres:// URL; absent → embedded PGlite. */
@@ -20,12 +34,14 @@ export interface DatabaseOptions {
   onLockLost?: (error: Error) => void;
   /** Told about each migration applied. */
   log?: (line: string) => void;
+  /** PostgreSQL connections at most (default DEFAULT_POOL_SIZE). */
+  poolSize?: number;
 }
 
 export interface Database {
   prisma: PrismaClient;
   kind: "pglite" | "postgresql";
-  /** Called with every SQL statement Prisma sends; used by tests to catch N+1 regressions. */
+  /** Called with every SQL statement sent (Prisma's and the SqlClient's); used by tests to catch N+1 regressions. */
   onQuery(listener: (sql: string) => void): () => void;
   /** Connections of the PostgreSQL pool (absent for PGlite, which has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
@@ -44,10 +60,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   if (options.databaseUrl) {
     kind = "postgresql";
-    const { default: pg } = await import("pg");
-    // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them. The pool is
+    // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them; a request that
+    // waits 5 s for a free connection is answered 503 (serviceBusy). One pool for Prisma and the list kit,
     // ours (not the adapter's) so /metrics can report its connections.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: 30_000,
+    });
+    pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout
     // The migration advisory lock belongs to a session: one connection runs all of it.
     const connection = await pool.connect().catch(async (error: Error) => {
       await pool.end();
@@ -66,6 +88,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
+    registerSqlClient(prisma, {
+      async query<Row>(statement: Prisma.Sql) {
+        for (const listener of listeners) listener(statement.text);
+        try {
+          const result = await pool.query({ text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
+          return result.rows as Row[];
+        } catch (error) {
+          throw isPoolWaitTimeout(error) ? serviceBusy() : error;
+        }
+      },
+    } satisfies SqlClient);
     poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     closeDriver = () => pool.end();
   } else {
@@ -84,7 +117,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     let pglite: PGlite;
     try {
       if (dir && !fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseInChildProcess(dir);
-      pglite = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+      pglite = await openPGlite(dir);
       runner = {
         exec: async (sql) => void (await pglite.exec(sql)),
         query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
@@ -95,6 +128,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     prisma = clientWithQueryEvents(new PrismaPGlite(pglite), listeners);
+    const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
+    registerSqlClient(prisma, {
+      async query<Row>(statement: Prisma.Sql) {
+        for (const listener of listeners) listener(statement.text);
+        // PGlite runs one statement at a time and waits for an open transaction to end, so a statement
+        // here never lands inside a Prisma transaction of another request.
+        return (await pglite.query<Row>(statement.text, statement.values, { parsers: keepTimestampText })).rows;
+      },
+    } satisfies SqlClient);
     closeDriver = async () => {
       await pglite.close();
       await unlock();
@@ -163,4 +205,9 @@ function clientWithQueryEvents(adapter: PrismaPg | PrismaPGlite, listeners: Set<
     for (const listener of listeners) listener(event.query);
   });
   return client;
+}
+
+/** pg's parsers, except timestamps, which stay text for decodeTimestamp (pg would read them as local time). */
+function pgTypeParser(type: number, format?: string) {
+  return TIMESTAMP_TYPES.includes(type) ? (text: string) => text : pg.types.getTypeParser(type, format as "text");
 }

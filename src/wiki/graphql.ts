@@ -65,7 +65,7 @@ export const WikiPageType = builder.prismaObject("WikiPage", {
       },
       query: ({ limit, start }) => ({ orderBy: { version: "desc" }, ...pageWindow({ limit, start }) }),
     }),
-    revisionCount: t.relationCount("revisions", { where: { approved: true }, description: "Number of approved revisions." }),
+    revisionCount: t.exposeInt("revisionCount", { description: "Number of approved revisions (kept by the database)." }),
     state: t.exposeInt("state", { description: PUBLISH_STATE.description }),
     access: t.field({ type: WikiAccess, description: WIKI_ACCESS.description, resolve: (page) => page.access }),
     scope: t.exposeString("scope"),

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import DataLoader from "dataloader";
-import type { Prisma, WikiRevision } from "../generated/prisma/client.js";
+import type { Prisma, WikiPage, WikiRevision } from "../generated/prisma/client.js";
 import { byKeys, defineLoader } from "../common/loaders.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { PUBLISH_STATE, accessLevels, visibleRecords } from "../common/access.js";
+import { PUBLISH_STATE, accessLevels } from "../common/access.js";
+import { findVisible, isVisible, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
 import { parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { containsText, startsWithText } from "../common/search.js";
+import { startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
@@ -20,15 +21,25 @@ export const WIKI_ACCESS = accessLevels("WikiAccess", [
   { value: 4, level: "private" },
 ], 0);
 
+/**
+ * Wiki pages and who sees them (the contract's access rule; published = state 1). The current text is
+ * searched in `searchText`, the lower-cased copy the database keeps (prisma/schema/wiki.prisma).
+ */
+export const WIKI_PAGES = records({
+  model: "WikiPage",
+  scoped: true,
+  published: { field: "state", value: 1 },
+  access: WIKI_ACCESS,
+  creator: "createdById",
+  searchOnly: ["searchText"],
+});
+
 /** GET /wiki/list and `wikiPages`: sort whitelist, defaults, scope and search. */
-export const WIKI_LIST = listSpec<string, Prisma.WikiPageWhereInput>({
+export const WIKI_LIST = listSpec({
+  records: WIKI_PAGES,
   sortColumns: { id: "id", title: "title", pagename: "pagename", created: "created", modified: "modified", state: "state", access: "access" },
   defaults: { sort: "title", sortDir: "asc", limit: 25 },
-  scoped: true,
-  search: {
-    in: "title or text",
-    where: (text) => ({ OR: [{ title: containsText(text) }, { currentRevision: { pagetext: containsText(text) } }] }),
-  },
+  search: { in: "title or text", fields: ["title"], lowerCaseFields: ["searchText"] },
 });
 
 type Query = { include?: Prisma.WikiPageInclude; select?: Prisma.WikiPageSelect };
@@ -59,20 +70,15 @@ const updateInput = z.object({ ...fields, title: fields.title.nullish(), pagetex
 export type CreateWikiPage = RawInput<typeof createInput>;
 export type UpdateWikiPage = RawInput<typeof updateInput>;
 
-/** What the caller may see (the contract's access rule; published = state 1). */
-export const visibleWikiPages = (ctx: RequestContext) => visibleRecords<Prisma.WikiPageWhereInput>(ctx, WIKI_ACCESS, { state: 1 });
+type ReadPage = WikiPage & { currentRevision?: WikiRevision | null };
 
 export function listWikiPages(ctx: RequestContext, args: ListArgs, query: Query = {}) {
-  return pagedList(WIKI_LIST, args, {
-    visible: () => visibleWikiPages(ctx),
-    findMany: (page) => ctx.db.wikiPage.findMany({ ...query, ...page }),
-    count: (where) => ctx.db.wikiPage.count({ where }),
-  });
+  return pagedList<ReadPage>(WIKI_LIST, ctx, args, query as Selection);
 }
 
 /** A page the caller may see, or 404 (pages the caller may not see do not exist for them). */
 export async function getWikiPage(ctx: RequestContext, id: number, query: Query = {}) {
-  const page = await ctx.db.wikiPage.findFirst({ ...query, where: { AND: [{ id }, await visibleWikiPages(ctx)] } });
+  const page = await findVisible<ReadPage>(ctx, WIKI_PAGES, id, query as Selection);
   if (!page) throw notFound(`Wiki page ${id} not found.`);
   return page;
 }
@@ -81,7 +87,7 @@ async function wikiPageToChange(ctx: RequestContext, id: number) {
   return recordToChange(
     ctx,
     await ctx.db.wikiPage.findUnique({ where: { id } }),
-    async () => (await ctx.db.wikiPage.count({ where: { AND: [{ id }, await visibleWikiPages(ctx)] } })) > 0,
+    () => isVisible(ctx, WIKI_PAGES, id),
     `Wiki page ${id} not found.`,
     "Only the creator, a group manager or an administrator can change this page.",
   );

@@ -1,0 +1,301 @@
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
+import type { RequestContext } from "./context.js";
+import type { AccessLevels } from "./access.js";
+
+/**
+ * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
+ * records belong to scopes, what "published" means, the access levels, who created them. From it the kit
+ * writes the one SQL statement of each read and list (src/common/paging.ts), the visibility rule in SQL,
+ * and the count keys the list_counts triggers keep (docs/adding-an-area.md).
+ */
+export interface RecordsDeclaration {
+  /** The Prisma model; its table and columns come from the generated client. */
+  model: Prisma.ModelName;
+  /** Records carry `scope`/`scopeId` (site, group, member, …); private records of a group are its members'. */
+  scoped: boolean;
+  /** A record is published when this integer field holds this value (wiki and blog `state` 1). */
+  published: { field: string; value: number };
+  /** Published records are shown only from `up` until `down` (null: open-ended), as the blog's window. */
+  window?: { up: string; down: string };
+  /** Access levels, stored in the field `access`; absent: every published record is public. */
+  access?: AccessLevels;
+  /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
+  creator?: string;
+  /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
+  searchOnly?: string[];
+}
+
+/** Declares an area's records (the fields are checked against the Prisma model when first used). */
+export const records = (declaration: RecordsDeclaration): RecordsDeclaration => declaration;
+
+// ---------------------------------------------------------------------------------------------------
+// The model: table and column names (Prisma's runtime data model) and relations (Pothos' DMMF copy).
+
+export interface FieldInfo {
+  name: string;
+  column: string;
+  kind: string;
+  type: string;
+  isList: boolean;
+  isRequired: boolean;
+  /** To-one relations held by this model: the scalar field holding the other record's id. */
+  from?: string;
+}
+
+export interface ModelInfo {
+  name: string;
+  table: string;
+  fields: Map<string, FieldInfo>;
+  scalars: FieldInfo[];
+}
+
+interface RuntimeDataModel {
+  models: Record<string, { dbName: string | null; fields: { name: string; kind: string; type: string; dbName?: string | null }[] }>;
+}
+
+const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+let models: Map<string, ModelInfo> | undefined;
+
+/** Every model's table, columns and relations; the same for every client of this generated schema. */
+export function modelInfo(prisma: PrismaClient, model: string): ModelInfo {
+  if (!models) {
+    // The generated client keeps the data model on each instance only (no export); it is the schema's.
+    const runtime = (prisma as unknown as { _runtimeDataModel?: RuntimeDataModel })._runtimeDataModel;
+    if (!runtime?.models) throw new Error("the Prisma client exposes no runtime data model (src/common/records.ts)");
+    const relations = getDatamodel().datamodel.models;
+    models = new Map();
+    for (const [name, definition] of Object.entries(runtime.models)) {
+      const related = new Map(relations[name]?.fields.map((field) => [field.name, field]));
+      const fields = definition.fields.map((field): FieldInfo => {
+        const column = field.dbName ?? field.name;
+        if (!identifier.test(column)) throw new Error(`${name}.${field.name}: column name ${column} needs quoting rules the kit does not have`);
+        const dmmf = related.get(field.name);
+        const from = dmmf?.relationFromFields?.length === 1 ? dmmf.relationFromFields[0] : undefined;
+        return { name: field.name, column, kind: field.kind, type: field.type, isList: dmmf?.isList ?? false, isRequired: dmmf?.isRequired ?? false, from };
+      });
+      models.set(name, {
+        name,
+        table: definition.dbName ?? name,
+        fields: new Map(fields.map((field) => [field.name, field])),
+        scalars: fields.filter((field) => field.kind !== "object"),
+      });
+    }
+  }
+  const found = models.get(model);
+  if (!found) throw new Error(`no Prisma model ${model}`);
+  return found;
+}
+
+/** `alias."column"` of a scalar field, checked against the model. */
+export function column(info: ModelInfo, alias: string, field: string): Prisma.Sql {
+  const found = info.fields.get(field);
+  if (!found || found.kind === "object") throw new Error(`${info.name} has no scalar field ${field}`);
+  return Prisma.raw(`${alias}."${found.column}"`);
+}
+
+export const table = (info: ModelInfo, alias: string) => Prisma.raw(`"${info.table}" ${alias}`);
+
+// ---------------------------------------------------------------------------------------------------
+// Reading rows in the shape Prisma would give them, relations included, in the same statement.
+
+/** What Pothos' Prisma plugin asks to load for the selected GraphQL fields. */
+export type Selection = { include?: Record<string, unknown>; select?: Record<string, unknown> };
+
+interface SelectionPlan {
+  info: ModelInfo;
+  /** To-one relations read in the same statement (a JSON sub-select each). */
+  joined: Map<string, SelectionPlan>;
+  /** Everything else (lists of related records, relation counts, filtered relations): one Prisma query for the page. */
+  rest: Record<string, unknown> | null;
+}
+
+function planSelection(prisma: PrismaClient, info: ModelInfo, query: Selection | undefined, omit: readonly string[] = []): SelectionPlan & { omit: readonly string[] } {
+  const plan: SelectionPlan & { omit: readonly string[] } = { info, joined: new Map(), rest: null, omit };
+  const wanted = { ...(query?.select ?? {}), ...(query?.include ?? {}) };
+  for (const [key, value] of Object.entries(wanted)) {
+    if (!value) continue;
+    const field = info.fields.get(key);
+    if (field && field.kind !== "object") continue; // every scalar is read anyway
+    const nested = value === true ? {} : (value as Record<string, unknown>);
+    const plainNesting = Object.keys(nested).every((option) => option === "include" || option === "select");
+    if (field && !field.isList && field.from && plainNesting) {
+      const inner = planSelection(prisma, modelInfo(prisma, field.type), nested as Selection);
+      if (!inner.rest) {
+        plan.joined.set(key, inner);
+        continue;
+      }
+    }
+    plan.rest = { ...plan.rest, [key]: value };
+  }
+  return plan;
+}
+
+/** The select list: every scalar column under its field name, and each joined relation as one JSON value. */
+function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: string): Prisma.Sql {
+  const parts = plan.info.scalars
+    .filter((field) => !plan.omit?.includes(field.name))
+    .map((field) => Prisma.raw(`${alias}."${field.column}" AS "${field.name}"`));
+  let index = 0;
+  for (const [name, inner] of plan.joined) {
+    const field = plan.info.fields.get(name)!;
+    const other = `${alias}_${++index}`;
+    const from = plan.info.fields.get(field.from!)!;
+    const id = [...inner.info.fields.values()].find((candidate) => candidate.name === "id");
+    if (!id) throw new Error(`${inner.info.name}: relations are read by id, and it has none`);
+    parts.push(
+      Prisma.sql`(SELECT row_to_json(related) FROM (SELECT ${selectList(inner, other)} FROM ${table(inner.info, other)} WHERE ${Prisma.raw(
+        `${other}."${id.column}" = ${alias}."${from.column}"`,
+      )}) related) AS ${Prisma.raw(`"${name}"`)}`,
+    );
+  }
+  return Prisma.join(parts, ", ");
+}
+
+/** Timestamps and JSON-read relations into what Prisma returns (Date objects). */
+function decode(plan: SelectionPlan, row: Record<string, unknown>): Record<string, unknown> {
+  for (const field of plan.info.scalars) {
+    if (field.type !== "DateTime") continue;
+    const value = row[field.name];
+    if (typeof value === "string") row[field.name] = decodeTimestamp(value);
+    else if (Array.isArray(value)) row[field.name] = value.map((item) => (typeof item === "string" ? decodeTimestamp(item) : item));
+  }
+  for (const [name, inner] of plan.joined) {
+    const value = row[name];
+    if (value && typeof value === "object") decode(inner, value as Record<string, unknown>);
+  }
+  return row;
+}
+
+const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
+
+/** A statement that reads records, and what turns its rows into Prisma-shaped records. */
+export interface RowsStatement<Row> {
+  sql: Prisma.Sql;
+  /** Decodes the rows; relations beyond to-one ones (lists, counts) cost one Prisma query for all rows together. */
+  finish(rows: Record<string, unknown>[]): Promise<Row[]>;
+}
+
+/**
+ * One statement reading records as Prisma would return them, with the to-one relations `query` selects:
+ * `where`, `orderBy` and `extra` (more select-list items) are SQL over the alias `t`.
+ */
+export function rowsStatement<Row>(
+  prisma: PrismaClient,
+  declaration: RecordsDeclaration,
+  query: Selection | undefined,
+  statement: { where: Prisma.Sql; orderBy?: Prisma.Sql; limit?: number; offset?: number; extra?: Prisma.Sql },
+): RowsStatement<Row> {
+  const info = modelInfo(prisma, declaration.model);
+  const plan = planSelection(prisma, info, query, declaration.searchOnly);
+  const sql = Prisma.sql`SELECT ${selectList(plan, "t")}${statement.extra ? Prisma.sql`, ${statement.extra}` : Prisma.empty} FROM ${table(info, "t")} WHERE ${
+    statement.where
+  }${statement.orderBy ? Prisma.sql` ORDER BY ${statement.orderBy}` : Prisma.empty}${
+    statement.limit !== undefined ? Prisma.sql` LIMIT ${statement.limit}` : Prisma.empty
+  }${statement.offset ? Prisma.sql` OFFSET ${statement.offset}` : Prisma.empty}`;
+  return {
+    sql,
+    async finish(found) {
+      const rows = found.map((row) => decode(plan, row));
+      if (plan.rest && rows.length) {
+        const delegate = (prisma as unknown as Record<string, { findMany(args: object): Promise<Record<string, unknown>[]> }>)[lowerFirst(info.name)]!;
+        const related = await delegate.findMany({ where: { id: { in: rows.map((row) => row.id) } }, select: { id: true, ...plan.rest } });
+        const byId = new Map(related.map((row) => [row.id, row]));
+        for (const row of rows) Object.assign(row, byId.get(row.id));
+      }
+      return rows as Row[];
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Visibility: the contract's access rule in SQL.
+
+/**
+ * Group memberships that open private records, as src/groups/membership.ts reads them (members and
+ * managers), as a sub-select: the rule costs no statement of its own.
+ */
+const memberGroups = (userId: number) =>
+  Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND role IN ('member', 'manager')`;
+
+const inList = (expression: Prisma.Sql, values: readonly number[]) =>
+  values.length ? Prisma.sql`${expression} IN (${Prisma.join(values)})` : Prisma.sql`FALSE`;
+
+/** Published and, for windowed records, inside the window at `now`. */
+export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, now: Date): Prisma.Sql {
+  const published = Prisma.sql`${column(info, alias, declaration.published.field)} = ${declaration.published.value}`;
+  if (!declaration.window) return published;
+  const up = column(info, alias, declaration.window.up);
+  const down = column(info, alias, declaration.window.down);
+  const at = utcTimestamp(now);
+  return Prisma.sql`${published} AND ${up} <= ${at} AND (${down} IS NULL OR ${down} > ${at})`;
+}
+
+/**
+ * The access levels a caller qualifies for without owning the record: public for everyone, registered for
+ * signed-in users, private for members of the record's group (`scope` group). SQL over `alias`.
+ */
+export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"]): Prisma.Sql | null {
+  const levels = declaration.access;
+  if (!levels) return null;
+  const access = column(info, alias, "access");
+  const user = viewer.user;
+  if (!user) return inList(access, levels.valuesOf("public"));
+  const open = inList(access, [...levels.valuesOf("public"), ...levels.valuesOf("registered")]);
+  if (!declaration.scoped) return open;
+  const scope = column(info, alias, "scope");
+  const scopeId = column(info, alias, "scopeId");
+  return Prisma.sql`(${open} OR (${inList(access, levels.valuesOf("private"))} AND ${scope} = 'group' AND ${scopeId} IN (${memberGroups(user.id)})))`;
+}
+
+/**
+ * What the caller may see (the contract's "Access"): administrators everything, creators their own
+ * records, everyone else published records at a level they qualify for.
+ */
+export function visibleSql(prisma: PrismaClient, declaration: RecordsDeclaration, viewer: RequestContext["viewer"], alias = "t", now = new Date()): Prisma.Sql {
+  const user = viewer.user;
+  if (user?.isAdmin) return Prisma.sql`TRUE`;
+  const info = modelInfo(prisma, declaration.model);
+  const access = accessSql(info, declaration, alias, viewer);
+  const shown = access ? Prisma.sql`${publishedSql(info, declaration, alias, now)} AND ${access}` : publishedSql(info, declaration, alias, now);
+  if (!user || !declaration.creator) return Prisma.sql`(${shown})`;
+  return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
+}
+
+/** A record the caller may see, read with the relations `query` selects, in one statement; null when hidden or absent. */
+export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
+  const info = modelInfo(ctx.db, declaration.model);
+  const statement = rowsStatement<Row>(ctx.db, declaration, query, {
+    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+  });
+  const [row] = await statement.finish(await sqlClientOf(ctx.db).query(statement.sql));
+  return row ?? null;
+}
+
+/** Whether the caller may see the record (for the 403-or-404 choice of writes). */
+export async function isVisible(ctx: RequestContext, declaration: RecordsDeclaration, id: number): Promise<boolean> {
+  const info = modelInfo(ctx.db, declaration.model);
+  const rows = await sqlClientOf(ctx.db).query(
+    Prisma.sql`SELECT 1 FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+  );
+  return rows.length > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Counts: what the list_counts triggers keep for a table (see the migration that defines list_counts_track).
+
+/** The arguments `list_counts_track` must have been called with for this table. */
+export function countTriggerArguments(prisma: PrismaClient, declaration: RecordsDeclaration): string[] {
+  const info = modelInfo(prisma, declaration.model);
+  const columnOf = (field: string | undefined) => (field ? info.fields.get(field)!.column : "");
+  return [
+    columnOf(declaration.published.field),
+    String(declaration.published.value),
+    declaration.access ? columnOf("access") : "",
+    columnOf(declaration.creator),
+    declaration.scoped ? columnOf("scope") : "",
+    declaration.scoped ? columnOf("scopeId") : "",
+    declaration.window ? columnOf(declaration.window.down) : "",
+  ];
+}

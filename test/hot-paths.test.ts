@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
+import { startServer, type Cast, type TestServer } from "./server.js";
+
+/**
+ * What the hot paths cost in SQL statements (issue 6, "Per-request overhead"): a read by id is one
+ * statement, a list with its total is one, and a bearer token with its user is one more.
+ */
+const areas = areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract));
+
+describe("statements per request on the hot paths", () => {
+  let server: TestServer;
+  let cast: Cast;
+
+  beforeAll(async () => {
+    server = await startServer();
+    cast = await server.cast("hot-paths");
+  });
+  afterAll(() => server?.close());
+
+  for (const testing of areas) {
+    const { contract } = testing;
+    if (contract.read) {
+      it(`${testing.area}: a REST read is 1 statement anonymous, 2 with a bearer token`, async () => {
+        const id = await testing.create(server, cast.admin.token, {});
+        const path = contract.read!.path.replace("{id}", String(id));
+        const anonymous = await server.recordQueries(() => server.rest("GET", path));
+        expect(anonymous.result.status).toBe(200);
+        expect(anonymous.queries, anonymous.queries.join("\n")).toHaveLength(1);
+        const signedIn = await server.recordQueries(() => server.rest("GET", path, { token: cast.member.token }));
+        expect(signedIn.result.status).toBe(200);
+        expect(signedIn.queries, signedIn.queries.join("\n")).toHaveLength(2);
+      });
+    }
+
+    it(`${testing.area}: a REST list with its total is 1 statement anonymous, 2 with a bearer token`, async () => {
+      await testing.create(server, cast.admin.token, {});
+      const anonymous = await server.recordQueries(() => server.rest("GET", contract.list.path));
+      expect(anonymous.result.body.total).toBeGreaterThan(0);
+      expect(anonymous.queries, anonymous.queries.join("\n")).toHaveLength(1);
+      const signedIn = await server.recordQueries(() => server.rest("GET", contract.list.path, { token: cast.member.token }));
+      expect(signedIn.result.body.total).toBeGreaterThan(0);
+      expect(signedIn.queries, signedIn.queries.join("\n")).toHaveLength(2);
+    });
+  }
+});
+
+describe("records read on the driver, not through Prisma", () => {
+  let server: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    token = (await server.user({ admin: true })).token;
+  });
+  afterAll(() => server?.close());
+
+  it("read timestamps as Prisma stores them (UTC, milliseconds, years 1 to 9999), in lists, reads and their relations", async () => {
+    for (const created of ["0050-01-02T03:04:05.006Z", "2024-10-30T15:02:38.120Z", "9999-12-31T23:59:59.999Z"]) {
+      const query = `mutation($input: CreateWikiPageInput!) { createWikiPage(input: $input) { id } }`;
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables: { input: { title: `At ${created}`, pagetext: "text", state: 1, created, scope: "times", scopeId: 1 } } }),
+      });
+      const id = ((await response.json()) as { data: { createWikiPage: { id: string } } }).data.createWikiPage.id;
+      const stored = await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id: Number(id) }, include: { currentRevision: true } });
+      const read = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: `{ wikiPage(id: ${id}) { created modified version { created } } wikiPages(scope: "times", scopeId: 1, sort: "id", sortDir: "desc", limit: 1) { items { created } } }` }),
+      });
+      const { data } = (await read.json()) as { data: { wikiPage: { created: string; modified: string; version: { created: string } }; wikiPages: { items: { created: string }[] } } };
+      expect(data.wikiPage.created).toBe(created);
+      expect(data.wikiPages.items[0]!.created).toBe(created);
+      expect(data.wikiPage.modified).toBe(stored.modified.toISOString());
+      expect(data.wikiPage.version.created).toBe(stored.currentRevision!.created.toISOString());
+    }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer({ databasePoolSize: 1 });
+  });
+  afterAll(() => server?.close());
+
+  it("answers 503 with Retry-After, on REST and GraphQL, reads and writes, when no connection frees up in time", async () => {
+    // Hold the pool's only connection for longer than a request may wait for it (5 s).
+    let release = () => {};
+    const held = server.app.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      { timeout: 20_000 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      const [rest, graphql, write] = await Promise.all([
+        server.rest("GET", "/wiki/list"),
+        fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ wikiPages { total } }" }) }),
+        // Signing in goes through Prisma, which waits for the same pool.
+        server.rest("POST", "/session", { body: { username: "nobody", password: "whatever-password" } }),
+      ]);
+      expect(write.status, JSON.stringify(write.body)).toBe(503);
+      expect(rest.status).toBe(503);
+      expect(rest.headers.get("retry-after")).toBe("1");
+      expect(rest.body).toEqual({ message: "The server is busy; try again shortly.", code: 503 });
+      expect(graphql.status).toBe(503);
+      expect(graphql.headers.get("retry-after")).toBe("1");
+      expect(((await graphql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe("SERVICE_UNAVAILABLE");
+    } finally {
+      release();
+      await held;
+    }
+    expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
+  }, 30_000);
+});

@@ -1,0 +1,277 @@
+import { silentLogger } from "../src/observability/logger.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../src/generated/prisma/client.js";
+import { loadConfig } from "../src/config.js";
+import { createApp, type App } from "../src/app.js";
+import { countTriggerArguments, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
+import { sqlClientOf } from "../src/db/sql.js";
+import { createScratchDatabase } from "./scratch-database.js";
+import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
+import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
+
+/**
+ * Totals stay exact (issue 6): list totals come from counts the database keeps in the writing transaction
+ * (list_counts), so a list straight after any create, update (state, access, scope), delete or failed write
+ * shows the exact total, for every caller — also when another server process wrote, and for the blog's
+ * publishing window, whose records appear and disappear with time alone. "Exact" is checked two ways: the
+ * total equals the records the same list shows (read from the rows, not the counts), and list_counts equals
+ * a recount of the table.
+ */
+const areas = areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract));
+
+type Viewer = "anonymous" | "alice" | "bob" | "member" | "admin";
+
+/** Every viewer's list of one scope: total and records shown agree (fewer than a page, so all are shown). */
+async function expectExactTotals(server: TestServer, cast: Cast, contract: ListContract, where: Record<string, string | number>, step: string) {
+  const tokens: Record<Viewer, string | undefined> = {
+    anonymous: undefined,
+    alice: cast.alice.token,
+    bob: cast.bob.token,
+    member: cast.member.token,
+    admin: cast.admin.token,
+  };
+  const totals: Partial<Record<Viewer, number>> = {};
+  for (const [viewer, token] of Object.entries(tokens) as [Viewer, string | undefined][]) {
+    const response: RestResult = await server.rest("GET", contract.list.path, { query: { ...where, limit: 0 }, token });
+    expect(response.status, `${step}, ${viewer}: ${JSON.stringify(response.body)}`).toBe(200);
+    const shown = (response.body[contract.list.key] as unknown[]).length;
+    expect(shown, `${step}, ${viewer}: more records than one page holds`).toBeLessThan(100);
+    expect(response.body.total, `${step}, ${viewer}`).toBe(shown);
+    totals[viewer] = response.body.total;
+  }
+  return totals;
+}
+
+/** list_counts for one table, and the same counts worked out from the table's rows. */
+async function countsAndRecount(app: App, records: RecordsDeclaration) {
+  const db = app.db.prisma;
+  const info = modelInfo(db, records.model);
+  const col = (field: string) => Prisma.raw(`"${info.fields.get(field)!.column}"`);
+  const key = Prisma.sql`${records.scoped ? col("scope") : Prisma.sql`''`} AS scope, ${records.scoped ? col("scopeId") : Prisma.sql`0`} AS scope_id,
+    ${col(records.published.field)} = ${records.published.value} AS published, ${records.access ? col("access") : Prisma.sql`0`} AS access,
+    ${records.window ? Prisma.sql`${col(records.window.down)} IS NOT NULL` : Prisma.sql`false`} AS ends`;
+  const byCreator = records.creator ? Prisma.sql`UNION ALL SELECT ${key}, ${col(records.creator)} AS created_by FROM ${Prisma.raw(`"${info.table}"`)}` : Prisma.empty;
+  const recount = await sqlClientOf(db).query(
+    Prisma.sql`SELECT scope, scope_id, created_by, published, access, ends, count(*)::int AS rows
+                 FROM (SELECT ${key}, 0 AS created_by FROM ${Prisma.raw(`"${info.table}"`)} ${byCreator}) keyed
+                GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+  );
+  const kept = await sqlClientOf(db).query(
+    Prisma.sql`SELECT scope, scope_id, created_by, published, access, ends, rows FROM list_counts
+                WHERE table_name = ${info.table} AND rows <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
+  );
+  return { kept, recount };
+}
+
+const graphqlName = (model: string) => model[0]!.toLowerCase() + model.slice(1);
+
+for (const testing of areas) {
+  const { contract } = testing;
+  const records = contract.spec.records;
+  const model = records.model;
+
+  describe(`${testing.area}: exact totals after every kind of write`, () => {
+    let server: TestServer;
+    let cast: Cast;
+
+    beforeAll(async () => {
+      server = await startServer();
+      cast = await server.cast(`totals-${testing.area}`);
+    });
+    afterAll(() => server?.close());
+
+    const change = async (id: number, input: Record<string, unknown>, token = cast.admin.token) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: `mutation($id: ID!, $input: Update${model}Input!) { update${model}(id: $id, input: $input) { id } }`, variables: { id, input } }),
+      });
+      return (await response.json()) as { data?: unknown; errors?: unknown[] };
+    };
+    const remove = async (id: number) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
+        body: JSON.stringify({ query: `mutation($id: ID!) { delete${model}(id: $id) }`, variables: { id } }),
+      });
+      expect(((await response.json()) as { errors?: unknown[] }).errors).toBeUndefined();
+    };
+    const level = (name: "public" | "registered" | "private") => records.access?.levels.find((entry) => entry.name === name);
+
+    it("the count triggers were installed with the columns the records declaration names", async () => {
+      const table = modelInfo(server.app.db.prisma, model).table;
+      const triggers = await sqlClientOf(server.app.db.prisma).query<{ name: string; args: string }>(
+        Prisma.sql`SELECT tgname AS name, encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = ${table}::regclass AND tgname LIKE '%list_counts%' ORDER BY 1`,
+      );
+      expect(triggers.map((trigger) => trigger.name)).toEqual([`${table}_list_counts_delete`, `${table}_list_counts_insert`, `${table}_list_counts_update`]);
+      const expected = countTriggerArguments(server.app.db.prisma, records);
+      for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1), trigger.name).toEqual(expected);
+    });
+
+    it("shows the exact total after creates, state, access and scope changes, failed writes and deletes", async () => {
+      const where: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 1 } : {};
+      const elsewhere: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 2 } : {};
+      const step = (name: string) => expectExactTotals(server, cast, contract, where, name);
+      const initial = await step("before");
+
+      const writer = contract.writers === "users" ? cast.alice.token : cast.admin.token;
+      const published = await testing.create(server, writer, { ...where, title: "published" });
+      const draft = await testing.create(server, writer, { ...where, title: "draft", [records.published.field === "state" ? "state" : "published"]: 0 });
+      const created = await step("after creating a published record and a draft");
+      expect(created.anonymous).toBe(initial.anonymous! + 1);
+      expect(created.admin).toBe(initial.admin! + 2);
+
+      const publish = { [records.published.field]: records.published.value };
+      const unpublish = { [records.published.field]: records.published.value === 1 ? 0 : 1 };
+      expect((await change(draft, publish)).errors).toBeUndefined();
+      expect((await step("after publishing the draft")).anonymous).toBe(initial.anonymous! + 2);
+      expect((await change(published, unpublish)).errors).toBeUndefined();
+      expect((await step("after unpublishing")).anonymous).toBe(initial.anonymous! + 1);
+
+      if (records.access) {
+        expect((await change(draft, { access: level("registered")!.graphqlName })).errors).toBeUndefined();
+        const registered = await step("after making a record registered-only");
+        expect(registered.anonymous).toBe(initial.anonymous);
+        expect(registered.bob).toBe(initial.bob! + 1);
+        expect((await change(draft, { access: level("private")!.graphqlName })).errors).toBeUndefined();
+        const hidden = await step("after making it private");
+        expect(hidden.bob).toBe(initial.bob);
+        if (records.creator) expect(hidden.alice).toBe(initial.alice! + 2);
+      }
+
+      if (records.scoped) {
+        expect((await change(published, { scope: elsewhere.scope, scopeId: elsewhere.scope_id })).errors).toBeUndefined();
+        expect((await step("after moving a record to another scope")).admin).toBe(initial.admin! + 1);
+        expect((await expectExactTotals(server, cast, contract, elsewhere, "the other scope")).admin).toBe(1);
+        if (records.access) {
+          // Private in a group: its members see it, others do not.
+          const group = { scope: "group", scope_id: cast.groupId };
+          const before = await expectExactTotals(server, cast, contract, group, "the group, before");
+          expect((await change(published, { scope: "group", scopeId: cast.groupId, access: level("private")!.graphqlName, ...publish })).errors).toBeUndefined();
+          const after = await expectExactTotals(server, cast, contract, group, "the group, after");
+          expect(after.member).toBe(before.member! + 1);
+          expect(after.bob).toBe(before.bob);
+        }
+      }
+
+      // A write that fails inside the database leaves the totals as they were.
+      const before = await step("before a failed write");
+      const unique = modelInfo(server.app.db.prisma, model);
+      // Areas whose records have a name unique in their scope: taking a taken one fails in the database.
+      const name = ["pagename", "alias"].find((field) => unique.fields.has(field));
+      if (name) {
+        await testing.create(server, writer, { ...where, title: "named", [name]: "taken-name" });
+        await expect(testing.create(server, writer, { ...where, title: "named again", [name]: "taken-name" })).rejects.toThrow(/409|not available/);
+        expect((await step("after a write refused for a taken name")).admin).toBe(before.admin! + 1);
+      }
+      await expect(
+        server.app.db.prisma.$transaction(async (tx) => {
+          await tx.$executeRaw(Prisma.sql`UPDATE ${Prisma.raw(`"${unique.table}"`)} SET ${Prisma.raw(`"${unique.fields.get(records.published.field)!.column}"`)} = ${
+            records.published.value === 1 ? 0 : 1
+          }`);
+          throw new Error("rolled back");
+        }),
+      ).rejects.toThrow("rolled back");
+      await step("after a transaction that unpublished everything and rolled back");
+
+      await remove(draft);
+      const removed = await step("after deleting");
+      expect(removed.admin).toBe((name ? before.admin! + 1 : before.admin!) - 1);
+
+      const { kept, recount } = await countsAndRecount(server.app, records);
+      expect(kept).toEqual(recount);
+    });
+
+    if (records.window) {
+      const window = records.window;
+      it("counts records into and out of their publishing window as time passes, with no write", async () => {
+        const where = { scope: "window", scope_id: 1 };
+        const rest = (moment: Date) => moment.toISOString().slice(0, 19).replace("T", " ");
+        const now = Date.now();
+        const soon = new Date(now + 2_000);
+        // REST names the window's fields in snake case (publish_up, publish_down).
+        const [up, down] = [window.up, window.down].map((field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+        const ago = (ms: number) => rest(new Date(now - ms));
+        await testing.create(server, cast.alice.token, { ...where, title: "opens soon 1", [up!]: rest(soon) });
+        await testing.create(server, cast.alice.token, { ...where, title: "opens soon 2", [up!]: rest(soon), [down!]: rest(new Date(now + 3_600_000)) });
+        await testing.create(server, cast.alice.token, { ...where, title: "closes soon", [up!]: ago(60_000), [down!]: rest(soon) });
+        await testing.create(server, cast.alice.token, { ...where, title: "closed", [up!]: ago(120_000), [down!]: ago(60_000) });
+        await testing.create(server, cast.alice.token, { ...where, title: "open", [up!]: ago(60_000), [down!]: rest(new Date(now + 3_600_000)) });
+        const titles = async () =>
+          (await server.rest("GET", contract.list.path, { query: { ...where, limit: 0 } })).body[contract.list.key].map((item: { title: string }) => item.title).sort();
+        const first = await expectExactTotals(server, cast, contract, where, "before");
+        expect([first.anonymous, first.bob, first.alice, first.admin]).toEqual([2, 2, 5, 5]);
+        expect(await titles()).toEqual(["closes soon", "open"]);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon.getTime() + 1_100 - Date.now())));
+        const later = await expectExactTotals(server, cast, contract, where, "after the window moved");
+        expect([later.anonymous, later.bob, later.alice, later.admin]).toEqual([3, 3, 5, 5]);
+        expect(await titles()).toEqual(["open", "opens soon 1", "opens soon 2"]);
+        const { kept, recount } = await countsAndRecount(server.app, records);
+        expect(kept).toEqual(recount);
+      });
+    }
+  });
+}
+
+describe.skipIf(!process.env.DATABASE_URL)("two server processes on one PostgreSQL database", () => {
+  // Each app has its own caches and pool; only the database is shared (PGlite cannot be opened twice).
+  let apps: App[] = [];
+  let urls: string[] = [];
+  let drop = async () => {};
+  let servers: import("node:http").Server[] = [];
+
+  beforeAll(async () => {
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+    drop = scratch.drop;
+    const config = { ...loadConfig(), databaseUrl: scratch.url, rateLimit: 0, loginRateLimit: 0, admin: undefined };
+    apps = [await createApp({ config, inMemory: true, logger: silentLogger() }), await createApp({ config, inMemory: true, logger: silentLogger() })];
+    servers = await Promise.all(apps.map((app) => new Promise<import("node:http").Server>((resolve) => {
+      const listening = app.app.listen(0, "127.0.0.1", () => resolve(listening));
+    })));
+    urls = servers.map((server) => `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}`);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(apps.map((app) => app.close()));
+    await drop();
+  });
+
+  it("a list on one process shows the exact total straight after writes through the other", async () => {
+    const { hashPassword } = await import("../src/auth/secrets.js");
+    const user = await apps[0]!.db.prisma.user.create({
+      data: { username: "writer", email: "writer@example.test", name: "Writer", passwordHash: await hashPassword("writer-password"), isAdmin: true },
+    });
+    const token = await fetch(`${urls[0]}/api/developer/oauth/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "password", username: user.username, password: "writer-password" }),
+    }).then(async (response) => ((await response.json()) as { access_token: string }).access_token);
+    const call = async (base: string, method: string, path: string, body?: object) => {
+      const response = await fetch(`${base}/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Record<string, any>) };
+    };
+    const totalOn = async (base: string, anonymous = false) => {
+      const response = await fetch(`${base}/api/wiki/list?scope=shared&scope_id=1&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
+      const body = (await response.json()) as { pages: unknown[]; total: number };
+      expect(body.total).toBe(body.pages.length);
+      return body.total;
+    };
+    const [first, second] = urls as [string, string];
+    // Both processes have listed the scope once, so anything they might keep from it is warm.
+    expect([await totalOn(first), await totalOn(second, true)]).toEqual([0, 0]);
+    const ids: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const created = await call(first, "POST", "/wiki", { title: `Shared ${index}`, pagetext: "text", state: 1, scope: "shared", scope_id: 1 });
+      expect(created.status).toBe(201);
+      ids.push(created.body!.id);
+      expect(await totalOn(second, true)).toBe(index + 1);
+    }
+    expect((await call(second, "PUT", `/wiki/${ids[0]}`, { title: "Shared 0", pagetext: "text", state: 0, scope: "shared", scope_id: 1 })).status).toBe(200);
+    expect([await totalOn(first, true), await totalOn(first)]).toEqual([2, 3]);
+    expect((await call(first, "DELETE", `/wiki/${ids[1]}`)).status).toBe(204);
+    expect([await totalOn(second, true), await totalOn(second)]).toEqual([1, 2]);
+  });
+});
