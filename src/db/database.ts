@@ -143,6 +143,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
 
+  let closing: Promise<void> | undefined;
   return {
     prisma,
     kind,
@@ -159,9 +160,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return false;
       }
     },
-    async close() {
-      await prisma.$disconnect();
-      await closeDriver();
+    // Once: a second close (a test's, a shutdown racing a lost lock) waits for the first instead of
+    // ending the pool twice, which pg refuses.
+    close() {
+      return (closing ??= (async () => {
+        await prisma.$disconnect();
+        await closeDriver();
+      })());
     },
   };
 }
