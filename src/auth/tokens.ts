@@ -36,8 +36,8 @@ export async function revokeTokenByValue(db: PrismaClient, token: string, { clie
 export async function issueAccessToken(db: PrismaClient, userId: number, clientId: string, ttlSeconds: number) {
   const accessToken = randomSecret();
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-  await db.oAuthToken.create({ data: { accessTokenHash: hashSecret(accessToken), accessTokenExpiresAt: expiresAt, scope: "api", clientId, userId } });
-  return { accessToken, expiresAt };
+  const row = await db.oAuthToken.create({ data: { accessTokenHash: hashSecret(accessToken), accessTokenExpiresAt: expiresAt, scope: "api", clientId, userId } });
+  return { id: row.id, accessToken, expiresAt };
 }
 
 /** What a user sees of one of their tokens: never the token or its hash. */
