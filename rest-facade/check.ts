@@ -208,7 +208,9 @@ function unfedProblems(schema: GraphQLSchema, definition: OperationDefinitionNod
     const fed = feeding(path);
     if (isNonNullType(type) && !hasDefault) {
       if (!fed.length) problems.push(`$${path} (${String(type)}) is required by ${owner}, but no parameter feeds it`);
-      else if (!fed.some(alwaysGiven) && !fed.some((param) => param.variable === path)) {
+      // An input object fed by any parameter is always sent, empty if need be (readParams); its own
+      // required fields are checked below.
+      else if (!fed.some(alwaysGiven) && !fed.some((param) => param.variable === path) && !isInputObjectType(getNullableType(type))) {
         problems.push(`$${path} (${String(type)}) is required by ${owner}, but only optional parameters without defaults feed it`);
       }
     }

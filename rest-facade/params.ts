@@ -101,23 +101,35 @@ function isAbsent(param: RestParam, raw: unknown): boolean {
   return raw === "" && (param.type !== "string" || param.format === "timestamp");
 }
 
+/** Whether an empty value clears the parameter's field (RestParam.clears). */
+export const clearsWhenEmpty = (param: RestParam): boolean =>
+  param.clears ?? (param.format === "timestamp" && param.default === undefined && !param.required);
+
 /**
  * Reads every parameter of a row from the merged request values: enforces `required`, applies
  * documented defaults (except `now`, which the service applies at write time), and coerces types.
- * Returns the GraphQL variables, or every problem found.
+ * A partial row (PATCH) applies no defaults and refuses `null` for a field that cannot be cleared, so
+ * a client that means "clear" is not silently ignored. Returns the GraphQL variables, or every problem found.
  */
 export function readParams(
   params: RestParam[],
   values: Record<string, unknown>,
+  { partial = false }: { partial?: boolean } = {},
 ): { variables: Record<string, unknown>; problems: ParameterProblem[] } {
   const variables: Record<string, unknown> = {};
   const problems: ParameterProblem[] = [];
   for (const param of params) {
     const raw = values[param.name];
     let value: unknown;
-    if (raw === "" && param.format === "timestamp" && param.default === undefined && !param.required) {
+    // Input objects exist even when no field of theirs is given: an empty PATCH still sends `input: {}`.
+    ensureParent(variables, param.variable);
+    if ((raw === "" || (partial && raw === null)) && clearsWhenEmpty(param)) {
       // An empty timestamp with no documented default clears it (e.g. publish_down: no end).
       setPath(variables, param.variable, null);
+      continue;
+    }
+    if (partial && raw === null) {
+      problems.push({ parameter: param.name, message: "cannot be null: leave it out to keep its value" });
       continue;
     }
     if (isAbsent(param, raw)) {
@@ -139,6 +151,11 @@ export function readParams(
     setPath(variables, param.variable, value);
   }
   return { variables, problems };
+}
+
+function ensureParent(target: Record<string, unknown>, path: string): void {
+  let node = target;
+  for (const key of path.split(".").slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
 }
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {

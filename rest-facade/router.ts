@@ -125,7 +125,7 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit }: R
       if (strayFile !== undefined) throw fileNotAccepted(strayFile);
       const fromPath = Object.fromEntries(Object.entries(params).map(([placeholder, value]) => [route.pathParams.get(placeholder)!, value]));
       const values = { ...(req.query as Record<string, unknown>), ...body, ...fromPath };
-      const { variables, problems } = readParams(route.operation.params, values);
+      const { variables, problems } = readParams(route.operation.params, values, { partial: route.operation.partial });
       problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
       if (problems.length) throw invalidParameters(problems);
 

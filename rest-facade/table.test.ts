@@ -19,7 +19,8 @@ describe("the facade table matches the API document", () => {
   });
 
   for (const testing of areaTestings.filter((candidate) => Object.keys(candidate.documented).length)) {
-    const rows = restOperations.filter((operation) => operation.area === testing.area);
+    // PATCH rows are additions beyond the document, derived from its PUT rows (checked below).
+    const rows = restOperations.filter((operation) => operation.area === testing.area && !operation.partial);
     it(`${testing.area}: has exactly the documented operations in their documented versions`, () => {
       expect(rows.flatMap((operation) => operation.versions.map((version) => key(operation, version))).sort()).toEqual(Object.keys(testing.documented).sort());
     });
@@ -33,6 +34,29 @@ describe("the facade table matches the API document", () => {
         expect(actual).toEqual(documented);
       });
     }
+  }
+});
+
+describe("PATCH rows: derived from every PUT row (contract: PATCH is the partial update)", () => {
+  const puts = restOperations.filter((operation) => operation.method === "PUT");
+  const patches = restOperations.filter((operation) => operation.method === "PATCH");
+
+  it("every PUT row has exactly one PATCH row, and no PATCH row stands alone", () => {
+    expect(puts.length).toBeGreaterThan(0);
+    expect(patches.map((operation) => `${operation.path} ${operation.versions}`).sort()).toEqual(puts.map((operation) => `${operation.path} ${operation.versions}`).sort());
+    expect(patches.every((operation) => operation.partial)).toBe(true);
+  });
+
+  for (const put of puts) {
+    it(`PATCH ${put.path} runs PUT's document with the same parameters, none required but the path's and none defaulted`, () => {
+      const patch = patches.find((operation) => operation.path === put.path)!;
+      expect({ ...patch, params: undefined, method: undefined, task: undefined, partial: undefined }).toEqual({ ...put, params: undefined, method: undefined, task: undefined });
+      expect(patch.params.map((param) => [param.name, param.type, param.variable])).toEqual(put.params.map((param) => [param.name, param.type, param.variable]));
+      for (const param of patch.params) {
+        if (put.path.includes(`{${param.placeholder ?? param.name}}`)) expect(param).toEqual(put.params.find((candidate) => candidate.name === param.name));
+        else expect([param.name, param.required, param.default]).toEqual([param.name, false, undefined]);
+      }
+    });
   }
 });
 

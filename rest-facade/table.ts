@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { clearsWhenEmpty } from "./params.js";
 import type { RestOperation } from "./types.js";
 
 /**
@@ -15,6 +16,30 @@ const files = fs
   .filter((name) => name.endsWith(extension) && !name.endsWith(`.test${extension}`) && !name.endsWith(".d.ts"))
   .sort();
 
-export const restOperations: RestOperation[] = (
+const declared: RestOperation[] = (
   await Promise.all(files.map(async (name) => (await import(path.join(here, "rows", name))).default as RestOperation[]))
 ).flat();
+
+/**
+ * The PATCH row of a PUT row (contract: PUT replaces, PATCH on the same path is the partial update).
+ * Same path, versions, document, response and access; every parameter not read from the path becomes
+ * optional with no default, so what the caller leaves out is not sent and the partial GraphQL update
+ * keeps it. Derived here, so an area's PUT row gets its PATCH without writing one; the start-up check
+ * (check.ts) refuses a PUT whose mutation needs a field that PATCH may now leave out.
+ */
+export function partialUpdateRow(put: RestOperation): RestOperation {
+  const placeholders = new Set([...put.path.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!));
+  return {
+    ...put,
+    method: "PATCH",
+    task: `${put.task}: only the given fields (partial update)`,
+    partial: true,
+    params: put.params.map((param) => {
+      if (placeholders.has(param.placeholder ?? param.name)) return param;
+      const { default: _dropped, ...rest } = param;
+      return { ...rest, required: false, clears: clearsWhenEmpty(param) };
+    }),
+  };
+}
+
+export const restOperations: RestOperation[] = [...declared, ...declared.filter((operation) => operation.method === "PUT").map(partialUpdateRow)];

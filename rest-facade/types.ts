@@ -28,6 +28,12 @@ export interface RestParam {
    * document's `GET /forum/{thread}` documents its identifier as `id` (`placeholder: "thread"`).
    */
   placeholder?: string;
+  /**
+   * An empty value (or JSON `null`) clears the field: it is sent to GraphQL as null. Unset: a timestamp
+   * that is optional and has no documented default clears (e.g. publish_down: no end), nothing else does.
+   * Derived PATCH rows set it from their PUT row, whose defaults they drop (see clearsWhenEmpty).
+   */
+  clears?: boolean;
 }
 
 /**
@@ -50,7 +56,7 @@ export type RestResponse = { [Kind in keyof ResponseKinds]: { kind: Kind } & Res
 export interface RestOperation {
   /** Area (first path segment), e.g. `wiki`. */
   area: string;
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path below /api with `{placeholders}`, as in the API document. */
   path: string;
   /** API versions this row answers. */
@@ -65,6 +71,11 @@ export interface RestOperation {
   response: RestResponse;
   /** Success status. */
   status: 200 | 201 | 204;
+  /**
+   * A partial update, derived from a PUT row (table.ts): parameters the caller leaves out keep their
+   * values, so no default applies, and JSON `null` is refused unless the parameter `clears`.
+   */
+  partial?: boolean;
   /** Who may call it, for the descriptions; the services enforce it. */
   access: "anyone" | "signed-in user" | "administrator";
 }

@@ -16,6 +16,7 @@ import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
+import { schedulePurge } from "./auth/purge.js";
 import { ensureAdministrator } from "./users/service.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
@@ -155,7 +156,15 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use((req, _res, next) => next(new ApiError(404, `Nothing at ${req.method} ${req.path}.`)));
   app.use(errorHandler(logError));
 
-  return { app, db, close: () => db.close() };
+  const stopPurging = schedulePurge(db.prisma, config.purgeInterval, (line, error) => (error ? logError(line, error) : logger.info(line)));
+  return {
+    app,
+    db,
+    close: async () => {
+      await stopPurging();
+      await db.close();
+    },
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
  * (`src/<area>/testing.ts`, test/areas.ts).
  */
 import "./users/graphql.js";
+import "./auth/graphql.js";
 import "./wiki/graphql.js";
 import "./blog/graphql.js";
 import "./citations/graphql.js";

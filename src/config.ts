@@ -31,6 +31,8 @@ export interface Config {
   rateLimit: number;
   /** Failed sign-ins per 15 minutes per address and account; 0 turns it off (LOGIN_RATE_LIMIT, default 10). */
   loginRateLimit: number;
+  /** How often expired sessions and tokens are deleted, in seconds; 0 turns it off (PURGE_INTERVAL, default 3600). */
+  purgeInterval: number;
   /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
   corsOrigins: string[];
   /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
@@ -105,6 +107,7 @@ const environment = z
     BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
     RATE_LIMIT: wholeNumber(0, 1_000_000, 600, " (requests per minute; 0 turns the limit off)"),
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 10, " (failed sign-ins per 15 minutes; 0 turns the limit off)"),
+    PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens; 0 turns it off)"),
     CORS_ORIGINS: z.preprocess(
       unset,
       z
@@ -161,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     rateLimit: e.RATE_LIMIT,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    purgeInterval: e.PURGE_INTERVAL,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,

@@ -66,13 +66,21 @@ export interface ListContract {
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-/** Every area's `src/<area>/testing.ts`, in folder order. */
-export const areaTestings: AreaTesting[] = await Promise.all(
-  fs
-    .readdirSync(path.join(root, "src"), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(root, "src", entry.name, "testing.ts")))
-    .map(async (entry) => (await import(path.join(root, "src", entry.name, "testing.ts"))).testing as AreaTesting),
-);
+/**
+ * Every area's `src/<folder>/testing.ts`, in folder order: each exports `testing`, or `testings` when one
+ * folder serves several facade areas (src/auth: `session` and `developer`).
+ */
+export const areaTestings: AreaTesting[] = (
+  await Promise.all(
+    fs
+      .readdirSync(path.join(root, "src"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(root, "src", entry.name, "testing.ts")))
+      .map(async (entry) => {
+        const declared = (await import(path.join(root, "src", entry.name, "testing.ts"))) as { testing?: AreaTesting; testings?: AreaTesting[] };
+        return declared.testings ?? [declared.testing!];
+      }),
+  )
+).flat();
 
 export const testingOf = (area: string) => areaTestings.find((testing) => testing.area === area);
 

@@ -173,10 +173,16 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
 
     if (contract.read) {
       it("answers 400 naming id for a non-numeric id, and 404 for an unknown one, on reads and writes", async () => {
-        for (const [method, template] of [["GET", contract.read!.path], [contract.update?.method, contract.update?.path], ["DELETE", contract.remove?.path]] as const) {
+        const rows = [["GET", contract.read!.path], [contract.update?.method, contract.update?.path], ["PATCH", contract.update?.path], ["DELETE", contract.remove?.path]] as const;
+        for (const [method, template] of rows) {
           if (!method || !template) continue;
-          // A whole, valid record body, so the id is the only thing wrong.
-          const body = method === "PUT" ? contract.update!.body((await server.rest("GET", pathOf(contract.read!.path, await create({})), { token: cast.admin.token })).body) : undefined;
+          // A whole, valid record body, so the id is the only thing wrong (PATCH: an empty change).
+          const body =
+            method === "PUT"
+              ? contract.update!.body((await server.rest("GET", pathOf(contract.read!.path, await create({})), { token: cast.admin.token })).body)
+              : method === "PATCH"
+                ? {}
+                : undefined;
           for (const id of ["abc", "0", "-1"]) {
             const bad = await server.rest(method, template.replace("{id}", id), { token: cast.admin.token, body });
             expect(bad.status, `${method} ${template} with ${id}`).toBe(400);
@@ -185,6 +191,89 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
           const unknown = await server.rest(method, template.replace("{id}", "987654"), { token: cast.admin.token, body });
           expect(unknown.status, `${method} ${template}: ${JSON.stringify(unknown.body)}`).toBe(404);
         }
+      });
+    }
+
+    if (contract.update && contract.read) {
+      const update = contract.update;
+      const put = restOperations.find((operation) => operation.method === "PUT" && operation.path === update.path)!;
+      describe(`PATCH ${update.path}: the partial update (contract: PUT replaces, PATCH changes only what it names)`, () => {
+        const read = async (id: number) => (await server.rest("GET", pathOf(contract.read!.path, id), { token: cast.admin.token })).body as Record<string, unknown>;
+        const patch = (id: number, token: string | undefined, body: Record<string, unknown>) => server.rest("PATCH", pathOf(update.path, id), { token, body });
+        const bodyOnly = put.params.filter((param) => !put.path.includes(`{${param.name}}`));
+        /** PUT's required fields, as the record holds them; the first string among them is the one changed. */
+        const required = bodyOnly.filter((param) => param.required);
+        const changed = required.find((param) => param.type === "string")!.name;
+        const defaultOf = (name: string) => put.params.find((param) => param.name === name)?.default;
+        /** A published record whose state and access differ from PUT's defaults, so a default applied by mistake shows. */
+        const unlikeDefaults = async (token: string, values: Record<string, unknown> = {}) => {
+          const access = contract.access?.levels.map((level) => level.value).find((value) => value !== defaultOf("access"));
+          return create({ ...ownScope(), state: 1, ...(access === undefined ? {} : { access }), ...values }, token);
+        };
+
+        it(`changes ${changed} alone, where PUT with the same body also resets state and access to their defaults`, async () => {
+          const id = await unlikeDefaults(cast.alice.token);
+          const before = await read(id);
+          expect(before.state).not.toBe(defaultOf("state"));
+          const body = { ...Object.fromEntries(required.map((param) => [param.name, before[param.name]])), [changed]: `${before[changed]} (changed)` };
+
+          const patched = await patch(id, cast.alice.token, body);
+          expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+          const afterPatch = await read(id);
+          expect(afterPatch).toEqual({ ...before, [changed]: body[changed], modified: afterPatch.modified });
+
+          const replaced = await server.rest("PUT", pathOf(update.path, id), { token: cast.alice.token, body });
+          expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+          const afterPut = await read(id);
+          for (const name of ["state", ...(contract.access ? ["access"] : [])]) {
+            expect(afterPatch[name], `${name} after PATCH`).toBe(before[name]);
+            expect(afterPut[name], `${name} after PUT`).toBe(defaultOf(name));
+          }
+        });
+
+        it("answers an empty PATCH with the record unchanged, to those who may change it; 403 or 404 to others", async () => {
+          const shown = await unlikeDefaults(cast.alice.token);
+          const hidden = await unlikeDefaults(cast.alice.token, { state: 0 });
+          const before = await read(shown);
+          for (const token of [cast.alice.token, cast.admin.token]) {
+            const answer = await patch(shown, token, {});
+            expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+            expect(answer.body).toMatchObject({ id: shown, [changed]: before[changed], modified: before.modified });
+          }
+          expect(await read(shown)).toEqual(before);
+          expect((await patch(shown, undefined, {})).status).toBe(401);
+          expect((await patch(shown, cast.bob.token, {})).status).toBe(403);
+          const unseen = await patch(hidden, cast.bob.token, {});
+          expect(unseen.status).toBe(404);
+          expect(unseen.body).toEqual({ message: contract.notFound(hidden), code: 404 });
+        });
+
+        it("lets the creator and administrators change a record; other users get 403, or 404 when they cannot see it", async () => {
+          const shown = await unlikeDefaults(cast.alice.token);
+          const hidden = await unlikeDefaults(cast.alice.token, { state: 0 });
+          expect((await patch(shown, cast.bob.token, { [changed]: "by bob" })).status).toBe(403);
+          expect((await patch(hidden, cast.bob.token, { [changed]: "by bob" })).status).toBe(404);
+          expect((await patch(hidden, cast.alice.token, { [changed]: "by the creator" })).body[changed]).toBe("by the creator");
+          expect((await patch(shown, cast.admin.token, { [changed]: "by an administrator" })).body[changed]).toBe("by an administrator");
+          expect((await read(shown)).state).toBe(1);
+          expect((await read(hidden)).state).toBe(0);
+        });
+
+        it("validates a present field as PUT does, refuses null for a field it cannot clear, and changes nothing then", async () => {
+          const id = await unlikeDefaults(cast.alice.token);
+          const before = await read(id);
+          for (const [body, parameter] of [
+            [{ state: "abc" }, "state"],
+            [{ state: 7 }, "state"],
+            [{ [changed]: null }, changed],
+            [{ [changed]: "valid", created_by: 987654 }, "created_by"],
+          ] as const) {
+            const answer = await patch(id, cast.admin.token, body);
+            expect(answer.status, JSON.stringify(body)).toBe(400);
+            expect(answer.body.errors[0].parameter, JSON.stringify(body)).toBe(parameter);
+          }
+          expect(await read(id)).toEqual(before);
+        });
       });
     }
 

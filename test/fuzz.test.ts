@@ -353,7 +353,7 @@ function restRequest(target: RestTarget, value: unknown, random: () => number, a
   let versionBy = pick(random, ["query", "accept", "prefix", "none"] as const);
   let description = `${operation.method} /api${operation.path} v${version}`;
   let body: string | FormData | undefined;
-  const hasBody = operation.method === "POST" || operation.method === "PUT";
+  const hasBody = operation.method !== "GET" && operation.method !== "DELETE";
   let placement: "json" | "form" | "multipart" | "query" = hasBody ? pick(random, ["json", "json", "form", "multipart", "query"] as const) : "query";
 
   const slot = target.slot;

@@ -75,6 +75,15 @@ describe("CORS", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toMatch(/X-CSRF-Token/i);
   });
 
+  it("lets a trusted page send PATCH, the facade's partial update", async () => {
+    const preflight = await fetch(`${server.url}/api/wiki/1`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example.test", "access-control-request-method": "PATCH", "access-control-request-headers": "content-type,x-csrf-token" },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get("access-control-allow-methods")!.split(/,\s*/)).toContain("PATCH");
+  });
+
   it("sends no CORS headers at all by default", async () => {
     const plain = await startServer();
     try {

@@ -9,7 +9,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf } from "../db/sql.js";
 import { hashSecret, sameSecret } from "./secrets.js";
 import { SESSION_COOKIE, endSession, findSession, startSession } from "./sessions.js";
-import { createTokenEndpoint } from "./oauth.js";
+import { createRevocationEndpoint, createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
 import { signInLimiter } from "./rate-limits.js";
 import { isWellFormedText } from "../common/json-bounds.js";
@@ -33,16 +33,16 @@ export function identifyCaller(db: PrismaClient) {
     try {
       const authorization = req.headers.authorization;
       if (authorization && /^bearer\s/i.test(authorization)) {
-        const user = await bearerUser(db, authorization.slice(7).trim());
-        if (!user) throw unauthenticated("The access token is invalid or has expired.");
-        req.viewer = { user, via: "token" };
+        const bearer = await bearerUser(db, authorization.slice(7).trim());
+        if (!bearer) throw unauthenticated("The access token is invalid or has expired.");
+        req.viewer = { user: bearer.user, via: "token", tokenId: bearer.tokenId };
         return next();
       }
       const cookieToken = req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
       const session = cookieToken ? await findSession(db, cookieToken) : null;
       if (session) {
         req.session = session;
-        req.viewer = { user: viewerUser(session.user), via: "session" };
+        req.viewer = { user: viewerUser(session.user), via: "session", sessionId: session.id };
         const isLogin = req.method === "POST" && req.path === "/api/session";
         if (!SAFE_METHODS.has(req.method) && !isLogin) {
           const sent = req.get("x-csrf-token");
@@ -63,15 +63,16 @@ export function identifyCaller(db: PrismaClient) {
 const viewerUser = (user: User) => ({ id: user.id, username: user.username, isAdmin: user.isAdmin });
 
 /**
- * The user a live access token acts for, in one statement (every signed-in request pays for it): the
- * token, stored as its SHA-256 hash, and its user. Null for an unknown or expired token.
+ * The user a live access token acts for, and the token's row, in one statement (every signed-in request
+ * pays for it): the token, stored as its SHA-256 hash, and its user. Null for an unknown or expired token.
  */
-async function bearerUser(db: PrismaClient, token: string): Promise<Viewer["user"]> {
-  const [row] = await sqlClientOf(db).query<{ id: number; username: string; isAdmin: boolean; expiresAt: string }>(
-    Prisma.sql`SELECT u.id, u.username, u.is_admin AS "isAdmin", t.access_token_expires_at AS "expiresAt"
+async function bearerUser(db: PrismaClient, token: string): Promise<{ user: NonNullable<Viewer["user"]>; tokenId: number } | null> {
+  const [row] = await sqlClientOf(db).query<{ id: number; username: string; isAdmin: boolean; expiresAt: string; tokenId: number }>(
+    Prisma.sql`SELECT u.id, u.username, u.is_admin AS "isAdmin", t.access_token_expires_at AS "expiresAt", t.id AS "tokenId"
                  FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_token_hash = ${hashSecret(token)}`,
   );
-  return row && decodeTimestamp(row.expiresAt) > new Date() ? { id: row.id, username: row.username, isAdmin: row.isAdmin } : null;
+  if (!row || decodeTimestamp(row.expiresAt) <= new Date()) return null;
+  return { user: { id: row.id, username: row.username, isAdmin: row.isAdmin }, tokenId: row.tokenId };
 }
 
 /** Token endpoint and cookie sessions: protocol endpoints, not resource operations, so not facade rows. */
@@ -84,6 +85,10 @@ export function authRoutes(db: PrismaClient, config: Config) {
   // A token request that carries a live session cookie must echo its X-CSRF-Token like any other (identifyCaller).
   router.post("/developer/oauth/token", limitSignIns, (req: Request, res: Response, next: NextFunction) => tokenEndpoint(req, res).catch(next));
   router.all("/developer/oauth/token", methodNotAllowed(["POST"]));
+  // RFC 7009 revocation; failed client authentications count like failed sign-ins.
+  const revocationEndpoint = createRevocationEndpoint(db);
+  router.post("/developer/oauth/revoke", limitSignIns, (req: Request, res: Response, next: NextFunction) => revocationEndpoint(req, res).catch(next));
+  router.all("/developer/oauth/revoke", methodNotAllowed(["POST"]));
 
   router.post("/session", limitSignIns, async (req: Request, res: Response, next: NextFunction) => {
     try {

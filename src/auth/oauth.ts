@@ -1,4 +1,4 @@
-import OAuth2Server, { InvalidGrantError, InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
+import OAuth2Server, { InvalidClientError, InvalidGrantError, InvalidRequestError, OAuthError, Request, Response, UnsupportedGrantTypeError } from "@node-oauth/oauth2-server";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import crypto from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
@@ -10,6 +10,7 @@ import { parseInput } from "../common/validation.js";
 import { findUserByCredentials } from "../users/service.js";
 import { hashSecret, randomSecret, sameSecret } from "./secrets.js";
 import { isWellFormedText } from "../common/json-bounds.js";
+import { familyOf, inFamily, revokeFamily, revokeTokenByValue } from "./tokens.js";
 
 /** The built-in public client: first-party apps may omit client_id entirely. */
 export const FIRST_PARTY_CLIENT_ID = "hubgraph";
@@ -51,10 +52,6 @@ interface TokenUser {
 /** The storage model @node-oauth/oauth2-server calls; tokens never touch the database in clear text. */
 function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
   const asUser = (user: { id: number; username: string }) => ({ id: user.id, username: user.username });
-  /** Rows from before token families count as a family of their own. */
-  const familyOf = (row: { id: number; familyId: string | null }) => row.familyId ?? `token-${row.id}`;
-  const inFamily = (family: string) => ({ OR: [{ familyId: family }, ...(family.startsWith("token-") ? [{ id: Number(family.slice(6)) }] : [])] });
-  const revokeFamily = (family: string) => db.oAuthToken.deleteMany({ where: inFamily(family) });
   return {
     async getClient(clientId, clientSecret) {
       const client = await db.oAuthClient.findUnique({ where: { id: clientId } });
@@ -117,7 +114,7 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
       if (row.rotatedAt) {
         // Reuse of a spent refresh token: it was stolen, or its holder's copy was. Either way nobody can
         // tell which party holds the newest token, so every token of the family goes (RFC 9700 §4.14.2).
-        await revokeFamily(family);
+        await revokeFamily(db, family);
         return false;
       }
       return {
@@ -173,14 +170,7 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
     try {
       // Checked before the library, which otherwise reports a missing or unknown grant_type of the public
       // client as invalid_client (it asks for a client secret for any grant it has no rule for).
-      // Every token request parameter is a string (RFC 6749 form encoding); JSON objects must never reach the
-      // model, where they would become Prisma filters.
-      for (const [key, value] of Object.entries(body)) {
-        if (value !== undefined && typeof value !== "string") throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be a string`);
-        if (typeof value === "string" && (!isWellFormedText(value) || value.includes("\u0000"))) {
-          throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be well-formed Unicode text without NUL characters`);
-        }
-      }
+      assertStringParameters(body);
       const grantType = body.grant_type;
       if (typeof grantType !== "string" || !grantType) throw new InvalidRequestError("Missing parameter: `grant_type`");
       if (!SUPPORTED_GRANTS.has(grantType)) throw new UnsupportedGrantTypeError("Unsupported grant type: `grant_type` is invalid");
@@ -193,19 +183,80 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
         scope: token.scope?.join(" ") ?? "api",
       });
     } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      // The library wraps unexpected failures as server_error with the cause's message: never show that.
-      if (error.name === "server_error") throw (error as OAuthError & { inner?: unknown }).inner ?? error;
-      // Failed client authentication is 401 however the client sent its credentials (RFC 6749 §5.2 allows it;
-      // the contract wants 401 for bad credentials), not the library's 400 for credentials in the body.
-      const status = error.name === "invalid_client" ? 401 : (error.code ?? 400);
-      if (status === 401) res.set("WWW-Authenticate", 'Basic realm="hubgraph"');
-      res.status(status).set("Cache-Control", "no-store").json({
-        error: error.name,
-        error_description: error.message,
-        message: error.message,
-        code: status,
-      });
+      sendOAuthError(res, error);
+    }
+  };
+}
+
+/**
+ * Every token request parameter is a string (RFC 6749 form encoding); JSON objects must never reach the
+ * model, where they would become Prisma filters.
+ */
+function assertStringParameters(body: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(body)) {
+    if (value !== undefined && typeof value !== "string") throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be a string`);
+    if (typeof value === "string" && (!isWellFormedText(value) || value.includes("\u0000"))) {
+      throw new InvalidRequestError(`Invalid parameter: \`${key}\` must be well-formed Unicode text without NUL characters`);
+    }
+  }
+}
+
+/** An OAuth error as RFC 6749 §5.2 answers it, with the contract's `message` and `code`; anything else is rethrown. */
+function sendOAuthError(res: ExpressResponse, error: unknown): void {
+  if (!(error instanceof OAuthError)) throw error;
+  // The library wraps unexpected failures as server_error with the cause's message: never show that.
+  if (error.name === "server_error") throw (error as OAuthError & { inner?: unknown }).inner ?? error;
+  // Failed client authentication is 401 however the client sent its credentials (RFC 6749 §5.2 allows it;
+  // the contract wants 401 for bad credentials), not the library's 400 for credentials in the body.
+  const status = error.name === "invalid_client" ? 401 : (error.code ?? 400);
+  if (status === 401) res.set("WWW-Authenticate", 'Basic realm="hubgraph"');
+  res.status(status).set("Cache-Control", "no-store").json({
+    error: error.name,
+    error_description: error.message,
+    message: error.message,
+    code: status,
+  });
+}
+
+/** The client credentials of a request: HTTP Basic (RFC 6749 §2.3.1, both parts form-encoded) or the body's. */
+export function clientCredentialsOf(req: ExpressRequest): { clientId?: string; clientSecret?: string } {
+  const basic = /^basic\s+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
+  if (basic) {
+    const decoded = Buffer.from(basic, "base64").toString();
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return {};
+    try {
+      return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+    } catch {
+      return {};
+    }
+  }
+  const { client_id: clientId, client_secret: clientSecret } = (req.body ?? {}) as Record<string, unknown>;
+  return { clientId: typeof clientId === "string" ? clientId : undefined, clientSecret: typeof clientSecret === "string" ? clientSecret : undefined };
+}
+
+/**
+ * POST /api/developer/oauth/revoke (RFC 7009): `token`, optional `token_type_hint`, form or JSON body.
+ * Clients authenticate as at the token endpoint: confidential clients with their secret (body or HTTP
+ * Basic; wrong or missing: 401 invalid_client), the first-party public client by naming itself or by
+ * nothing at all. Any token answers 200 with an empty body — unknown, already revoked, or issued to
+ * another client (then it is not revoked) — so the endpoint tells nobody whether a token exists (§2.2).
+ */
+export function createRevocationEndpoint(db: PrismaClient) {
+  const model = oauthModel(db);
+  return async function revocationEndpoint(req: ExpressRequest, res: ExpressResponse) {
+    const body: Record<string, unknown> = { ...(req.body ?? {}) };
+    try {
+      assertStringParameters(body);
+      const { clientId, clientSecret } = clientCredentialsOf(req);
+      const client = await model.getClient(clientId || FIRST_PARTY_CLIENT_ID, clientSecret ?? "");
+      if (!client) throw new InvalidClientError("Invalid client: client is invalid");
+      if (typeof body.token !== "string" || !body.token) throw new InvalidRequestError("Missing parameter: `token`");
+      // token_type_hint only saves a lookup (§2.1); both kinds are found in one statement, so it is not needed.
+      await revokeTokenByValue(db, body.token, { clientId: client.id as string });
+      res.status(200).set("Cache-Control", "no-store").end();
+    } catch (error) {
+      sendOAuthError(res, error);
     }
   };
 }

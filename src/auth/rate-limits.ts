@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { ApiError } from "../common/errors.js";
 import { equalsIgnoringCase } from "../common/search.js";
 import { hashSecret } from "./secrets.js";
+import { clientCredentialsOf } from "./oauth.js";
 
 /** 429 with Retry-After and the contract's error body. */
 function tooMany(message: string): RequestHandler {
@@ -21,15 +22,6 @@ const clientIp = (req: Request) => ipKeyGenerator(req.ip ?? "unknown");
 /** Failed sign-ins from one address across every credential, as a multiple of LOGIN_RATE_LIMIT. */
 export const ADDRESS_FACTOR = 10;
 
-/** The client id of a token request: the body's, or HTTP Basic's user name. */
-function clientIdOf(req: Request): string | undefined {
-  if (typeof req.body?.client_id === "string") return req.body.client_id;
-  const basic = /^basic\s+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
-  if (!basic) return undefined;
-  const decoded = Buffer.from(basic, "base64").toString();
-  return decoded.includes(":") ? decodeURIComponent(decoded.slice(0, decoded.indexOf(":"))) : undefined;
-}
-
 /**
  * What a sign-in attempt is trying to prove, so failures are counted against it: the account a login
  * name (username or e-mail address alike) belongs to, the refresh token (by hash), or the client id of
@@ -38,7 +30,8 @@ function clientIdOf(req: Request): string | undefined {
 async function attemptedCredential(db: PrismaClient, req: Request): Promise<string> {
   const body = (req.body ?? {}) as Record<string, unknown>;
   if (body.grant_type === "refresh_token") return typeof body.refresh_token === "string" ? `refresh:${hashSecret(body.refresh_token)}` : "refresh:";
-  if (body.grant_type === "client_credentials") return `client:${clientIdOf(req) ?? ""}`;
+  // A client's secret is proved by client_credentials grants and by revocation requests (RFC 7009).
+  if (body.grant_type === "client_credentials" || req.path.endsWith("/oauth/revoke")) return `client:${clientCredentialsOf(req).clientId ?? ""}`;
   const login = typeof body.username === "string" ? body.username : "";
   if (!login) return "account:";
   try {

@@ -373,6 +373,37 @@ describe("GET /api/blog/{id}", () => {
   });
 });
 
+describe("PATCH /api/blog/{id}", () => {
+  const patch = (id: number, token: string, body: Record<string, unknown>) => server.rest("PATCH", `/blog/${id}`, { token, body });
+
+  it("keeps hits, allow_comments, state and access, which PUT resets to their defaults", async () => {
+    const original = await entry(alice.token, { title: "Patched", state: 1, access: 2, allow_comments: 0, tags: "keep" });
+    await update(original.id, alice.token, { title: "Patched", content: "c", state: 1, access: 2, allow_comments: 0, hits: 42 });
+    const response = await patch(original.id, alice.token, { content: "only the content" });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body).toMatchObject({ title: "Patched", content: "only the content", state: 1, access: 2, allow_comments: 0, hits: 42, tags: "keep" });
+  });
+
+  it("clears publish_down with null or an empty value, and refuses null for a field that cannot be cleared", async () => {
+    const original = await entry(alice.token, { title: "Window", publish_down: "2032-01-01 00:00:00" });
+    expect((await patch(original.id, alice.token, { publish_down: null })).body.publish_down).toBeNull();
+    expect((await patch(original.id, alice.token, { publish_down: "2033-01-01 00:00:00" })).body.publish_down).toBe("2033-01-01 00:00:00");
+    expect((await patch(original.id, alice.token, { publish_down: "" })).body.publish_down).toBeNull();
+    for (const parameter of ["hits", "publish_up", "tags"]) {
+      const refused = await patch(original.id, alice.token, { [parameter]: null });
+      expect(refused.status, parameter).toBe(400);
+      expect(firstParameter(refused)).toBe(parameter);
+    }
+  });
+
+  it("checks the publishing window against the stored publish_up, as PUT does", async () => {
+    const original = await entry(alice.token, { title: "Windowed", publish_up: "2030-01-01 00:00:00" });
+    const response = await patch(original.id, alice.token, { publish_down: "2029-01-01 00:00:00" });
+    expect(response.status).toBe(400);
+    expect(firstParameter(response)).toBe("publish_down");
+  });
+});
+
 describe("PUT /api/blog/{id}", () => {
   it("applies the documented defaults for omitted parameters but keeps created, publish_up, creator, alias and tags", async () => {
     const original = await entry(alice.token, {

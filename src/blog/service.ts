@@ -7,7 +7,7 @@ import { PUBLISH_STATE, accessLevels } from "../common/access.js";
 import { findVisible, isVisible, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
-import { parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 
@@ -183,6 +183,7 @@ async function blogEntryToChange(ctx: RequestContext, id: number) {
 export async function updateBlogEntry(ctx: RequestContext, id: number, input: UpdateBlogEntry, query: Query = {}) {
   const entry = await blogEntryToChange(ctx, id);
   const data = parseInput(updateInput, input);
+  if (changesNothing(data)) return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
   const scope = data.scope ?? entry.scope;
   const scopeId = data.scopeId ?? entry.scopeId;
   if (scope !== entry.scope || scopeId !== entry.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);

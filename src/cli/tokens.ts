@@ -1,5 +1,5 @@
 import { FIRST_PARTY_CLIENT_ID, ensureFirstPartyClient, registerClient } from "../auth/oauth.js";
-import { hashSecret, randomSecret } from "../auth/secrets.js";
+import { issueAccessToken, revokeTokenByValue } from "../auth/tokens.js";
 import { CliError, contextAs, counted, findUserOrFail, service, usageError, type CliRun } from "./context.js";
 
 /** A year: longer-lived access is what registered clients (client_credentials) are for. */
@@ -17,11 +17,7 @@ export async function issueTokenCommand(run: CliRun, username: string, options: 
   }
   const user = await findUserOrFail(run, username);
   await ensureFirstPartyClient(run.db.prisma);
-  const accessToken = randomSecret();
-  const expiresAt = new Date(Date.now() + ttl * 1000);
-  await run.db.prisma.oAuthToken.create({
-    data: { accessTokenHash: hashSecret(accessToken), accessTokenExpiresAt: expiresAt, scope: "api", clientId: FIRST_PARTY_CLIENT_ID, userId: user.id },
-  });
+  const { accessToken, expiresAt } = await issueAccessToken(run.db.prisma, user.id, FIRST_PARTY_CLIENT_ID, ttl);
   // The token alone on stdout, so `TOKEN=$(hubgraph token issue admin)` works; the rest on stderr.
   run.say(accessToken);
   run.io.stderr(`bearer token for "${username}", valid until ${expiresAt.toISOString()}\n`);
@@ -36,15 +32,14 @@ export async function revokeAccess(run: CliRun, userId: number, options: { sessi
 
 /**
  * Revokes one token — an access or a refresh token, from the token endpoint or from `token issue`; the
- * pair it belongs to stops working — or every token of a user.
+ * pair it belongs to stops working, and for a refresh token every token of its sign-in (as RFC 7009
+ * revocation does) — or every token of a user.
  */
 export async function revokeTokenCommand(run: CliRun, token: string | undefined, options: { user?: string; sessions?: boolean }): Promise<void> {
   if ((token === undefined) === (options.user === undefined)) throw usageError("give either a <token> or --user <username>");
   if (token !== undefined) {
     if (options.sessions) throw usageError("--sessions goes with --user");
-    const hash = hashSecret(token.trim());
-    const { count } = await run.db.prisma.oAuthToken.deleteMany({ where: { OR: [{ accessTokenHash: hash }, { refreshTokenHash: hash }] } });
-    if (!count) throw new CliError("no such token (it may have been revoked or replaced by a refresh already)");
+    if (!(await revokeTokenByValue(run.db.prisma, token.trim()))) throw new CliError("no such token (it may have been revoked or replaced by a refresh already)");
     run.say("token revoked");
     return;
   }

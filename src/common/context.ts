@@ -7,6 +7,10 @@ export interface Viewer {
   user: { id: number; username: string; isAdmin: boolean } | null;
   /** How the caller proved who they are; cookie sessions also carry the CSRF token they must echo. */
   via: "anonymous" | "token" | "session";
+  /** The bearer token's row (`oauth_tokens.id`), when called with one: shown as "current", kept by "revoke the others". */
+  tokenId?: number;
+  /** The cookie session's row (`sessions.id`), when called with one. */
+  sessionId?: number;
 }
 
 export interface GroupRoles {

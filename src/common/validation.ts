@@ -17,6 +17,12 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   throw new ApiError(400, `Invalid parameter "${first.parameter}": ${first.message}`, problems);
 }
 
+/**
+ * An update that names no field (an empty PATCH): the service answers the record without writing it, so
+ * nothing changes, not even its modified time. Authorization is checked before, as for any update.
+ */
+export const changesNothing = (input: object): boolean => Object.values(input).every((value) => value === undefined);
+
 /** Integer ids arrive as GraphQL IDs (strings); anything that is not a positive integer cannot exist. */
 export function parseId(value: string | number, parameter = "id"): number {
   const id = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;

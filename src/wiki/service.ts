@@ -9,7 +9,7 @@ import { PUBLISH_STATE, accessLevels } from "../common/access.js";
 import { findVisible, isVisible, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
-import { parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
@@ -176,6 +176,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
   const user = requireUser(ctx);
   const page = await wikiPageToChange(ctx, id);
   const data = parseInput(updateInput, input);
+  if (changesNothing(data)) return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
   const scope = data.scope ?? page.scope;
   const scopeId = data.scopeId ?? page.scopeId;
   if (scope !== page.scope || scopeId !== page.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);

@@ -183,6 +183,46 @@ describe("PUT /api/wiki/{id}", () => {
   });
 });
 
+describe("PATCH /api/wiki/{id}", () => {
+  it("adds a revision when pagetext is given and differs, none otherwise, and keeps every field it is not given", async () => {
+    const page = await create(alice.token, { title: "Patched", pagetext: "v1", state: 1, access: 1, scope: "project", scope_id: 4 });
+    const id = page.body.id;
+    const renamed = await server.rest("PATCH", `/wiki/${id}`, { token: alice.token, body: { title: "Patched 2", summary: "ignored without text" } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ title: "Patched 2", pagetext: "v1", revisions: 1, state: 1, access: 1, scope: "project", scope_id: 4, version: { version: 1 } });
+    const same = await server.rest("PATCH", `/wiki/${id}`, { token: alice.token, body: { pagetext: "v1" } });
+    expect(same.body).toMatchObject({ revisions: 1 });
+    const rewritten = await server.rest("PATCH", `/wiki/${id}`, { token: alice.token, body: { pagetext: "v2", summary: "rewrote" } });
+    expect(rewritten.body).toMatchObject({ title: "Patched 2", pagetext: "v2", revisions: 2, state: 1, access: 1, version: { version: 2, summary: "rewrote" } });
+  });
+
+  it("takes form-urlencoded and multipart bodies like PUT", async () => {
+    const page = await create(alice.token, { title: "Patched by form", pagetext: "v1", state: 1, access: 1 });
+    const form = await fetch(`${server.url}/api/wiki/${page.body.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "title=From%20a%20form",
+    });
+    expect(form.status).toBe(200);
+    expect(await form.json()).toMatchObject({ title: "From a form", access: 1, state: 1 });
+    const parts = new FormData();
+    parts.set("access", "0");
+    const multipart = await fetch(`${server.url}/api/wiki/${page.body.id}`, { method: "PATCH", headers: { authorization: `Bearer ${alice.token}` }, body: parts });
+    expect(multipart.status).toBe(200);
+    expect(await multipart.json()).toMatchObject({ title: "From a form", access: 0, state: 1 });
+  });
+
+  it("is listed in the area's description with no parameter required but the id and no defaults", async () => {
+    const described = await server.rest("GET", "/wiki");
+    const patch = described.body.tasks.find((task: { method: string }) => task.method === "PATCH");
+    expect(patch).toMatchObject({ uri: "/api/wiki/{id}", status: 200, access: "signed-in user" });
+    for (const parameter of patch.parameters) {
+      expect(parameter.required, parameter.name).toBe(parameter.name === "id");
+      expect(parameter.default, parameter.name).toBeUndefined();
+    }
+  });
+});
+
 describe("PUT /api/wiki/{id}: creator, concurrent edits, replacement", () => {
 
   // Only PostgreSQL (DATABASE_URL, CI's second pass) runs these transactions side by side; PGlite runs one at a time.

@@ -1,0 +1,35 @@
+import type { PrismaClient } from "../generated/prisma/client.js";
+
+/**
+ * Deletes credentials that can no longer do anything: cookie sessions past their expiry, and token rows
+ * whose access token has expired and whose refresh token (if any) has too. Spent refresh tokens are kept
+ * until they expire so that a replay is still recognised (src/auth/oauth.ts), and go then. Nothing else
+ * ever deleted these rows: a session was removed only when its cookie came back after expiry.
+ */
+export async function purgeExpiredCredentials(db: PrismaClient, now = new Date()): Promise<{ sessions: number; tokens: number }> {
+  const sessions = await db.session.deleteMany({ where: { expiresAt: { lte: now } } });
+  const tokens = await db.oAuthToken.deleteMany({
+    where: { accessTokenExpiresAt: { lte: now }, OR: [{ refreshTokenExpiresAt: null }, { refreshTokenExpiresAt: { lte: now } }] },
+  });
+  return { sessions: sessions.count, tokens: tokens.count };
+}
+
+/**
+ * Runs the purge every `intervalSeconds` (0: never) until stopped. The timer does not keep the process
+ * alive, and a failed purge is logged and tried again next time.
+ */
+export function schedulePurge(db: PrismaClient, intervalSeconds: number, log: (line: string, error?: unknown) => void): () => Promise<unknown> {
+  if (intervalSeconds === 0) return async () => {};
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = purgeExpiredCredentials(db).then(
+      ({ sessions, tokens }) => (sessions || tokens) && log(`purged ${sessions} expired sessions and ${tokens} expired tokens`),
+      (error) => log("purging expired sessions and tokens failed", error),
+    );
+  }, intervalSeconds * 1000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    return running;
+  };
+}
