@@ -12,6 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Fails any test that received an /api response the OpenAPI document does not describe.
+    setupFiles: ["test/setup.ts"],
     reporters: json ? ["default", ["json", { outputFile: json }]] : ["default"],
   },
 });

@@ -1,6 +1,7 @@
 import { GraphQLEnumType, GraphQLInputObjectType, Kind, getNamedType, typeFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { ParameterProblem } from "../src/common/errors.js";
 import type { RestParam } from "./types.js";
+import { isNumericEnum } from "./render.js";
 
 /**
  * REST carries each area's documented numbers (wiki access 0/1/4) where GraphQL has an enum whose
@@ -11,7 +12,7 @@ export function numericEnumVariables(schema: GraphQLSchema, document: DocumentNo
   const found = new Map<string, GraphQLEnumType>();
   const visit = (path: string, type: GraphQLInputType, depth: number) => {
     const named = getNamedType(type);
-    if (named instanceof GraphQLEnumType && named.getValues().every((value) => typeof value.value === "number")) found.set(path, named);
+    if (isNumericEnum(named)) found.set(path, named);
     if (named instanceof GraphQLInputObjectType && depth < 3) {
       for (const field of Object.values(named.getFields())) visit(`${path}.${field.name}`, field.type, depth + 1);
     }

@@ -42,11 +42,13 @@ registerResponseKind({
       .set("Content-Disposition", `${operation.response.disposition}; filename="${file.name}"`)
       .send(Buffer.from(file.text));
   },
+  describe: () => ({ mediaType: "*/*", schema: { type: "string", contentMediaType: "application/octet-stream" } }),
 });
 
 // A request parser for a body type the built-in ones do not read: one `name=value` per line.
 registerRequestParser({
   mediaType: "text/x-test-pairs",
+  carriesFiles: false,
   match: (req) => Boolean(req.is("text/x-test-pairs")),
   parse: async (req) => {
     let text = "";

@@ -5,6 +5,7 @@ import {
   getNamedType,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
   type SelectionSetNode,
@@ -16,7 +17,24 @@ import { restTimestamp } from "../src/common/time.js";
  * integer IDs as numbers. A plan per document, worked out once from the schema, says which response
  * keys hold such values, so rendering is a walk of the result with no per-field configuration.
  */
-type Plan = { [responseKey: string]: "timestamp" | "id" | GraphQLEnumType | Plan };
+type Plan = { [responseKey: string]: RestEncoding | Plan };
+
+/** How REST writes a value of a GraphQL type when it differs from GraphQL's JSON; null when it does not. */
+export type RestEncoding = "timestamp" | "id" | GraphQLEnumType;
+
+/** An enum of documented numbers (access levels): REST carries the numbers, GraphQL the names (rest-facade/enums.ts). */
+export const isNumericEnum = (type: GraphQLNamedType): type is GraphQLEnumType =>
+  type instanceof GraphQLEnumType && type.getValues().every((value) => typeof value.value === "number");
+
+/**
+ * The one place that says which GraphQL types REST writes its own way; the renderer below and the
+ * OpenAPI response schemas (openapi.ts) both ask it.
+ */
+export function restEncoding(named: GraphQLNamedType): RestEncoding | null {
+  if (named.name === "DateTime") return "timestamp";
+  if (named.name === "ID") return "id";
+  return isNumericEnum(named) ? named : null;
+}
 
 export function renderPlan(schema: GraphQLSchema, document: DocumentNode): Plan {
   const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
@@ -44,16 +62,14 @@ function planFor(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragme
     if (!field) continue;
     const named = getNamedType(field.type as GraphQLOutputType);
     const key = selection.alias?.value ?? selection.name.value;
-    if (named.name === "DateTime") plan[key] = "timestamp";
-    else if (named.name === "ID") plan[key] = "id";
-    // Enums of documented numbers (access levels) go back to their numbers (rest-facade/enums.ts).
-    else if (named instanceof GraphQLEnumType && named.getValues().every((value) => typeof value.value === "number")) plan[key] = named;
+    const encoding = restEncoding(named);
+    if (encoding) plan[key] = encoding;
     else if (named instanceof GraphQLObjectType && selection.selectionSet) plan[key] = planFor(named, selection.selectionSet, fragments);
   }
   return plan;
 }
 
-export function render(value: unknown, plan: Plan | "timestamp" | "id" | GraphQLEnumType): unknown {
+export function render(value: unknown, plan: Plan | RestEncoding): unknown {
   if (value === null || value === undefined) return value;
   if (Array.isArray(value)) return value.map((item) => render(item, plan));
   if (plan instanceof GraphQLEnumType) return plan.getValue(String(value))?.value ?? value;

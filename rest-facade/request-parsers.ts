@@ -21,11 +21,16 @@ export interface BodyContext {
 export interface RequestParser {
   /** The media type it reads, as the 415 answer names it. */
   mediaType: string;
+  /** Whether the body can carry file parameters (the OpenAPI document offers only these for rows that take files). */
+  carriesFiles: boolean;
   match(req: Request): boolean;
   parse(req: Request, context: BodyContext): Promise<unknown>;
 }
 
 const parsers: RequestParser[] = [];
+
+/** The registered parsers, in the order they are tried (the OpenAPI document lists their media types). */
+export const registeredRequestParsers = (): readonly RequestParser[] => parsers;
 
 /** Adds a parser after the ones already registered (JSON, form-urlencoded, multipart are built in). */
 export function registerRequestParser(parser: RequestParser): RequestParser {
@@ -76,6 +81,7 @@ const readBytes = viaBodyParser((limit) => express.raw({ limit, type: anyType })
 
 registerRequestParser({
   mediaType: "application/json",
+  carriesFiles: false,
   match: (req) => Boolean(req.is("application/json")),
   parse: (req, { limit }) => readJson(req, limit),
 });
@@ -83,12 +89,14 @@ registerRequestParser({
 registerRequestParser({
   // qs rules: a[]=1&a[]=2, a=1&a=2 and params[mode]=wiki, as the contract's parameter rules need.
   mediaType: "application/x-www-form-urlencoded",
+  carriesFiles: false,
   match: (req) => Boolean(req.is("application/x-www-form-urlencoded")),
   parse: (req, { limit }) => readForm(req, limit),
 });
 
 registerRequestParser({
   mediaType: "multipart/form-data",
+  carriesFiles: true,
   match: (req) => Boolean(req.is("multipart/form-data")),
   // Buffered whole first, so the limit holds for the body as a whole, not per part.
   parse: async (req, { limit, fileParams }) => parseMultipart(req.headers, (await readBytes(req, limit)) as Buffer, fileParams),

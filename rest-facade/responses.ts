@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import type { JsonSchema } from "./openapi-types.js";
 import type { ResponseKinds, RestOperation, RestResponse } from "./types.js";
 
 /** A row whose response is of the given kind, with that kind's options. */
@@ -13,6 +14,11 @@ export type RowWithResponse<Kind extends keyof ResponseKinds> = RestOperation & 
 export interface ResponseKind<Kind extends keyof ResponseKinds = keyof ResponseKinds> {
   kind: Kind;
   send(res: Response, operation: RowWithResponse<Kind>, value: unknown): void | Promise<void>;
+  /**
+   * The OpenAPI description of what `send` answers, given the JSON Schema of `value` (worked out from the
+   * row's GraphQL selection by openapi.ts): the body's media type and schema, or null for no body.
+   */
+  describe(operation: RowWithResponse<Kind>, value: JsonSchema): { mediaType: string; schema: JsonSchema } | null;
 }
 
 const registry = new Map<string, ResponseKind<any>>();
@@ -33,6 +39,7 @@ export const registeredResponseKinds = (): string[] => [...registry.keys()];
 registerResponseKind({
   kind: "record",
   send: (res, operation, value) => void res.status(operation.status).json(value),
+  describe: (_operation, value) => ({ mediaType: "application/json", schema: value }),
 });
 
 registerResponseKind({
@@ -41,9 +48,18 @@ registerResponseKind({
     const list = value as { items: unknown[]; total: number };
     res.status(operation.status).json({ [operation.response.key]: list.items, total: list.total, ...operation.response.extra });
   },
+  describe(operation, value) {
+    const { key, extra = {} } = operation.response;
+    const selected = value.properties ?? {};
+    if (!selected.items || !selected.total) throw new Error(`list row ${operation.method} ${operation.path} must select items and total`);
+    const properties: Record<string, JsonSchema> = { [key]: selected.items, total: selected.total };
+    for (const [name, constant] of Object.entries(extra)) properties[name] = { const: constant };
+    return { mediaType: "application/json", schema: { type: "object", properties, required: Object.keys(properties), additionalProperties: false } };
+  },
 });
 
 registerResponseKind({
   kind: "empty",
   send: (res, operation) => void res.status(operation.status).end(),
+  describe: () => null,
 });

@@ -213,6 +213,61 @@ function restName(parameter: string, operation: RestOperation): string {
   return param ? [param.name, ...rest].join(".") : parameter;
 }
 
+/** `GET /api`'s answer as JSON Schema (the OpenAPI document). */
+export const AREA_INDEX_SCHEMA = {
+  type: "object",
+  properties: {
+    areas: {
+      type: "array",
+      items: { type: "object", properties: { name: { type: "string" }, uri: { type: "string" } }, required: ["name", "uri"], additionalProperties: false },
+    },
+  },
+  required: ["areas"],
+  additionalProperties: false,
+};
+
+/** `describeArea`'s answer as JSON Schema (the OpenAPI document). */
+export const AREA_DESCRIPTION_SCHEMA = {
+  type: "object",
+  properties: {
+    component: { type: "string" },
+    version: { type: "string" },
+    tasks: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          method: { type: "string" },
+          uri: { type: "string" },
+          versions: { type: "array", items: { type: "string" } },
+          access: { type: "string" },
+          status: { type: "integer" },
+          parameters: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                name: { type: "string" },
+                type: { type: "string" },
+                required: { type: "boolean" },
+                default: { type: ["string", "integer", "boolean"] },
+                description: { type: "string" },
+              },
+              required: ["name", "type", "required", "description"],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ["name", "method", "uri", "versions", "access", "status", "parameters"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["component", "version", "tasks"],
+  additionalProperties: false,
+};
+
 function describeArea(area: string, version: string, operations: RestOperation[]) {
   return {
     component: area,

@@ -22,6 +22,7 @@ import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
 import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
+import { apiDocsAssets, apiDocsRoutes, apiDocument } from "./api-docs/page.js";
 import { createLogger, currentLogger, type Logger } from "./observability/logger.js";
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
@@ -119,6 +120,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   });
 
   app.use(graphiqlAssets());
+  app.use(apiDocsAssets());
 
   app.use("/api", selectVersion());
   if (config.corsOrigins.length) {
@@ -150,6 +152,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   api.use(facade.readBody);
   api.use(authRoutes(db.prisma, config));
   api.use(refuseIllFormedText);
+  api.use(apiDocsRoutes(apiDocument()));
   api.use(facade.router);
   app.use("/api", api);
 

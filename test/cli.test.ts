@@ -75,7 +75,7 @@ describe("hubgraph CLI, in its own process against its own database", { timeout:
     expect(nothing.stderr).toContain("Usage: hubgraph");
   });
 
-  it("migrates, creates an administrator from a password on stdin, lists it, and says what it cannot do yet", async () => {
+  it("migrates, creates an administrator from a password on stdin, and lists it", async () => {
     const first = await spawnCli(["migrate"], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/applying migration \w+|the database is up to date/);
@@ -90,10 +90,25 @@ describe("hubgraph CLI, in its own process against its own database", { timeout:
     const list = await spawnCli(["user", "list", "--json"], env);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ username: "root", email: "root@example.org", isAdmin: true })]);
+  });
 
-    const openapi = await spawnCli(["openapi"], env);
-    expect(openapi.code).toBe(2);
-    expect(openapi.stderr).toContain("not available yet");
+  it("writes the OpenAPI document the server serves, to standard output or to --out", async () => {
+    const server = await startServer();
+    try {
+      const served = await (await fetch(`${server.url}/api/openapi.json`)).json();
+      const printed = await spawnCli(["openapi"], env);
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(JSON.parse(printed.stdout)).toEqual(served);
+
+      const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-openapi-")), "openapi.json");
+      const written = await spawnCli(["openapi", "--out", out], env);
+      expect(written.code, written.stderr).toBe(0);
+      expect(written.stdout).toMatch(/^wrote the OpenAPI document to .*openapi\.json \(\d+ paths\)\n$/);
+      expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual(served);
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { hashPassword } from "../src/auth/secrets.js";
 import { createLogger, silentLogger, type Logger } from "../src/observability/logger.js";
 import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";
+import { checkingResponses } from "./openapi-responses.js";
 
 /**
  * A real server on a loopback port over a real database: in-memory PGlite by default, or, when
@@ -79,7 +80,8 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
   const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl };
   const app = await createApp({ config, inMemory: true, logger });
   const server: Server = await new Promise((resolve) => {
-    const listening = createHttpServer(app.app).listen(0, "127.0.0.1", () => resolve(listening));
+    // Every /api response is checked against the OpenAPI document as it leaves (the docs cannot lie).
+    const listening = createHttpServer(checkingResponses(app.app)).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let users = 0;

@@ -21,7 +21,7 @@ declare module "express-serve-static-core" {
   }
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Works out who is calling, for every route: a bearer token first, else the session cookie, else

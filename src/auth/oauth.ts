@@ -145,7 +145,7 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
 }
 
 /** The grants this server implements; the library also knows others (authorization_code) that the model does not. */
-const SUPPORTED_GRANTS = new Set(["password", "refresh_token", "client_credentials"]);
+export const SUPPORTED_GRANTS = new Set(["password", "refresh_token", "client_credentials"]);
 
 export function createTokenEndpoint(db: PrismaClient, config: Config) {
   const server = new OAuth2Server({

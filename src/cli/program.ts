@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import { loadConfig } from "../config.js";
 import { openDatabase, type Database } from "../db/database.js";
@@ -131,11 +132,15 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
 
   program
     .command("openapi")
-    .description("write the OpenAPI document (not available yet)")
-    .allowExcessArguments()
-    .allowUnknownOption()
-    .action(() => {
-      throw usageError("openapi is not available yet: the OpenAPI document does not exist so far");
+    .description("write the OpenAPI 3.1 document the server serves at /api/openapi.json (needs no database)")
+    .option("--out <file>", "write it to this file instead of standard output")
+    .action(async (openapiOptions: { out?: string }) => {
+      // Loaded here: building it loads the whole schema, which the other commands do not need.
+      const { apiDocument } = await import("../api-docs/page.js");
+      const text = `${JSON.stringify(apiDocument(), null, 2)}\n`;
+      if (!openapiOptions.out) return void io.stdout(text);
+      await fs.writeFile(openapiOptions.out, text);
+      io.stdout(`wrote the OpenAPI document to ${openapiOptions.out} (${counted(Object.keys(apiDocument().paths).length, "path")})\n`);
     });
 
   try {

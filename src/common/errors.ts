@@ -6,7 +6,8 @@ export interface ParameterProblem {
   message: string;
 }
 
-const codes: Record<number, string> = {
+/** The statuses an ApiError has, with the code GraphQL clients see for each. */
+export const ERROR_CODES: Record<number, string> = {
   400: "BAD_REQUEST",
   401: "UNAUTHENTICATED",
   403: "FORBIDDEN",
@@ -32,7 +33,7 @@ export class ApiError extends GraphQLError {
   constructor(status: number, message: string, problems: ParameterProblem[] = []) {
     super(message, {
       extensions: {
-        code: codes[status] ?? "ERROR",
+        code: ERROR_CODES[status] ?? "ERROR",
         ...(problems.length ? { errors: problems } : {}),
       },
     });
@@ -47,3 +48,24 @@ export const unauthenticated = (message = "Authentication required.") => new Api
 export const forbidden = (message = "You are not allowed to do this.") => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
 export const conflict = (parameter: string, message: string) => new ApiError(409, message, [{ parameter, message }]);
+
+/** The contract's error body as JSON Schema (the OpenAPI document's `Error`); app.ts's errorHandler writes it. */
+export const ERROR_BODY_SCHEMA = {
+  type: "object",
+  description: "The contract's error body: a message, the HTTP status again, and the bad parameters when there are any.",
+  properties: {
+    message: { type: "string" },
+    code: { type: "integer", description: "The HTTP status." },
+    errors: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { parameter: { type: "string", description: "The parameter, named as the request named it." }, message: { type: "string" } },
+        required: ["parameter", "message"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["message", "code"],
+  additionalProperties: false,
+};

@@ -1,4 +1,7 @@
 /** REST timestamps are `YYYY-MM-DD HH:mm:ss` in UTC (the API document's format). */
+export const REST_TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$";
+
+/** A date as a REST timestamp (REST_TIMESTAMP_PATTERN). */
 export function restTimestamp(value: Date | string): string {
   return new Date(value).toISOString().slice(0, 19).replace("T", " ");
 }

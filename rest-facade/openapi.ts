@@ -1,0 +1,266 @@
+import {
+  GraphQLEnumType,
+  Kind,
+  getNamedType,
+  isAbstractType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from "graphql";
+import { REST_TIMESTAMP_PATTERN } from "../src/common/time.js";
+import { readsPlaceholder } from "./check.js";
+import { restEncoding } from "./render.js";
+import { registeredRequestParsers } from "./request-parsers.js";
+import { responseKind, type RowWithResponse } from "./responses.js";
+import type { HttpMethod, JsonSchema, MediaTypeObject, OperationObject, ParameterObject, PathsObject } from "./openapi-types.js";
+import type { RestOperation, RestParam } from "./types.js";
+
+/**
+ * The facade table as OpenAPI 3.1 paths: one path per row and version (`/v1.0/wiki/list`; the
+ * unversioned path, `?v=` and the Accept header reach the same operation, docs/decisions.md "OpenAPI"),
+ * parameters from the row's declarations, and the success response worked out from the row's GraphQL
+ * selection with the renderer's own rules (render.ts `restEncoding`) and the response kind's own
+ * `describe` (responses.ts). Error responses and security schemes are the caller's (src/api-docs/).
+ */
+export interface FacadePathsOptions {
+  schema: GraphQLSchema;
+  operations: RestOperation[];
+  /** The security requirements of a row, from who may call it (the auth module names the schemes). */
+  security(operation: RestOperation): Record<string, string[]>[];
+}
+
+export function facadePaths({ schema, operations, security }: FacadePathsOptions): PathsObject {
+  const paths: PathsObject = {};
+  for (const operation of operations) {
+    const body = responseBody(schema, operation);
+    for (const version of operation.versions) {
+      const path = versionedPath(version, operation.path);
+      const method = operation.method.toLowerCase() as HttpMethod;
+      const item = (paths[path] ??= {});
+      if (item[method]) throw new Error(`two facade rows answer ${operation.method} ${path}`);
+      item[method] = {
+        operationId: operationId(operation.method, path),
+        summary: operation.task,
+        description: `${capitalise(operation.access)} may call it. Also reached at \`/api${operation.path}\` with \`?v=${version}\` or \`Accept: application/vnd.hubgraph.v${version}+json\`${
+          version === "1.0" ? " (1.0 is the version of a request that names none)" : ""
+        }.`,
+        tags: [operation.area],
+        ...requestOf(operation),
+        responses: {
+          [String(operation.status)]: {
+            description: successDescription(operation.status),
+            ...(body ? { content: { [body.mediaType]: { schema: body.schema } } } : {}),
+          },
+        },
+        security: security(operation),
+      };
+    }
+  }
+  return paths;
+}
+
+/** The row's path under a version prefix, as the router also accepts it (versions.ts). */
+export const versionedPath = (version: string, path: string) => `/v${version}${path}`;
+
+const operationId = (method: string, path: string) =>
+  `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/\/v(\d+)\.(\d+)/, "V$1_$2").split("/").map(capitalise).join("")}`;
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const successDescription = (status: number) => ({ 200: "OK", 201: "Created", 204: "No content" })[status] ?? `Status ${status}`;
+
+/** The success body: the kind's description of the rendered result field. */
+function responseBody(schema: GraphQLSchema, operation: RestOperation) {
+  const kind = responseKind(operation.response.kind);
+  if (!kind) throw new Error(`response kind "${operation.response.kind}" is not registered`);
+  const value = resultFieldSchema(schema, operation.document, operation.resultField);
+  return kind.describe(operation as RowWithResponse<never>, value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas from GraphQL selections
+
+/** The JSON Schema of one root field of a document's result, as the facade renders it. */
+export function resultFieldSchema(schema: GraphQLSchema, document: DocumentNode, resultField: string): JsonSchema {
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) throw new Error("document has no operation");
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  const result = objectSchema(root!, operation.selectionSet, fragments);
+  const field = result.properties?.[resultField];
+  if (!field) throw new Error(`the document does not select ${resultField}`);
+  return field;
+}
+
+function objectSchema(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  const collect = (selections: SelectionSetNode["selections"], conditional: boolean) => {
+    for (const selection of selections) {
+      // @skip / @include: the key may be missing.
+      const maybe = conditional || Boolean(selection.directives?.some((directive) => ["skip", "include"].includes(directive.name.value)));
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        collect(fragments.get(selection.name.value)!.selectionSet.selections, maybe);
+        continue;
+      }
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const applies = !selection.typeCondition || selection.typeCondition.name.value === type.name;
+        if (applies) collect(selection.selectionSet.selections, maybe);
+        continue;
+      }
+      const key = selection.alias?.value ?? selection.name.value;
+      if (selection.name.value === "__typename") properties[key] = { type: "string", const: type.name };
+      else {
+        const field = type.getFields()[selection.name.value];
+        if (!field) throw new Error(`${type.name} has no field ${selection.name.value}`);
+        const described = outputSchema(field.type, selection.selectionSet, fragments);
+        properties[key] = field.description ? { description: field.description, ...described } : described;
+      }
+      if (!maybe) required.add(key);
+    }
+  };
+  collect(selectionSet.selections, false);
+  // The renderer copies exactly the selected keys (render.ts), so anything else is a lie of the document.
+  return { type: "object", properties, required: [...required], additionalProperties: false };
+}
+
+function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  if (isNonNullType(type)) return nonNullSchema(type.ofType, selectionSet, fragments);
+  return orNull(nonNullSchema(type, selectionSet, fragments));
+}
+
+function nonNullSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  if (isListType(type)) return { type: "array", items: outputSchema(type.ofType, selectionSet, fragments) };
+  if (isObjectType(type)) return objectSchema(type, selectionSet!, fragments);
+  if (isAbstractType(type)) return { type: "object", description: `One of the ${type.name} types.` };
+  const named = getNamedType(type);
+  const encoding = restEncoding(named);
+  if (encoding === "timestamp") return { type: "string", pattern: REST_TIMESTAMP_PATTERN, description: "UTC, YYYY-MM-DD HH:mm:ss" };
+  if (encoding === "id") return { type: "integer" };
+  if (encoding instanceof GraphQLEnumType) return numberedEnumSchema(encoding);
+  if (isEnumType(named)) return { type: "string", enum: named.getValues().map((value) => value.name) };
+  if (isScalarType(named)) return scalarSchema(named.name);
+  throw new Error(`no JSON Schema for the GraphQL type ${String(type)}`);
+}
+
+/** An enum of documented numbers, as the renderer writes it: the numbers, each described. */
+function numberedEnumSchema(type: GraphQLEnumType): JsonSchema {
+  const values = type.getValues();
+  return {
+    type: "integer",
+    enum: values.map((value) => value.value),
+    description: values.map((value) => value.description ?? `${value.value}: ${value.name.toLowerCase()}`).join(", "),
+  };
+}
+
+const SCALARS: Record<string, JsonSchema> = {
+  String: { type: "string" },
+  Int: { type: "integer" },
+  Float: { type: "number" },
+  Boolean: { type: "boolean" },
+  JSON: {},
+};
+
+function scalarSchema(name: string): JsonSchema {
+  return SCALARS[name] ?? { description: `GraphQL scalar ${name}` };
+}
+
+/** A nullable GraphQL type: `null` joins the JSON types (and the enum's values). */
+export function orNull(schema: JsonSchema): JsonSchema {
+  if (schema.type === undefined) return schema; // any JSON value already includes null
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return { ...schema, type: [...types, "null"], ...(schema.enum ? { enum: [...schema.enum, null] } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters and request bodies
+
+/** Methods whose parameters travel in the query string; the others send them in a body. */
+const QUERY_METHODS = new Set(["GET", "HEAD", "DELETE"]);
+
+function requestOf(operation: RestOperation): Pick<OperationObject, "parameters" | "requestBody"> {
+  const placeholders = new Set([...operation.path.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!));
+  const inPath = operation.params.filter((param) => placeholders.has(readsPlaceholder(param)));
+  const rest = operation.params.filter((param) => !inPath.includes(param));
+  const parameters: ParameterObject[] = inPath.map((param) => ({
+    name: readsPlaceholder(param),
+    in: "path",
+    required: true,
+    description: param.placeholder ? `${param.description} (the parameter \`${param.name}\`)` : param.description,
+    schema: paramSchema(param),
+  }));
+  if (QUERY_METHODS.has(operation.method)) {
+    parameters.push(
+      ...rest.map(
+        (param): ParameterObject => ({
+          name: param.name,
+          in: "query",
+          required: param.required,
+          description: param.description,
+          schema: paramSchema(param),
+          // params[mode]=wiki: PHP-style option maps.
+          ...(param.format === "map" ? { style: "deepObject", explode: true } : {}),
+        }),
+      ),
+    );
+    return parameters.length ? { parameters } : {};
+  }
+  if (!rest.length) return parameters.length ? { parameters } : {};
+  const takesFiles = rest.some((param) => param.type === "file");
+  const content: Record<string, MediaTypeObject> = {};
+  for (const parser of registeredRequestParsers()) {
+    if (takesFiles && !parser.carriesFiles) continue;
+    content[parser.mediaType] = { schema: bodySchema(rest) };
+  }
+  return {
+    ...(parameters.length ? { parameters } : {}),
+    requestBody: { required: rest.some((param) => param.required), content },
+  };
+}
+
+function bodySchema(params: RestParam[]): JsonSchema {
+  return {
+    type: "object",
+    properties: Object.fromEntries(params.map((param) => [param.name, described(paramSchema(param), param.description)])),
+    required: params.filter((param) => param.required).map((param) => param.name),
+  };
+}
+
+/** A schema with the parameter's description before the schema's own note on the format. */
+const described = (schema: JsonSchema, description: string): JsonSchema => ({
+  ...schema,
+  description: schema.description ? `${description} ${schema.description}` : description,
+});
+
+/** A parameter's documented type (params.ts reads these, and a little more: "1" for 1, "yes" for true). */
+function paramSchema(param: RestParam): JsonSchema {
+  const fallback = param.default !== undefined ? { default: param.default } : {};
+  if (param.format === "map") return { type: "object", ...fallback };
+  if (param.format === "list") return { type: "string", description: "A comma-separated list (or a JSON array).", ...fallback };
+  if (param.format === "timestamp") {
+    return { type: "string", description: `YYYY-MM-DD HH:mm:ss (UTC) or ISO-8601${param.default === "now" ? '; "now": the time of the request' : ""}.`, ...fallback };
+  }
+  switch (param.type) {
+    case "integer":
+      return { type: "integer", ...fallback };
+    case "boolean":
+      return { type: "boolean", ...fallback };
+    case "array":
+      return { type: "array", items: {}, ...fallback };
+    case "file":
+      return { type: "string", format: "binary", contentMediaType: "application/octet-stream" };
+    case "string":
+      return { type: "string", ...fallback };
+  }
+}
