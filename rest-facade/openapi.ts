@@ -17,7 +17,7 @@ import {
 } from "graphql";
 import { REST_TIMESTAMP_PATTERN } from "../src/common/time.js";
 import { readsPlaceholder } from "./check.js";
-import { restEncoding } from "./render.js";
+import { documentRoot, restEncoding } from "./render.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
 import type { HttpMethod, JsonSchema, MediaTypeObject, OperationObject, ParameterObject, PathsObject } from "./openapi-types.js";
@@ -90,14 +90,8 @@ function responseBody(schema: GraphQLSchema, operation: RestOperation) {
 
 /** The JSON Schema of one root field of a document's result, as the facade renders it. */
 export function resultFieldSchema(schema: GraphQLSchema, document: DocumentNode, resultField: string): JsonSchema {
-  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) throw new Error("document has no operation");
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  const result = objectSchema(root!, operation.selectionSet, fragments);
+  const { root, selectionSet, fragments } = documentRoot(schema, document);
+  const result = objectSchema(root, selectionSet, fragments);
   const field = result.properties?.[resultField];
   if (!field) throw new Error(`the document does not select ${resultField}`);
   return field;

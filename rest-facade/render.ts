@@ -36,7 +36,8 @@ export function restEncoding(named: GraphQLNamedType): RestEncoding | null {
   return isNumericEnum(named) ? named : null;
 }
 
-export function renderPlan(schema: GraphQLSchema, document: DocumentNode): Plan {
+/** A row's document as the walks of its selection need it: the root type, the selection, the fragments by name. */
+export function documentRoot(schema: GraphQLSchema, document: DocumentNode) {
   const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) throw new Error("document has no operation");
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -44,7 +45,12 @@ export function renderPlan(schema: GraphQLSchema, document: DocumentNode): Plan 
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  return planFor(root!, operation.selectionSet, fragments);
+  return { root: root!, selectionSet: operation.selectionSet, fragments };
+}
+
+export function renderPlan(schema: GraphQLSchema, document: DocumentNode): Plan {
+  const { root, selectionSet, fragments } = documentRoot(schema, document);
+  return planFor(root, selectionSet, fragments);
 }
 
 function planFor(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): Plan {
