@@ -32,7 +32,8 @@ export const registeredResponseKinds = (): string[] => [...registry.keys()];
 
 registerResponseKind({
   kind: "record",
-  send: (res, operation, value) => void res.status(operation.status).json(value),
+  // No record: an update done on a record the caller may not read (GraphQL answers null); 204, as nothing is shown.
+  send: (res, operation, value) => void (value === null ? res.status(204).end() : res.status(operation.status).json(value)),
 });
 
 registerResponseKind({
