@@ -40,7 +40,7 @@ export interface FacadePathsOptions {
 export function facadePaths({ schema, operations, security }: FacadePathsOptions): PathsObject {
   const paths: PathsObject = {};
   for (const operation of operations) {
-    const body = responseBody(schema, operation);
+    const { body, others } = responseBody(schema, operation);
     for (const version of operation.versions) {
       const path = versionedPath(version, operation.path);
       const method = operation.method.toLowerCase() as HttpMethod;
@@ -59,6 +59,7 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
             description: successDescription(operation.status),
             ...(body ? { content: { [body.mediaType]: { schema: body.schema } } } : {}),
           },
+          ...Object.fromEntries(Object.entries(others).map(([status, description]) => [status, { description }])),
         },
         security: security(operation),
       };
@@ -82,7 +83,8 @@ function responseBody(schema: GraphQLSchema, operation: RestOperation) {
   const kind = responseKind(operation.response.kind);
   if (!kind) throw new Error(`response kind "${operation.response.kind}" is not registered`);
   const value = resultFieldSchema(schema, operation.document, operation.resultField);
-  return kind.describe(operation as RowWithResponse<never>, value);
+  const row = operation as RowWithResponse<never>;
+  return { body: kind.describe(row, value), others: kind.otherResponses?.(row, value) ?? {} };
 }
 
 // ---------------------------------------------------------------------------------------------

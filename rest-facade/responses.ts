@@ -19,6 +19,8 @@ export interface ResponseKind<Kind extends keyof ResponseKinds = keyof ResponseK
    * row's GraphQL selection by openapi.ts): the body's media type and schema, or null for no body.
    */
   describe(operation: RowWithResponse<Kind>, value: JsonSchema): { mediaType: string; schema: JsonSchema } | null;
+  /** Further success statuses `send` may answer without a body, with what they mean (status → description). */
+  otherResponses?(operation: RowWithResponse<Kind>, value: JsonSchema): Record<number, string>;
 }
 
 const registry = new Map<string, ResponseKind<any>>();
@@ -38,8 +40,11 @@ export const registeredResponseKinds = (): string[] => [...registry.keys()];
 
 registerResponseKind({
   kind: "record",
-  send: (res, operation, value) => void res.status(operation.status).json(value),
-  describe: (_operation, value) => ({ mediaType: "application/json", schema: value }),
+  // No record: an update done on a record the caller may not read (GraphQL answers null); 204, as nothing is shown.
+  send: (res, operation, value) => void (value === null ? res.status(204).end() : res.status(operation.status).json(value)),
+  describe: (_operation, value) => ({ mediaType: "application/json", schema: withoutNull(value) }),
+  otherResponses: (_operation, value): Record<number, string> =>
+    admitsNull(value) ? { 204: "Done, but the caller may change the record without being allowed to read it (a group manager and a member's draft), so nothing is shown." } : {},
 });
 
 registerResponseKind({
@@ -63,3 +68,17 @@ registerResponseKind({
   send: (res, operation) => void res.status(operation.status).end(),
   describe: () => null,
 });
+
+/** Whether a JSON Schema (as openapi.ts builds them: `type` a name or a list of names) admits null. */
+function admitsNull(schema: JsonSchema): boolean {
+  const type = (schema as { type?: string | string[] }).type;
+  return type === "null" || (Array.isArray(type) && type.includes("null"));
+}
+
+/** The schema without its null alternative (null is answered as 204, not as a body). */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  const type = (schema as { type?: string | string[] }).type;
+  if (!Array.isArray(type) || !type.includes("null")) return schema;
+  const rest = type.filter((name) => name !== "null");
+  return { ...schema, type: rest.length === 1 ? rest[0] : rest } as JsonSchema;
+}

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "./server.js";
-import { createLogger } from "../src/observability/logger.js";
+import { capturingLogger, startServer, type LoggedLine, type TestServer } from "./server.js";
 
-interface LogLine {
-  level: string;
+/** The fields of a request's log line this test reads. */
+interface LogLine extends LoggedLine {
   time: string;
-  msg: string;
   requestId?: string;
   method?: string;
   path?: string;
@@ -20,8 +18,7 @@ interface LogLine {
 /** A server whose log lines (pino's JSON) are kept in `lines`. */
 async function serverWithCapturedLogs(): Promise<{ server: TestServer; lines: LogLine[] }> {
   const lines: LogLine[] = [];
-  const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
-  return { server: await startServer({}, logger), lines };
+  return { server: await startServer({}, capturingLogger((line) => void lines.push(line as LogLine))), lines };
 }
 
 const requestLine = (lines: LogLine[], requestId: string) => lines.find((line) => line.requestId === requestId && line.status !== undefined);

@@ -47,6 +47,13 @@ export interface ListContract {
   read?: { path: string };
   /** Records carry access levels in the REST field `access`, and `state` 0/1 for unpublished/published. */
   access?: AccessLevels;
+  /**
+   * The publishing states a record can be in, as `create` values, and whether each counts as published
+   * (the contract: unpublished records are the creator's and administrators' only). The authorization
+   * matrix (test/authorization-matrix.test.ts) seeds a record in each; a publishing window adds states
+   * such as "scheduled" or "ended" that are published in name but not shown.
+   */
+  states: PublishingState[];
   /** The table the records live in (database-level checks). */
   table: string;
   /** Who may create records: any signed-in user (scoped areas), or administrators only. */
@@ -62,6 +69,13 @@ export interface ListContract {
     filters?: Record<string, string | number>[];
     seed?(rows: number, context: { authors: number[]; groupId: number }): Prisma.Sql;
   };
+}
+
+export interface PublishingState {
+  name: string;
+  /** Shown to callers beyond the creator and administrators (at an access level they qualify for). */
+  published: boolean;
+  values: Record<string, unknown>;
 }
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

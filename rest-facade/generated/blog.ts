@@ -102,7 +102,7 @@ export type BlogUpdateMutationVariables = Exact<{
 }>;
 
 
-export type BlogUpdateMutation = { updateBlogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } };
+export type BlogUpdateMutation = { updateBlogEntry: { id: string, title: string, alias: string, content: string, scope: string, created: string, modified: string, state: number, access: BlogAccess, hits: number, url: string, scope_id: number, created_by: number, allow_comments: number, publish_up: string, publish_down: string | null, tags: string } | null };
 
 export type BlogDeleteMutationVariables = Exact<{
   id: string;

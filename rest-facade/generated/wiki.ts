@@ -95,7 +95,7 @@ export type WikiUpdateMutationVariables = Exact<{
 }>;
 
 
-export type WikiUpdateMutation = { updateWikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } };
+export type WikiUpdateMutation = { updateWikiPage: { pagetext: string, id: string, title: string, pagename: string, created: string, modified: string, state: number, access: WikiAccess, scope: string, params: unknown, url: string, created_by: number, scope_id: number, revisions: number, version: { id: string, version: number, pagetext: string, summary: string, approved: boolean, length: number, created: string, created_by: number } | null } | null };
 
 export type WikiDeleteMutationVariables = Exact<{
   id: string;

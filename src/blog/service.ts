@@ -4,7 +4,7 @@ import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
-import { findVisible, isVisible, records, type Selection } from "../common/records.js";
+import { changedRecord, findVisible, isVisible, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -179,7 +179,10 @@ async function blogEntryToChange(ctx: RequestContext, id: number) {
   );
 }
 
-/** Changes the given fields only; a new scope must be writable and must not hold the alias already. */
+/**
+ * Changes the given fields only; a new scope must be writable and must not hold the alias already.
+ * Answers the entry as the caller may read it: null when the caller may change it but not read it.
+ */
 export async function updateBlogEntry(ctx: RequestContext, id: number, input: UpdateBlogEntry, query: Query = {}) {
   const entry = await blogEntryToChange(ctx, id);
   const data = parseInput(updateInput, input);
@@ -219,7 +222,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
       });
     })
     .catch(writeFailure({ conflict: { parameter: "alias", message: "This alias is not available in this scope." }, missing: `Blog entry ${id} not found.` }));
-  return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
+  return changedRecord<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);
 }
 
 /** Deletes an entry: the creator, a group manager or an administrator. */

@@ -57,6 +57,14 @@ export const testing: AreaTesting = {
     update: { method: "PUT", path: "/blog/{id}", body: (record) => pick(record, ["title", "alias", "content", "tags", "scope", "scope_id", "state", "access", "allow_comments", "publish_up", "publish_down", "hits"]) },
     remove: { path: "/blog/{id}" },
     access: BLOG_ACCESS,
+    // Published entries are shown inside their window only (publish_up until publish_down).
+    states: [
+      { name: "published", published: true, values: { state: 1 } },
+      { name: "published, ends later", published: true, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2999-01-01 00:00:00" } },
+      { name: "scheduled", published: false, values: { state: 1, publish_up: "2999-01-01 00:00:00" } },
+      { name: "ended", published: false, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2001-01-01 00:00:00" } },
+      { name: "unpublished", published: false, values: { state: 0 } },
+    ],
     writers: "users",
     notFound: (id) => `Blog entry ${id} not found.`,
   },

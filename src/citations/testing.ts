@@ -36,6 +36,10 @@ export const testing: AreaTesting = {
     spec: CITATION_LIST,
     searchField: "title",
     writers: "administrators",
+    states: [
+      { name: "published", published: true, values: { published: 1 } },
+      { name: "unpublished", published: false, values: { published: 0 } },
+    ],
     notFound: (id) => `Citation ${id} not found.`,
   },
 };

@@ -273,6 +273,15 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
   return row ?? null;
 }
 
+/**
+ * What an update answers: the changed record if the caller may read it, else null. Managing is not
+ * reading (a group manager may change a member's draft but not see it), and an update never hands back
+ * what the caller could not read (issue 7); the change itself is done either way.
+ */
+export async function changedRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
+  return findVisible<Row>(ctx, declaration, id, query);
+}
+
 /** Whether the caller may see the record (for the 403-or-404 choice of writes). */
 export async function isVisible(ctx: RequestContext, declaration: RecordsDeclaration, id: number): Promise<boolean> {
   const info = modelInfo(ctx.db, declaration.model);

@@ -77,6 +77,9 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
     loose.mutationField(`update${model}`, (t) =>
       t.prismaField({
         type: model,
+        // Null: the change is done, but the caller may not read the record (a group manager and a member's draft).
+        nullable: true,
+        description: "Changes the record; answers it as the caller may read it, or null when the caller may change it but not read it.",
         authScopes: { [update.scope]: true },
         args: { id: t.arg.id({ required: true }), input: t.arg({ type: update.input, required: true }) },
         resolve: (query, _root, args, ctx) => update.resolve(ctx, parseId(args.id as string), args.input as object, query),
@@ -99,7 +102,7 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
 type Resolver<R> = (query: Selection, root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => R;
 interface LooseFieldBuilder {
   arg: ((options: object) => unknown) & { id(options?: object): unknown };
-  prismaField(options: { type: string; description?: string; authScopes: object; args: object; resolve: Resolver<unknown> }): unknown;
+  prismaField(options: { type: string; nullable?: boolean; description?: string; authScopes: object; args: object; resolve: Resolver<unknown> }): unknown;
   field(options: {
     type: unknown;
     description?: string;

@@ -6,7 +6,7 @@ import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
-import { findVisible, isVisible, records, type Selection } from "../common/records.js";
+import { changedRecord, findVisible, isVisible, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -170,7 +170,8 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
 
 /**
  * Changes the given fields only. A changed `pagetext` becomes a new approved revision carrying
- * `summary`; unchanged text adds no revision.
+ * `summary`; unchanged text adds no revision. Answers the page as the caller may read it: null when the
+ * caller may change it but not read it (a group manager and a member's draft).
  */
 export async function updateWikiPage(ctx: RequestContext, id: number, input: UpdateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
@@ -225,7 +226,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
       });
     })
     .catch(writeFailure({ conflict: { parameter: "pagename", message: "This page name is not available in this scope." }, missing: `Wiki page ${id} not found.` }));
-  return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
+  return changedRecord<ReadPage>(ctx, WIKI_PAGES, id, query as Selection);
 }
 
 /** Deletes a page and its revisions: the creator, a group manager or an administrator. */

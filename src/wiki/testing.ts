@@ -47,6 +47,10 @@ export const testing: AreaTesting = {
     update: { method: "PUT", path: "/wiki/{id}", body: (record) => pick(record, ["title", "pagename", "pagetext", "scope", "scope_id", "state", "access"]) },
     remove: { path: "/wiki/{id}" },
     access: WIKI_ACCESS,
+    states: [
+      { name: "published", published: true, values: { state: 1 } },
+      { name: "unpublished", published: false, values: { state: 0 } },
+    ],
     writers: "users",
     notFound: (id) => `Wiki page ${id} not found.`,
   },

@@ -100,7 +100,7 @@ export type TestUpdateBlogEntryMutationVariables = Exact<{
 }>;
 
 
-export type TestUpdateBlogEntryMutation = { updateBlogEntry: { id: string, title: string, alias: string, content: string, state: number, hits: number, publishUp: string, created: string } };
+export type TestUpdateBlogEntryMutation = { updateBlogEntry: { id: string, title: string, alias: string, content: string, state: number, hits: number, publishUp: string, created: string } | null };
 
 export type TestDeleteBlogEntryMutationVariables = Exact<{
   id: string;

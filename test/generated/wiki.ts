@@ -91,7 +91,7 @@ export type TestUpdateWikiPageMutationVariables = Exact<{
 }>;
 
 
-export type TestUpdateWikiPageMutation = { updateWikiPage: { id: string, title: string, state: number, revisionCount: number } };
+export type TestUpdateWikiPageMutation = { updateWikiPage: { id: string, title: string, state: number, revisionCount: number } | null };
 
 export type TestDeleteWikiPageMutationVariables = Exact<{
   id: string;

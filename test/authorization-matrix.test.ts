@@ -1,0 +1,525 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getNamedType, parse, type GraphQLObjectType } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { schema } from "../src/graphql/schema.js";
+import type { AccessLevelName } from "../src/common/access.js";
+import { areaTestings, type AreaTesting, type ListContract, type PublishingState } from "./areas.js";
+import { startServer, type RestOptions, type TestServer } from "./server.js";
+
+/**
+ * The authorization matrix (issue 7): for every area that declares a contract in src/<area>/testing.ts,
+ * every caller × every documented access level × every publishing state × every scope kind (scoped areas)
+ * × every operation (read by id, shown in the list, counted in the list's total, found by search, update,
+ * delete) × both transports (REST and GraphQL), each cell a real HTTP request against a real database.
+ *
+ * Each cell's expected answer comes from `oracle` below: a few lines written from the contract's
+ * "Access" section (shared/conventions/api-contract.md) and docs/decisions.md, over the area's
+ * declaration only. It calls nothing of the service (no visibleSql, no canManage), so a broken rule in
+ * the service shows up here as cells whose answer differs from the oracle's.
+ *
+ * The records are seeded once per area (one per access level × state × scope); writes are arranged so
+ * they spoil no later cell: updates send the record back unchanged, and each delete that succeeds is
+ * followed by a fresh copy of the record for the next caller. Totals are checked record by record: after
+ * each record is created, every caller's total of its scope must grow by one exactly when the oracle
+ * says that caller may see it.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// The oracle: the contract's rules as a pure function of caller, record and area.
+
+/** The callers of the matrix. "other user" has roles elsewhere (manages another group) and none here. */
+const ROLES = ["anonymous", "user", "other user", "creator", "group member", "group manager", "administrator"] as const;
+type Role = (typeof ROLES)[number];
+type ScopeKind = "site" | "group" | "member";
+
+/** What the oracle knows of a record: its access level's name, whether it is shown as published, its scope kind. */
+interface Subject {
+  level: AccessLevelName;
+  published: boolean;
+  scope: ScopeKind | null;
+}
+
+/** An answer as the matrix compares them: read/list/search "shown"/"hidden", totals "counted"/"not counted", writes "done" or a status. */
+type Answer = string;
+
+const oracle = {
+  /**
+   * "Access levels public / registered / private: public → anyone; registered → any signed-in user;
+   * private → the creator, administrators, and members of the record's group when scope = group.
+   * Unpublished records → the creator and administrators only."
+   */
+  maySee(role: Role, record: Subject): boolean {
+    if (role === "administrator" || role === "creator") return true;
+    if (!record.published) return false;
+    if (record.level === "public") return true;
+    if (record.level === "registered") return role !== "anonymous";
+    return record.scope === "group" && (role === "group member" || role === "group manager");
+  },
+  /**
+   * "Update and delete: the creator, administrators, and group managers for group-scoped records."
+   * Areas whose records only administrators write (citations) leave the creator and managers out.
+   */
+  mayManage(role: Role, record: Subject, writers: ListContract["writers"]): boolean {
+    if (role === "administrator") return true;
+    if (writers === "administrators") return false;
+    return role === "creator" || (role === "group manager" && record.scope === "group");
+  },
+  /**
+   * A write's answer: 401 without a user; done when the caller may manage the record; otherwise 403 when
+   * the caller may see it and 404 when not, as if it did not exist (docs/decisions.md). Areas that only
+   * administrators write refuse everyone else with 403 before looking at the record (so the refusal says
+   * nothing about it either).
+   */
+  write(role: Role, record: Subject, writers: ListContract["writers"]): Answer {
+    if (role === "anonymous") return "401";
+    if (oracle.mayManage(role, record, writers)) return "done";
+    if (writers === "administrators") return "403";
+    return oracle.maySee(role, record) ? "403" : "404";
+  },
+  /**
+   * An update's answer. It never hands back what the caller could not read (issue 7): a caller who may
+   * change a record but not see it (a group manager and a member's draft) gets the change done and the
+   * record withheld (REST 204 without a body, GraphQL null).
+   */
+  update(role: Role, record: Subject, writers: ListContract["writers"]): Answer {
+    const answer = oracle.write(role, record, writers);
+    return answer === "done" && !oracle.maySee(role, record) ? "done, record withheld" : answer;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The cells, planned from the declarations alone (so the test names can give their counts).
+
+type Area = AreaTesting & { contract: ListContract };
+/** Each step sends hundreds of requests; a machine busy with other work takes several times as long. */
+const TIMEOUT = 600_000;
+const OPERATIONS = ["read by id", "shown in the list", "counted in the total", "found by search", "update", "delete"] as const;
+type Operation = (typeof OPERATIONS)[number];
+type TransportName = "REST" | "GraphQL";
+
+/** One seeded record: its access level, publishing state and scope kind. */
+interface Seed {
+  index: number;
+  access?: { value: number; name: AccessLevelName };
+  state: PublishingState;
+  scope: ScopeKind | null;
+}
+
+interface Cell {
+  role: Role;
+  seed: Seed;
+  transport: TransportName;
+  operation: Operation;
+  expected: Answer;
+  got?: Answer;
+}
+
+const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
+
+/** The GraphQL root fields of an area, named by the contract's one rule from its list field's item type. */
+function graphqlFields(contract: ListContract) {
+  const listType = getNamedType(schema.getQueryType()!.getFields()[contract.list.graphql]!.type) as GraphQLObjectType;
+  const model = getNamedType(listType.getFields().items!.type).name;
+  const queries = schema.getQueryType()!.getFields();
+  const mutations = schema.getMutationType()!.getFields();
+  const read = lowerFirst(model);
+  return {
+    read: queries[read] ? read : undefined,
+    update: mutations[`update${model}`] ? `update${model}` : undefined,
+    remove: mutations[`delete${model}`] ? `delete${model}` : undefined,
+  };
+}
+
+/** Which transports answer an operation for this area: REST where the area has the row, GraphQL where the schema has the field. */
+function transportsOf(area: Area, operation: Operation): TransportName[] {
+  const { contract } = area;
+  const graphql = graphqlFields(contract);
+  const has: Record<Operation, [boolean, boolean]> = {
+    "read by id": [Boolean(contract.read), Boolean(graphql.read)],
+    "shown in the list": [true, true],
+    "counted in the total": [true, true],
+    "found by search": [Boolean(contract.spec.search), Boolean(contract.spec.search)],
+    update: [Boolean(contract.update), Boolean(graphql.update)],
+    delete: [Boolean(contract.remove), Boolean(graphql.remove)],
+  };
+  const [rest, gql] = has[operation];
+  return [...(rest ? (["REST"] as const) : []), ...(gql ? (["GraphQL"] as const) : [])];
+}
+
+function planOf(area: Area) {
+  const { contract } = area;
+  // Only areas whose records users write have creators with rights of their own; elsewhere records are an administrator's.
+  const roles = ROLES.filter((role) => role !== "creator" || contract.writers === "users");
+  const levels: (Seed["access"] | undefined)[] = contract.access ? contract.access.levels.map((level) => ({ value: level.value, name: level.name })) : [undefined];
+  const scopes: (ScopeKind | null)[] = contract.spec.scoped ? ["site", "group", "member"] : [null];
+  const seeds: Seed[] = [];
+  // A member scope differs from the site only if a rule took it for a group (the matrix's group shares its
+  // scope_id): private records shown to the group's members, or the group's manager changing records. Its
+  // published records at every level show both, so it is not crossed with the other publishing states.
+  const published = contract.states.find((state) => state.published)!;
+  for (const scope of scopes) {
+    for (const state of scope === "member" ? [published] : contract.states) for (const access of levels) seeds.push({ index: seeds.length, access, state, scope });
+  }
+  const subject = (seed: Seed): Subject => ({ level: seed.access?.name ?? "public", published: seed.state.published, scope: seed.scope });
+  const expected = (operation: Operation, role: Role, seed: Seed): Answer => {
+    const seen = oracle.maySee(role, subject(seed));
+    if (operation === "counted in the total") return seen ? "counted" : "not counted";
+    if (operation === "update") return oracle.update(role, subject(seed), contract.writers);
+    if (operation === "delete") return oracle.write(role, subject(seed), contract.writers);
+    return seen ? "shown" : "hidden";
+  };
+  const cells = new Map<Operation, Cell[]>();
+  for (const operation of OPERATIONS) {
+    const list: Cell[] = [];
+    for (const transport of transportsOf(area, operation)) {
+      for (const seed of seeds) for (const role of roles) list.push({ role, seed, transport, operation, expected: expected(operation, role, seed) });
+    }
+    cells.set(operation, list);
+  }
+  return { roles, seeds, cells };
+}
+
+/** Runs `tasks` with at most `concurrency` in flight (the server answers several requests at once). */
+async function inParallel(tasks: (() => Promise<void>)[], concurrency = 6): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * Sends a request again when the connection was closed under it: the client and the server share this
+ * process's event loop, and while PGlite keeps the loop busy a pooled keep-alive socket can be reused in
+ * the same turn the server closes it as idle (Node's keepAliveTimeout), so the request never reached the
+ * server. Anything else, an answer of any status included, is the cell's.
+ */
+async function resent<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
+    if (!(error instanceof TypeError) || (code !== "ECONNRESET" && code !== "UND_ERR_SOCKET")) throw error;
+    return send();
+  }
+}
+
+/** The cells whose answer is not the oracle's, as a table. */
+function mismatches(cells: Cell[]): string {
+  const wrong = cells.filter((cell) => cell.got !== cell.expected);
+  if (!wrong.length) return "";
+  const rows = wrong.map((cell) => [
+    cell.role,
+    cell.seed.access ? `${cell.seed.access.value} ${cell.seed.access.name}` : "-",
+    cell.seed.state.name,
+    cell.seed.scope ?? "-",
+    cell.transport,
+    cell.operation,
+    cell.expected,
+    cell.got ?? "(not run)",
+  ]);
+  const header = ["caller", "access", "state", "scope", "via", "operation", "expected", "got"];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => row.map((value, column) => value.padEnd(widths[column]!)).join(" | ");
+  return [`${wrong.length} of ${cells.length} cells differ from the oracle:`, line(header), ...rows.map(line)].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The suite, once per area.
+
+const areas = areaTestings.filter((candidate): candidate is Area => Boolean(candidate.contract));
+
+for (const area of areas) {
+  const { contract } = area;
+  const plan = planOf(area);
+  const graphql = graphqlFields(contract);
+  const total = [...plan.cells.values()].reduce((sum, cells) => sum + cells.length, 0);
+
+  describe(`${area.area}: authorization matrix (${total} cells: ${plan.roles.length} callers × ${plan.seeds.length} records × operations × transports)`, () => {
+    let server: TestServer;
+    const tokens = new Map<Role, string | undefined>();
+    /** Where each scope kind is: site 0, the matrix's group, the creator's member scope. */
+    const scopeOf = new Map<ScopeKind | null, { scope: string; scopeId: number } | null>();
+    /** Each seed's record: its id and what a PUT sends back to leave it unchanged. */
+    const records = new Map<number, { id: number; stored?: Record<string, unknown> }>();
+    let writerToken: string;
+
+    const searchTextOf = (seed: Seed) => `mxq${String(seed.index).padStart(3, "0")}z`;
+    const pathOf = (template: string, id: number) => template.replace("{id}", String(id));
+    const whereOf = (seed: Seed) => scopeOf.get(seed.scope)!;
+    const rest = (method: string, path: string, options: RestOptions) => resent(() => server.rest(method, path, options));
+
+    // Each transport answers in the matrix's words.
+    type ListAnswer = { ids: number[]; total: number };
+    const refusal = (status: number, body: unknown) => (status === 401 || status === 403 || status === 404 ? String(status) : `HTTP ${status} ${JSON.stringify(body)}`);
+    const graphqlRefusal = (errors: { message: string; extensions?: { code?: string } }[]) => {
+      const code = errors[0]?.extensions?.code;
+      const status = { UNAUTHENTICATED: "401", FORBIDDEN: "403", NOT_FOUND: "404" }[code ?? ""];
+      return status ?? `GraphQL ${code}: ${errors[0]?.message}`;
+    };
+    const parsed = new Map<string, TypedDocumentNode<Record<string, any>, Record<string, unknown>>>();
+    const gql = async (document: string, variables: Record<string, unknown>, token: string | undefined) => {
+      if (!parsed.has(document)) parsed.set(document, parse(document));
+      return resent(() => server.graphql(parsed.get(document)!, variables, token));
+    };
+
+    const listArgs = contract.spec.scoped ? "$scope: String, $scopeId: Int, " : "";
+    const listCall = `${contract.list.graphql}(${contract.spec.scoped ? "scope: $scope, scopeId: $scopeId, " : ""}limit: $limit${contract.spec.search ? ", search: $search" : ""})`;
+    const listDocument = (selection: string) =>
+      `query(${listArgs}$limit: Int${contract.spec.search ? ", $search: String" : ""}) { list: ${listCall} { ${selection} } }`;
+
+    const transports: Record<
+      TransportName,
+      {
+        read(id: number, token?: string): Promise<Answer>;
+        list(where: { scope: string; scopeId: number } | null, token: string | undefined, search?: string): Promise<ListAnswer | string>;
+        total(where: { scope: string; scopeId: number } | null, token: string | undefined): Promise<number | string>;
+        update(seed: Seed, token: string | undefined): Promise<Answer>;
+        remove(id: number, token: string | undefined): Promise<Answer>;
+      }
+    > = {
+      REST: {
+        async read(id, token) {
+          const response = await rest("GET", pathOf(contract.read!.path, id), { token });
+          if (response.status === 200 && response.body.id === id) return "shown";
+          if (response.status === 404 && JSON.stringify(response.body) === JSON.stringify({ message: contract.notFound(id), code: 404 })) return "hidden";
+          return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
+        },
+        async list(where, token, search) {
+          const query = { ...(where ? { scope: where.scope, scope_id: where.scopeId } : {}), limit: 0, ...(search ? { search } : {}) };
+          const response = await rest("GET", contract.list.path, { query, token });
+          if (response.status !== 200) return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
+          return { ids: (response.body[contract.list.key] as { id: number }[]).map((item) => item.id), total: response.body.total };
+        },
+        async total(where, token) {
+          const query = { ...(where ? { scope: where.scope, scope_id: where.scopeId } : {}), limit: 1 };
+          const response = await rest("GET", contract.list.path, { query, token });
+          return response.status === 200 ? (response.body.total as number) : `HTTP ${response.status}`;
+        },
+        async update(seed, token) {
+          const record = records.get(seed.index)!;
+          const response = await rest(contract.update!.method, pathOf(contract.update!.path, record.id), { token, body: contract.update!.body(record.stored!) });
+          if (response.status === 200 && response.body?.id === record.id && searchTextIn(response.body)) return "done";
+          if (response.status === 204 && response.body === null) return "done, record withheld";
+          return refusal(response.status, response.body);
+        },
+        async remove(id, token) {
+          const response = await rest("DELETE", pathOf(contract.remove!.path, id), { token });
+          return response.status === 204 ? "done" : refusal(response.status, response.body);
+        },
+      },
+      GraphQL: {
+        async read(id, token) {
+          const { data, errors } = await gql(`query($id: ID!) { record: ${graphql.read}(id: $id) { id } }`, { id }, token);
+          if (Number(data?.record?.id) === id && !errors.length) return "shown";
+          if (!data && errors[0]?.extensions?.code === "NOT_FOUND") return "hidden";
+          return `GraphQL ${JSON.stringify({ data, errors })}`;
+        },
+        async list(where, token, search) {
+          const variables = { ...(where ?? {}), limit: 0, ...(search ? { search } : {}) };
+          const { data, errors } = await gql(listDocument("items { id } total"), variables, token);
+          if (errors.length) return `GraphQL ${JSON.stringify(errors)}`;
+          return { ids: (data!.list.items as { id: string }[]).map((item) => Number(item.id)), total: data!.list.total };
+        },
+        async total(where, token) {
+          const { data, errors } = await gql(listDocument("total"), { ...(where ?? {}), limit: 1 }, token);
+          return errors.length ? `GraphQL ${JSON.stringify(errors)}` : (data!.list.total as number);
+        },
+        async update(seed, token) {
+          const record = records.get(seed.index)!;
+          // An empty input changes nothing (GraphQL updates are partial); the selection asks for the record's content.
+          const { data, errors } = await gql(`mutation($id: ID!) { record: ${graphql.update}(id: $id, input: {}) { id ${searchFieldOf()} } }`, { id: record.id }, token);
+          if (errors.length) return graphqlRefusal(errors);
+          if (data?.record === null) return "done, record withheld";
+          return Number(data?.record?.id) === record.id && searchTextIn(data!.record) ? "done" : `GraphQL ${JSON.stringify(data)}`;
+        },
+        async remove(id, token) {
+          const { data, errors } = await gql(`mutation($id: ID!) { record: ${graphql.remove}(id: $id) }`, { id }, token);
+          if (errors.length) return graphqlRefusal(errors);
+          return Number(data?.record) === id ? "done" : `GraphQL ${JSON.stringify(data)}`;
+        },
+      },
+    };
+    /** The GraphQL name of the field the search text is planted in. */
+    const searchFieldOf = () => (contract.searchField ?? "title").replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
+    /** Whether a returned record carries its content (the planted search text), not only its id. */
+    const searchTextIn = (record: Record<string, unknown>) => String(record[contract.searchField ?? "title"] ?? record[searchFieldOf()] ?? "").includes("mxq");
+
+    const makeRecord = async (seed: Seed) => {
+      const values = {
+        ...(seed.scope ? { scope: whereOf(seed)!.scope, scope_id: whereOf(seed)!.scopeId } : {}),
+        ...seed.state.values,
+        ...(seed.access ? { access: seed.access.value } : {}),
+        [contract.searchField ?? "title"]: `Matrix ${searchTextOf(seed)}`,
+      };
+      return resent(() => area.create(server, writerToken, values));
+    };
+
+    beforeAll(async () => {
+      server = await startServer();
+      const [admin, user, other, creator, member, manager] = await Promise.all([
+        server.user({ admin: true }),
+        server.user(),
+        server.user(),
+        server.user(),
+        server.user(),
+        server.user(),
+      ]);
+      // The matrix's group has the creator's id, so its records and the creator's member scope share a
+      // scope_id: a rule that looked at scope_id without the scope kind would show in the member-scope cells.
+      // (Not server.cast: its group's id is whatever the sequence gives.) The "other user" manages another group.
+      const db = server.app.db.prisma;
+      const group = await db.group.create({ data: { id: creator.id, cn: `matrix-${area.area}`, title: "The matrix's group" } });
+      const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `matrix-${area.area}-other`, title: "Another group" } });
+      await db.groupMember.createMany({
+        data: [
+          { groupId: group.id, userId: creator.id, role: "member" },
+          { groupId: group.id, userId: member.id, role: "member" },
+          { groupId: group.id, userId: manager.id, role: "member" },
+          { groupId: group.id, userId: manager.id, role: "manager" },
+          { groupId: otherGroup.id, userId: other.id, role: "member" },
+          { groupId: otherGroup.id, userId: other.id, role: "manager" },
+        ],
+      });
+      // Records are made by their creator where users write them, by an administrator elsewhere.
+      writerToken = contract.writers === "users" ? creator.token : admin.token;
+      const byRole: Record<Role, string | undefined> = {
+        anonymous: undefined,
+        user: user.token,
+        "other user": other.token,
+        creator: creator.token,
+        "group member": member.token,
+        "group manager": manager.token,
+        administrator: admin.token,
+      };
+      for (const role of plan.roles) tokens.set(role, byRole[role]);
+      scopeOf.set("site", { scope: "site", scopeId: 0 });
+      scopeOf.set("group", { scope: "group", scopeId: group.id });
+      scopeOf.set("member", { scope: "member", scopeId: creator.id });
+      scopeOf.set(null, null);
+
+      // Seed the records one by one; after each, every caller's total of its scope, through both transports,
+      // must have grown by one exactly when the oracle says the caller may see the record.
+      const totalCells = plan.cells.get("counted in the total")!;
+      const last = new Map<string, number | string>();
+      const keyOf = (scope: ScopeKind | null, role: Role, transport: TransportName) => `${scope}|${role}|${transport}`;
+      const measure = async (scope: ScopeKind | null) => {
+        const now = new Map<string, number | string>();
+        await Promise.all(
+          plan.roles.flatMap((role) =>
+            transportsOf(area, "counted in the total").map(async (transport) => {
+              now.set(keyOf(scope, role, transport), await transports[transport].total(scopeOf.get(scope)!, tokens.get(role)));
+            }),
+          ),
+        );
+        return now;
+      };
+      for (const scope of new Set(plan.seeds.map((seed) => seed.scope))) for (const [key, value] of await measure(scope)) last.set(key, value);
+      for (const seed of plan.seeds) {
+        const id = await makeRecord(seed);
+        records.set(seed.index, { id });
+        const now = await measure(seed.scope);
+        for (const cell of totalCells.filter((candidate) => candidate.seed === seed)) {
+          const key = keyOf(seed.scope, cell.role, cell.transport);
+          const [before, after] = [last.get(key)!, now.get(key)!];
+          cell.got =
+            typeof before === "number" && typeof after === "number"
+              ? after - before === 1
+                ? "counted"
+                : after === before
+                  ? "not counted"
+                  : `total went from ${before} to ${after}`
+              : `${before} → ${after}`;
+          last.set(key, after);
+        }
+      }
+      // What a PUT sends back to leave each record as it is.
+      if (contract.read && contract.update) {
+        await inParallel(
+          plan.seeds.map((seed) => async () => {
+            const record = records.get(seed.index)!;
+            record.stored = (await rest("GET", pathOf(contract.read!.path, record.id), { token: admin.token })).body;
+          }),
+        );
+      }
+    }, TIMEOUT);
+    afterAll(() => server?.close());
+
+    const check = (operation: Operation) => {
+      const cells = plan.cells.get(operation)!;
+      expect(cells.length).toBeGreaterThan(0);
+      const report = mismatches(cells);
+      expect(report, report).toBe("");
+    };
+    const countOf = (operation: Operation) => plan.cells.get(operation)!.length;
+    const runEach = (operation: Operation, run: (cell: Cell) => Promise<Answer>) =>
+      inParallel(plan.cells.get(operation)!.map((cell) => async () => void (cell.got = await run(cell))));
+
+    it(`read by id: ${countOf("read by id")} cells`, async () => {
+      await runEach("read by id", (cell) => transports[cell.transport].read(records.get(cell.seed.index)!.id, tokens.get(cell.role)));
+      check("read by id");
+    }, TIMEOUT);
+
+    it(`shown in the list: ${countOf("shown in the list")} cells`, async () => {
+      const lists = new Map<string, ListAnswer | string>();
+      await inParallel(
+        [...new Set(plan.seeds.map((seed) => seed.scope))].flatMap((scope) =>
+          plan.roles.flatMap((role) =>
+            (["REST", "GraphQL"] as const).map((transport) => async () => {
+              lists.set(`${scope}|${role}|${transport}`, await transports[transport].list(scopeOf.get(scope)!, tokens.get(role)));
+            }),
+          ),
+        ),
+      );
+      for (const cell of plan.cells.get("shown in the list")!) {
+        const list = lists.get(`${cell.seed.scope}|${cell.role}|${cell.transport}`)!;
+        cell.got = typeof list === "string" ? list : list.ids.includes(records.get(cell.seed.index)!.id) ? "shown" : "hidden";
+      }
+      check("shown in the list");
+    }, TIMEOUT);
+
+    it(`counted in the total: ${countOf("counted in the total")} cells (each record's effect on every caller's total)`, () => {
+      check("counted in the total");
+    });
+
+    if (contract.spec.search) {
+      it(`found by search: ${countOf("found by search")} cells`, async () => {
+        await runEach("found by search", async (cell) => {
+          const list = await transports[cell.transport].list(whereOf(cell.seed), tokens.get(cell.role), searchTextOf(cell.seed));
+          if (typeof list === "string") return list;
+          const found = list.ids.includes(records.get(cell.seed.index)!.id);
+          // The search's total counts what it shows: the text is the record's alone.
+          if (list.total !== list.ids.length || list.ids.length > 1) return `${list.ids.length} shown, total ${list.total}`;
+          return found ? "shown" : "hidden";
+        });
+        check("found by search");
+      }, TIMEOUT);
+    }
+
+    if (countOf("update")) {
+      it(`update: ${countOf("update")} cells (each sends the record back unchanged)`, async () => {
+        await runEach("update", (cell) => transports[cell.transport].update(cell.seed, tokens.get(cell.role)));
+        check("update");
+      }, TIMEOUT);
+    }
+
+    if (countOf("delete")) {
+      it(`delete: ${countOf("delete")} cells (refusals first, then a fresh copy of the record for each delete)`, async () => {
+        const cells = plan.cells.get("delete")!;
+        // Per record, in order: the callers expected to be refused, then those expected to delete it.
+        await inParallel(
+          plan.seeds.map((seed) => async () => {
+            const mine = cells.filter((cell) => cell.seed === seed).sort((a, b) => Number(a.expected === "done") - Number(b.expected === "done"));
+            let live: number | null = records.get(seed.index)!.id;
+            for (const cell of mine) {
+              live ??= await makeRecord(seed);
+              cell.got = await transports[cell.transport].remove(live, tokens.get(cell.role));
+              if (cell.got === "done") live = null;
+            }
+          }),
+        );
+        check("delete");
+      }, TIMEOUT);
+    }
+  });
+}
