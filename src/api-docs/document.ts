@@ -49,7 +49,8 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
   const paths = mergePaths(
     facadePaths({ schema, operations, security: (operation) => securityFor(operation.method, operation.access) }),
     authPaths,
-    ownPaths(areas, versions),
+    // GET /api/session is the session endpoint (mounted before the facade), not the session area's description.
+    ownPaths(areas.filter((area) => !authPaths[`/${area}`]?.get), versions),
   );
   // Every operation also answers the shared error statuses, and a GET 304 to a matching If-None-Match.
   for (const item of Object.values(paths)) {
