@@ -5,6 +5,7 @@
 // server and a bare node:http + pg server as child processes, loads each case of bench/cases.ts with
 // autocannon, and prints one table with the targets of issue 6. See docs/performance.md.
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,11 +19,62 @@ import { createScratchDatabase } from "../test/scratch-database.js";
 import { BENCH_USER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 import { RSS_LIMIT_MB, selectCases, type Fixture, type RequestSpec } from "./cases.js";
 import { measure, probe, stopLoad, type Measurement } from "./load.js";
-import { startChildServer, type ChildServer } from "./servers.js";
+import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
 import { judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SCRATCH_PREFIX = "hubgraph_bench_";
+/** Scratch databases kept on purpose (--keep): not reported as leftovers of an interrupted run. */
+const KEPT_PREFIX = "hubgraph_bench_kept_";
+
+/**
+ * What a kept database was seeded with, stored as its COMMENT (no table in the app's schema): the hash of
+ * bench/seed.ts (any change to the seeding invalidates it) and the row counts. Migrations are not part of
+ * the key: they are applied to a reused database like to a new one.
+ */
+interface SeedMark {
+  key: string;
+  description: string;
+  summary: SeedSummary;
+}
+async function seedMark(size: { wikiPages: number; blogEntries: number }): Promise<Omit<SeedMark, "summary">> {
+  const source = await fs.promises.readFile(fileURLToPath(new URL("./seed.ts", import.meta.url)));
+  const seedVersion = crypto.createHash("sha256").update(source).digest("hex").slice(0, 12);
+  const description = `bench/seed.ts ${seedVersion}, ${size.wikiPages} wiki pages, ${size.blogEntries} blog entries`;
+  return { key: description, description };
+}
+/** undefined: no such database; null: it exists without a seed mark. */
+async function readSeedMark(admin: pg.Client, name: string): Promise<SeedMark | null | undefined> {
+  const { rows } = await admin.query(`SELECT shobj_description(oid, 'pg_database') AS mark FROM pg_database WHERE datname = $1`, [name]);
+  if (!rows.length) return undefined;
+  try {
+    const mark = JSON.parse(rows[0].mark ?? "") as SeedMark;
+    return typeof mark.key === "string" && mark.summary ? mark : null;
+  } catch {
+    return null;
+  }
+}
+function databaseUrlFor(serverUrl: string, name: string) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+async function createNamedDatabase(serverUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    name,
+    url: databaseUrlFor(serverUrl, name),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
 
 const usage = `npm run bench -- [options]
   --rows N          wiki pages to seed (default 10000); as many blog entries unless --blog-rows
@@ -34,6 +86,10 @@ const usage = `npm run bench -- [options]
   --only a,b*       only these cases (a trailing * matches a prefix), with the bare cases their ratios need
   --pglite          the Hubgraph server on an embedded PGlite data dir instead of DATABASE_URL
   --out DIR         where the result files go (default bench/results)
+  --keep            keep the seeded scratch database (PostgreSQL) and print its name, for --reuse
+  --reuse NAME      use the database NAME on DATABASE_URL's server: seeded by an earlier --keep run with
+                    the same seed version and row counts (seeding is skipped; the app's migrations are
+                    applied), or created, seeded and kept if it does not exist yet
 DATABASE_URL must name a PostgreSQL server (any database; a scratch one is created and dropped) unless --pglite.`;
 
 const { values: args } = parseCommandLine({
@@ -46,6 +102,8 @@ const { values: args } = parseCommandLine({
     only: { type: "string", multiple: true, default: [] },
     pglite: { type: "boolean", default: false },
     out: { type: "string", default: path.join(root, "bench", "results") },
+    keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -76,11 +134,21 @@ const options = {
   warmupSeconds: whole("warmup", args.warmup, 0),
   connections: whole("connections", args.connections, 1),
   mode: args.pglite ? ("pglite" as const) : ("postgresql" as const),
+  reuse: args.reuse,
+  keep: args.keep || args.reuse !== undefined,
   only: args.only.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean),
 };
 const databaseUrl = process.env.DATABASE_URL;
 if (options.mode === "postgresql" && !databaseUrl?.startsWith("postgres")) {
   console.error(`DATABASE_URL must be a postgres:// URL (or pass --pglite).\n\n${usage}`);
+  process.exit(2);
+}
+if (options.reuse !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.reuse)) {
+  console.error(`--reuse takes a database name of lower-case letters, digits and underscores, got "${options.reuse}"`);
+  process.exit(2);
+}
+if (options.keep && options.mode === "pglite") {
+  console.error(`--keep and --reuse are for PostgreSQL (DATABASE_URL); a PGlite run seeds a temporary data dir.`);
   process.exit(2);
 }
 const selected = (() => {
@@ -119,6 +187,11 @@ async function main(): Promise<number> {
   const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const base = path.join(args.out, `${date.replace(/:/g, "-")}-${options.mode}-${options.wikiPages}`);
   const loadAverageBefore = os.loadavg();
+  if (selected.some((benchCase) => benchCase.server === "hubgraph")) {
+    // What `npm start` runs first (its prestart), so the measured server is the current source compiled.
+    log("Building the server (npm run build)…");
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  }
 
   // 1. A database with the app's schema (its own migrations), seeded.
   let serverEnv: NodeJS.ProcessEnv;
@@ -126,37 +199,71 @@ async function main(): Promise<number> {
   let databaseVersion: string;
   let fixtureIds: Pick<Fixture, "anonymousReadIds" | "userReadIds">;
   const passwordHash = await hashPassword(BENCH_USER.password);
-  const seedAndDescribe = async (db: SqlRunner) => {
-    log(`Seeding ${options.wikiPages} wiki pages and ${options.blogEntries} blog entries…`);
-    seeded = await seed(db, { wikiPages: options.wikiPages, blogEntries: options.blogEntries }, passwordHash, log);
-    log(`  done in ${seeded.seconds.toFixed(1)} s (${seeded.wikiRevisions} revisions)`);
+  let keepScratch = false;
+  const describe = async (db: SqlRunner, summary: SeedSummary) => {
+    seeded = summary;
     databaseVersion = String((await db.query(`SHOW server_version`))[0]!.server_version);
     fixtureIds = { anonymousReadIds: await visibleWikiIds(db, "anonymous"), userReadIds: await visibleWikiIds(db, "bench-user") };
+  };
+  const seedAndDescribe = async (db: SqlRunner) => {
+    log(`Seeding ${options.wikiPages} wiki pages and ${options.blogEntries} blog entries…`);
+    const summary = await seed(db, { wikiPages: options.wikiPages, blogEntries: options.blogEntries }, passwordHash, log);
+    log(`  done in ${summary.seconds.toFixed(1)} s (${summary.wikiRevisions} revisions)`);
+    await describe(db, summary);
   };
 
   if (options.mode === "postgresql") {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
-    const leftovers = (await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE '${SCRATCH_PREFIX}%'`)).rows.map((row) => row.datname);
+    const leftovers = (await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE '${SCRATCH_PREFIX}%' AND datname NOT LIKE '${KEPT_PREFIX}%'`)).rows.map((row) => row.datname);
+    const existing = options.reuse === undefined ? undefined : await readSeedMark(admin, options.reuse);
     await admin.end();
     if (leftovers.length) {
       console.warn(`Warning: databases left by an interrupted bench run: ${leftovers.join(", ")} (DROP DATABASE … WITH (FORCE) once no bench runs).`);
     }
-    const scratch = await createScratchDatabase(databaseUrl!, SCRATCH_PREFIX);
-    undo.push({ label: `drop database ${scratch.name}`, run: () => scratch.drop() });
-    log(`Scratch database ${scratch.name}; applying the app's migrations…`);
+    const wanted = await seedMark({ wikiPages: options.wikiPages, blogEntries: options.blogEntries });
+    let scratch: { name: string; url: string };
+    let reused: SeedMark | undefined;
+    if (existing === undefined) {
+      const created = options.reuse === undefined
+        ? await createScratchDatabase(databaseUrl!, options.keep ? KEPT_PREFIX : SCRATCH_PREFIX)
+        : await createNamedDatabase(databaseUrl!, options.reuse);
+      scratch = created;
+      // Until it is seeded and marked, a kept database is dropped like any scratch one on a failure.
+      undo.push({ label: `drop database ${created.name}`, run: () => (keepScratch ? Promise.resolve() : created.drop()) });
+    } else if (existing === null || existing.key !== wanted.key) {
+      throw new Error(
+        `--reuse ${options.reuse}: that database ${existing === null ? "was not seeded by the bench (no seed mark)" : `holds another seed (${existing.description}; this run wants ${wanted.description})`}; ` +
+          `pick another name, or drop it (DROP DATABASE ${options.reuse} WITH (FORCE)).`,
+      );
+    } else {
+      scratch = { name: options.reuse!, url: databaseUrlFor(databaseUrl!, options.reuse!) };
+      reused = existing;
+    }
+    log(`${reused ? "Reusing" : "Scratch"} database ${scratch.name}; applying the app's migrations…`);
     await (await openDatabase({ databaseUrl: scratch.url })).close();
     const client = new pg.Client({ connectionString: scratch.url });
     client.on("error", () => {}); // terminated by the drop on Ctrl-C; the seeding query reports it
     await client.connect();
     try {
-      await seedAndDescribe({
+      const runner: SqlRunner = {
         exec: async (sql) => void (await client.query(sql)),
         query: async (sql, params) => (await client.query(sql, params)).rows,
-      });
+      };
+      if (reused) {
+        log(`  seeded earlier (${reused.description}, ${reused.summary.seconds.toFixed(1)} s); not seeding again`);
+        await describe(runner, reused.summary);
+      } else {
+        await seedAndDescribe(runner);
+        if (options.keep) {
+          await client.query(`COMMENT ON DATABASE ${scratch.name} IS ${pg.escapeLiteral(JSON.stringify({ ...wanted, summary: seeded! }))}`);
+          keepScratch = true;
+        }
+      }
     } finally {
       await client.end().catch(() => {});
     }
+    if (keepScratch) log(`  kept after the run: --reuse ${scratch.name} (DROP DATABASE ${scratch.name} WITH (FORCE) to remove it)`);
     serverEnv = { DATABASE_URL: scratch.url };
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-bench-"));
@@ -176,20 +283,24 @@ async function main(): Promise<number> {
     serverEnv = { DATA_DIR: dataDir };
   }
 
-  // 2. The servers, each a process of its own. The Hubgraph server starts as in production (NODE_ENV,
-  //    src/main.ts through tsx); only the request rate limit is off, which would otherwise answer 429.
+  // 2. The servers, each a process of its own. The Hubgraph server starts as `npm start` starts it
+  //    (NODE_ENV=production, dist/ built at the start of the run, the start script's node flags); only the
+  //    request rate limit is off, which would otherwise answer 429.
   const { DATABASE_URL: _ignored, DATA_DIR: _ignoredToo, ...inherited } = process.env;
-  const startServer = async (name: string, script: string, env: NodeJS.ProcessEnv) => {
-    const server = await startChildServer({ name, script, cwd: root, env: { ...inherited, NODE_ENV: "production", ...env }, logPath: `${base}-${name}.log` });
+  const startServer = async (name: string, nodeArguments: string[], env: NodeJS.ProcessEnv) => {
+    const server = await startChildServer({ name, nodeArguments, cwd: root, env: { ...inherited, NODE_ENV: "production", ...env }, logPath: `${base}-${name}.log` });
     undo.push({ label: `stop ${name}`, run: () => server.stop() });
     return server;
   };
   const servers: Partial<Record<"hubgraph" | "bare", ChildServer>> = {};
   if (selected.some((benchCase) => benchCase.server === "bare")) {
-    servers.bare = await startServer("bare", "bench/bare-server.ts", serverEnv);
+    servers.bare = await startServer("bare", ["--import", "tsx", "bench/bare-server.ts"], serverEnv);
   }
   if (selected.some((benchCase) => benchCase.server === "hubgraph")) {
-    servers.hubgraph = await startServer("hubgraph", "src/main.ts", { ...serverEnv, RATE_LIMIT: "0" });
+    servers.hubgraph = await startServer("hubgraph", productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), {
+      ...serverEnv,
+      RATE_LIMIT: "0",
+    });
   }
   log(`Servers: ${Object.values(servers).map((server) => `${server.name} ${server.url} (pid ${server.pid}, log ${path.relative(root, server.logPath)})`).join(", ")}`);
 

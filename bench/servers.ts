@@ -28,13 +28,12 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node --import tsx <script>` — what `npm start` (`tsx src/main.ts`) runs, minus tsx's
- * supervising parent process — with PORT set, its output going to `logPath`, and waits until
+ * Starts `node <nodeArguments>` with PORT set, its output going to `logPath`, and waits until
  * GET /ready answers 200.
  */
 export async function startChildServer(options: {
   name: string;
-  script: string;
+  nodeArguments: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
   logPath: string;
@@ -42,7 +41,7 @@ export async function startChildServer(options: {
 }): Promise<ChildServer> {
   const port = await freePort();
   const log = fs.openSync(options.logPath, "w");
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", options.script], {
+  const child: ChildProcess = spawn(process.execPath, options.nodeArguments, {
     cwd: options.cwd,
     env: { ...options.env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", log, log],
@@ -98,4 +97,18 @@ export async function startChildServer(options: {
       clearTimeout(killer);
     },
   };
+}
+
+/**
+ * The node arguments of `npm start` (package.json: `exec node <arguments>`), so the bench runs the server
+ * exactly as production does — compiled JavaScript in dist/, the same node flags — without npm and a shell
+ * in between (the measured CPU and RSS are the server's own).
+ */
+export function productionStartArguments(packageJson: { scripts?: Record<string, string> }): string[] {
+  const start = packageJson.scripts?.start ?? "";
+  const match = /^(?:exec\s+)?node\s+(.+)$/.exec(start.trim());
+  if (!match || /[|&;<>$`"']/.test(match[1]!)) {
+    throw new Error(`package.json's start script must be "exec node <arguments>" for the bench to run it directly, got "${start}"`);
+  }
+  return match[1]!.split(/\s+/);
 }

@@ -25,11 +25,9 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
     tags: t.exposeStringList("tags"),
     tagsText: t.string({
       description: "The tags as one comma-separated string: the REST encoding, so clients get back what they sent.",
-      select: { tags: true },
       resolve: (entry) => entry.tags.join(", "),
     }),
     url: t.string({
-      select: { scope: true, scopeId: true, alias: true },
       resolve: (entry) => scopedPath(entry, "blog", entry.alias),
     }),
     created: t.expose("created", { type: "DateTime" }),

@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import { pinoHttp } from "pino-http";
 import { runWithRequestLogger, type Logger } from "./logger.js";
 
 declare global {
   namespace Express {
+    interface Request {
+      /** The logger of this request: every line carries its requestId (made when first used). */
+      log: Logger;
+    }
     interface Locals {
       /**
        * What the request ran, for logs and metrics: the facade row ("GET /api/wiki/{id}"), the GraphQL
@@ -49,6 +52,10 @@ export function operationOf(req: Request, res: Response): string {
  * status, duration (ms), userId, operation and API version. The request id comes from X-Request-Id when
  * sane, else a new UUID, and is echoed in the response. Code running for the request logs through
  * `req.log` (or `currentLogger`), which carries the same requestId.
+ *
+ * Written here rather than with pino-http: that made a child logger and serializers for every request,
+ * about 3 % of the CPU of a list answer; here the child logger is made only when something logs through
+ * it, and the line itself is one call to the server's logger.
  */
 export function requestLogging(logger: Logger): RequestHandler[] {
   const describe = (req: Request, res: Response, duration: number) => ({
@@ -62,25 +69,21 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     // The client went away before the response was complete.
     ...(res.writableFinished ? {} : { aborted: true }),
   });
-  const message = (req: Request, res: Response) => `${req.method} ${pathOf(req)} ${res.statusCode}`;
-  const logRequests = pinoHttp<Request, Response>({
-    logger,
-    genReqId(req, res) {
-      const asked = req.headers["x-request-id"];
-      const id = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : crypto.randomUUID();
-      res.setHeader("X-Request-Id", id);
-      return id;
-    },
-    customAttributeKeys: { reqId: "requestId" },
-    // req.log and res.log carry only the request id; the request's details are in its one line at the end.
-    quietReqLogger: true,
-    quietResLogger: true,
-    customLogLevel: (req, res, error) => (error || res.statusCode >= 500 ? "error" : QUIET_PATHS.has(pathOf(req)) ? "debug" : "info"),
-    customSuccessObject: (req, res, value: { responseTime: number }) => describe(req, res, value.responseTime),
-    // An unexpected error is logged with its stack where it is handled; the request line only says how it ended.
-    customErrorObject: (req, res, _error, value: { responseTime: number }) => describe(req, res, value.responseTime),
-    customSuccessMessage: message,
-    customErrorMessage: message,
-  });
-  return [logRequests, (req, _res, next) => runWithRequestLogger(req.log, next)];
+  const logRequests: RequestHandler = (req, res, next) => {
+    const started = Date.now();
+    const asked = req.headers["x-request-id"];
+    const requestId = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : crypto.randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    let child: Logger | undefined;
+    const requestLogger = () => (child ??= logger.child({ requestId }));
+    Object.defineProperty(req, "log", { configurable: true, enumerable: false, get: requestLogger });
+    // "close" comes once per response, whether it finished or the client went away.
+    res.once("close", () => {
+      const level = res.statusCode >= 500 ? "error" : QUIET_PATHS.has(pathOf(req)) ? "debug" : "info";
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level]({ requestId, ...describe(req, res, Date.now() - started) }, `${req.method} ${pathOf(req)} ${res.statusCode}`);
+    });
+    runWithRequestLogger(requestLogger, next);
+  };
+  return [logRequests];
 }

@@ -32,17 +32,17 @@ export function silentLogger(): Logger {
   return pino({ level: "silent" });
 }
 
-const requestLoggers = new AsyncLocalStorage<Logger>();
+const requestLoggers = new AsyncLocalStorage<() => Logger>();
 
 /**
- * Runs `next` with `logger` as the current request's logger, so code that has no request at hand (GraphQL
- * error masking, the facade's error reporting) still logs with the request id.
+ * Runs `next` with `logger` (made when first asked for) as the current request's logger, so code that has
+ * no request at hand (GraphQL error masking, the facade's error reporting) still logs with the request id.
  */
-export function runWithRequestLogger(logger: Logger, next: () => void): void {
+export function runWithRequestLogger(logger: () => Logger, next: () => void): void {
   requestLoggers.run(logger, next);
 }
 
 /** The current request's logger, or `fallback` outside a request. */
 export function currentLogger(fallback: Logger): Logger {
-  return requestLoggers.getStore() ?? fallback;
+  return requestLoggers.getStore()?.() ?? fallback;
 }

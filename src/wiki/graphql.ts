@@ -71,8 +71,9 @@ export const WikiPageType = builder.prismaObject("WikiPage", {
     scope: t.exposeString("scope"),
     scopeId: t.exposeInt("scopeId"),
     params: t.expose("params", { type: "JSON" }),
+    // Computed from scalars: no `select` hint. Records always carry every scalar (the list kit reads all
+    // columns, Prisma's include mode too), and a hint costs Pothos a check per record (docs/adding-an-area.md).
     url: t.string({
-      select: { scope: true, scopeId: true, pagename: true },
       resolve: (page) => scopedPath(page, "wiki", page.pagename),
     }),
     created: t.expose("created", { type: "DateTime" }),
