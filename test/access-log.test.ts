@@ -1,3 +1,4 @@
+import { takeResponseViolations } from "./openapi-responses.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capturingLogger, startServer, type LoggedLine, type TestServer } from "./server.js";
 
@@ -129,6 +130,8 @@ it("logs an unexpected error with its stack and the request id of the request it
     expect(((await graphql.json()) as { errors: unknown[] }).errors).toHaveLength(1);
     const rest = await fetch(`${server.url}/api/wiki/list`, { headers: { "x-request-id": "broken-list" } });
     expect(rest.status).toBe(500);
+    // A 500 is never documented: the OpenAPI response check (test/openapi-responses.ts) reports it, as it should.
+    expect(takeResponseViolations()).toEqual([expect.stringContaining("GET /api/wiki/list → 500")]);
     await settle();
 
     const errors = lines.filter((line) => line.level === "error" && line.err);

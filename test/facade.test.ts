@@ -1,3 +1,4 @@
+import { authPaths } from "../src/auth/api-description.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import SchemaBuilder from "@pothos/core";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
@@ -235,7 +236,7 @@ describe("versions", () => {
       call("GET", "/api/session"),
       call("DELETE", `/api/wiki/${(await createPage()).id}`, { token: author.token }),
     ]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 404, 405, 401, 401, 415, 400, 400, 400, 405, 401, 204]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 404, 401, 401, 401, 415, 400, 400, 400, 405, 401, 204]);
     for (const answer of answers) expect(answer.headers.get("x-api-version"), `${answer.status} ${answer.text}`).toMatch(/^\d+\.\d+$/);
   });
 });
@@ -288,7 +289,8 @@ describe("routes", () => {
     expect(answer.body.areas).toContainEqual({ name: "wiki", uri: "/api/wiki" });
   });
 
-  it.each([...new Set(restOperations.map((operation) => operation.area))])(
+  // GET /api/session is the session endpoint (src/auth/http.ts), which answers before the area description.
+  it.each([...new Set(restOperations.map((operation) => operation.area))].filter((area) => !authPaths[`/${area}`]?.get))(
     "GET /api/%s describes every operation of the area exactly as the facade table has it",
     async (area) => {
       const answer = await call("GET", `/api/${area}`);

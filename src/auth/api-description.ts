@@ -127,6 +127,34 @@ export const authPaths: PathsObject = {
       security: [{}, { clientBasic: [] }],
     },
   },
+  "/developer/oauth/revoke": {
+    post: {
+      operationId: "postRevoke",
+      summary: "revoke an access or refresh token (RFC 7009)",
+      description:
+        "A refresh token revokes every token of its sign-in; an access token revokes itself and the refresh token issued with it. Any token, known or not, is answered 200 (RFC 7009 §2.2); a token of another client is not revoked. Failed client authentications are rate-limited like sign-ins.",
+      tags: ["auth"],
+      requestBody: {
+        required: true,
+        content: formOrJson({
+          type: "object",
+          properties: {
+            token: { type: "string" },
+            token_type_hint: { type: "string", enum: ["access_token", "refresh_token"] },
+            client_id: { type: "string", description: `default ${FIRST_PARTY_CLIENT_ID}` },
+            client_secret: { type: "string", description: "confidential clients (or HTTP Basic)" },
+          },
+          required: ["token"],
+        }),
+      },
+      responses: {
+        "200": { description: "Revoked, or nothing to revoke" },
+        "400": { description: "No token", content: json({ anyOf: [tokenError, { $ref: "#/components/schemas/Error" }] }) },
+        "401": { description: "The client failed to authenticate", content: json({ anyOf: [tokenError, { $ref: "#/components/schemas/Error" }] }) },
+      },
+      security: [{}, { clientBasic: [] }],
+    },
+  },
   "/session": {
     post: {
       operationId: "postSession",

@@ -186,7 +186,7 @@ async function blogEntryToChange(ctx: RequestContext, id: number) {
 export async function updateBlogEntry(ctx: RequestContext, id: number, input: UpdateBlogEntry, query: Query = {}) {
   const entry = await blogEntryToChange(ctx, id);
   const data = parseInput(updateInput, input);
-  if (changesNothing(data)) return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
+  if (changesNothing(data)) return changedRecord<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);
   const scope = data.scope ?? entry.scope;
   const scopeId = data.scopeId ?? entry.scopeId;
   if (scope !== entry.scope || scopeId !== entry.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);

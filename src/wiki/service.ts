@@ -177,7 +177,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
   const user = requireUser(ctx);
   const page = await wikiPageToChange(ctx, id);
   const data = parseInput(updateInput, input);
-  if (changesNothing(data)) return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
+  if (changesNothing(data)) return changedRecord<ReadPage>(ctx, WIKI_PAGES, id, query as Selection);
   const scope = data.scope ?? page.scope;
   const scopeId = data.scopeId ?? page.scopeId;
   if (scope !== page.scope || scopeId !== page.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
