@@ -104,16 +104,30 @@ function costLimitPlugin(): Plugin {
   };
 }
 
-/** Replaces a result larger than QUERY_LIMITS.maxResponseBytes (as JSON) by an error: the whole answer or none of it. */
+/**
+ * Replaces a result larger than QUERY_LIMITS.maxResponseBytes (as JSON) by an error: the whole answer or
+ * none of it. A result without errors or extensions is written out here, once: its length is the check,
+ * and yoga sends that same text (an execution result's `stringify`, which yoga's result processor calls
+ * instead of JSON.stringify). Measuring the result by walking it cost as much as writing it (≈6 % of a
+ * list answer's CPU, docs/performance.md). Results with errors or extensions are written by yoga, which
+ * removes internal fields from them first, so those are measured by walking them.
+ */
 function responseSizePlugin(): Plugin {
+  const tooLarge = () => ({
+    errors: [limitError(`The answer would be larger than ${QUERY_LIMITS.maxResponseBytes / 1024 / 1024} MB: ask for smaller pages (limit) or fewer text fields.`)],
+  });
   return {
     onExecute() {
       return {
         onExecuteDone({ result, setResult }) {
-          if (!("data" in result) || jsonLength(result, QUERY_LIMITS.maxResponseBytes) <= QUERY_LIMITS.maxResponseBytes) return;
-          setResult({
-            errors: [limitError(`The answer would be larger than ${QUERY_LIMITS.maxResponseBytes / 1024 / 1024} MB: ask for smaller pages (limit) or fewer text fields.`)],
-          });
+          if (!("data" in result)) return;
+          if (result.errors?.length || result.extensions) {
+            if (jsonLength(result, QUERY_LIMITS.maxResponseBytes) > QUERY_LIMITS.maxResponseBytes) setResult(tooLarge());
+            return;
+          }
+          const text = JSON.stringify(result);
+          if (text.length > QUERY_LIMITS.maxResponseBytes) return void setResult(tooLarge());
+          setResult(Object.assign(result, { stringify: () => text }));
         },
       };
     },
