@@ -75,16 +75,22 @@ function planFor(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragme
   return plan;
 }
 
+/**
+ * A GraphQL result (part) in REST's encoding. Records and lists are rewritten in place: the result is the
+ * request's own and is not read again, and a page of 25 records would otherwise be copied key by key.
+ */
 export function render(value: unknown, plan: Plan | RestEncoding): unknown {
   if (value === null || value === undefined) return value;
-  if (Array.isArray(value)) return value.map((item) => render(item, plan));
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) value[index] = render(value[index], plan);
+    return value;
+  }
   if (plan instanceof GraphQLEnumType) return plan.getValue(String(value))?.value ?? value;
   if (plan === "timestamp") return restTimestamp(value as string);
   if (plan === "id") return /^\d+$/.test(String(value)) ? Number(value) : value;
   if (typeof value !== "object") return value; // a scalar result field (e.g. a mutation answering a string)
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(record)) out[key] = plan[key] ? render(field, plan[key]) : field;
-  return out;
+  for (const key in plan) if (key in record) record[key] = render(record[key], plan[key]!);
+  return record;
 }
 
