@@ -2,13 +2,14 @@
 export const REST_TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$";
 
 /**
- * A date as a REST timestamp (REST_TIMESTAMP_PATTERN). The usual input is the GraphQL DateTime's text
- * (`toISOString`, `2024-05-01T10:00:00.123Z`; a list page holds 50–75 of them): cut out of the text
- * directly, without a Date and back.
+ * A date as a REST timestamp (REST_TIMESTAMP_PATTERN). The usual input is what the GraphQL DateTime
+ * scalar answers — a Date (graphql-scalars) or its `toISOString` text, `2024-05-01T10:00:00.123Z`; a list
+ * page holds 50–75 of them — cut out of the ISO text directly, without another Date or a replace.
  */
 export function restTimestamp(value: Date | string): string {
-  if (typeof value === "string" && value.length === 24 && value.charCodeAt(10) === 84 /* T */ && value.charCodeAt(23) === 90 /* Z */) {
-    return `${value.slice(0, 10)} ${value.slice(11, 19)}`;
+  const iso = value instanceof Date ? value.toISOString() : value;
+  if (iso.length === 24 && iso.charCodeAt(10) === 84 /* T */ && iso.charCodeAt(23) === 90 /* Z */) {
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
   }
   return new Date(value).toISOString().slice(0, 19).replace("T", " ");
 }
