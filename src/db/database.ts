@@ -68,6 +68,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       connectionTimeoutMillis: 5_000,
       statement_timeout: 30_000,
+      // Statements are prepared (preparedName), but planned for their parameters on every execution: a
+      // generic plan cannot see a search pattern, and PostgreSQL's own choice picked one that read the
+      // whole scope for `search` at 10^6 pages (850 ms instead of a few).
+      options: "-c plan_cache_mode=force_custom_plan",
     });
     pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout
     // The migration advisory lock belongs to a session: one connection runs all of it.
@@ -92,7 +96,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async query<Row>(statement: Prisma.Sql) {
         for (const listener of listeners) listener(statement.text);
         try {
-          const result = await pool.query({ text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
+          const result = await pool.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
           return result.rows as Row[];
         } catch (error) {
           throw isPoolWaitTimeout(error) ? serviceBusy() : error;
@@ -192,6 +196,23 @@ async function initialiseInChildProcess(dir: string): Promise<void> {
   await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", initdb, dir], { cwd: here }).catch((error: Error & { stderr?: string }) => {
     throw new Error(`could not create the embedded database in ${dir}: ${error.stderr?.trim() || error.message}`, { cause: error });
   });
+}
+
+/** Statement texts the pool prepares on each connection, by name; past this many, texts run unprepared. */
+const MAX_PREPARED = 500;
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name under which the driver prepares a SqlClient statement: PostgreSQL parses and plans it once per
+ * connection instead of on every request (a list's statement is the same text for every caller of a kind;
+ * only its parameters change), which saves part of the database's CPU per list answer (docs/performance.md).
+ * Texts are few (one per list shape), but bounded all the same: a text seen after MAX_PREPARED others runs
+ * unnamed, as before. Each execution is still planned for its own parameters (plan_cache_mode, above).
+ */
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) preparedNames.set(text, (name = `hubgraph_${preparedNames.size + 1}`));
+  return name;
 }
 
 /** host:port/database of a PostgreSQL URL, without the credentials. */
