@@ -11,7 +11,7 @@ set -euo pipefail
 PORT=${PORT:-3999}
 CREATED=""
 if [ $# -ge 1 ]; then DIR=$1; else DIR=$(mktemp -d); CREATED=$DIR; fi
-SERVER=${SERVER:-node --max-semi-space-size=8 dist/src/main.js}
+SERVER=${SERVER:-node --max-semi-space-size=16 --heap-growing-percent=50 dist/src/main.js}
 LOG=$(mktemp)
 DATA_DIR=$DIR PORT=$PORT HOST=127.0.0.1 $SERVER >"$LOG" 2>&1 &
 LAUNCHER=$!
