@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Request } from "express";
 import cors from "cors";
-import { GraphQLError } from "graphql";
+import { GraphQLError, execute as executeGraphQL } from "graphql";
+import { useEngine } from "@envelop/core";
 import { createYoga } from "graphql-yoga";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
@@ -74,7 +75,9 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     renderGraphiQL: renderGraphiQLPage,
     context: ({ req }) => contextFor(req),
     logging: false,
-    plugins: [graphqlRequestChecks(), ...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
+    // graphql-js's own execute instead of yoga's default (@graphql-tools/executor, which adds @defer/@stream
+    // handling the schema does not use): ≈10 % less server CPU per GraphQL list (docs/performance.md).
+    plugins: [useEngine({ execute: executeGraphQL }), graphqlRequestChecks(), ...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
     cors: false,
     maskedErrors: {
