@@ -26,6 +26,8 @@ export interface RestFacadeOptions {
   log(line: string, error?: unknown): void;
   /** BODY_LIMIT, in bytes. */
   bodyLimit: number;
+  /** False for an area whose `GET /api/<area>` is another endpoint (the session's): no description, not in the index. */
+  describesArea?(area: string): boolean;
 }
 
 export interface RestFacade {
@@ -57,7 +59,7 @@ interface Route {
  * (checkFacadeTable: the server does not start with a broken row); a request only coerces parameters,
  * executes the prepared document and renders the result.
  */
-export function restFacade({ schema, operations, contextFor, log, bodyLimit }: RestFacadeOptions): RestFacade {
+export function restFacade({ schema, operations, contextFor, log, bodyLimit, describesArea = () => true }: RestFacadeOptions): RestFacade {
   checkFacadeTable(schema, operations);
   const routes: Route[] = operations.map((operation) => {
     assertWithinQueryLimits(schema, operation.document, `facade row ${operation.method} ${operation.path}`);
@@ -76,7 +78,7 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit }: R
       run: compiledDocument(schema, operation.document),
     };
   });
-  const areas = [...new Set(operations.map((operation) => operation.area))];
+  const areas = [...new Set(operations.map((operation) => operation.area))].filter(describesArea);
 
   /** The rows whose path matches; only the most specific paths count: /wiki/list is never /wiki/{id} with id "list". */
   const routesAt = (path: string): Match[] => {

@@ -15,6 +15,7 @@ import { queryLimitPlugins } from "./graphql/limits.js";
 import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
 import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
+import { answeredByProtocolEndpoint } from "./auth/api-description.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
@@ -151,7 +152,14 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const api = express.Router();
-  const facade = restFacade({ schema, operations: restOperations, contextFor, log: logError, bodyLimit: byteLimit(config.bodyLimit) });
+  const facade = restFacade({
+    schema,
+    operations: restOperations,
+    contextFor,
+    log: logError,
+    bodyLimit: byteLimit(config.bodyLimit),
+    describesArea: (area) => !answeredByProtocolEndpoint(area),
+  });
   api.use(facade.readBody);
   api.use(authRoutes(db.prisma, config));
   api.use(refuseIllFormedText);

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import { ERROR_BODY_SCHEMA, ERROR_CODES } from "../common/errors.js";
-import { authPaths, securityFor, securitySchemes } from "../auth/api-description.js";
+import { answeredByProtocolEndpoint, authPaths, securityFor, securitySchemes } from "../auth/api-description.js";
 import { SAFE_METHODS } from "../auth/http.js";
 import { facadePaths } from "../../rest-facade/openapi.js";
 import { AREA_DESCRIPTION_SCHEMA, AREA_INDEX_SCHEMA } from "../../rest-facade/router.js";
@@ -49,8 +49,7 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
   const paths = mergePaths(
     facadePaths({ schema, operations, security: (operation) => securityFor(operation.method, operation.access) }),
     authPaths,
-    // GET /api/session is the session endpoint (mounted before the facade), not the session area's description.
-    ownPaths(areas.filter((area) => !authPaths[`/${area}`]?.get), versions),
+    ownPaths(areas.filter((area) => !answeredByProtocolEndpoint(area)), versions),
   );
   // Every operation also answers the shared error statuses, and a GET 304 to a matching If-None-Match.
   for (const item of Object.values(paths)) {

@@ -80,6 +80,13 @@ const credentials: JsonSchema = {
   required: ["username", "password"],
 };
 
+/**
+ * Whether `GET /api/<area>` is one of the protocol endpoints below (`GET /api/session` is the cookie
+ * session), which answer before the facade: such an area has no description at that path, so neither the
+ * `GET /api` index nor the OpenAPI document offers one.
+ */
+export const answeredByProtocolEndpoint = (area: string): boolean => Boolean(authPaths[`/${area}`]?.get);
+
 /** The token endpoint and the cookie session (http.ts). Statuses every /api operation may answer are added by the document. */
 export const authPaths: PathsObject = {
   [TOKEN_PATH]: {

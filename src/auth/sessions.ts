@@ -36,11 +36,6 @@ export async function endSession(db: PrismaClient, sessionId: number): Promise<v
   await db.session.deleteMany({ where: { id: sessionId } });
 }
 
-export async function findBearer(db: PrismaClient, token: string) {
-  const row = await db.oAuthToken.findUnique({ where: { accessTokenHash: hashSecret(token) }, include: { user: true } });
-  return row && row.accessTokenExpiresAt > new Date() ? row : null;
-}
-
 /** What a user sees of one of their cookie sessions: never the cookie value, its hash or its CSRF token. */
 export interface OwnSession {
   id: number;
