@@ -18,6 +18,7 @@ import {
 import { REST_TIMESTAMP_PATTERN } from "../src/common/time.js";
 import { readsPlaceholder } from "./check.js";
 import { documentRoot, restEncoding } from "./render.js";
+import { orNull } from "./nullable-schemas.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
 import type { HttpMethod, JsonSchema, MediaTypeObject, OperationObject, ParameterObject, PathsObject } from "./openapi-types.js";
@@ -170,13 +171,6 @@ const SCALARS: Record<string, JsonSchema> = {
 
 function scalarSchema(name: string): JsonSchema {
   return SCALARS[name] ?? { description: `GraphQL scalar ${name}` };
-}
-
-/** A nullable GraphQL type: `null` joins the JSON types (and the enum's values). */
-export function orNull(schema: JsonSchema): JsonSchema {
-  if (schema.type === undefined) return schema; // any JSON value already includes null
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return { ...schema, type: [...types, "null"], ...(schema.enum ? { enum: [...schema.enum, null] } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import type { JsonSchema } from "./openapi-types.js";
+import { admitsNull, withoutNull } from "./nullable-schemas.js";
 import type { ResponseKinds, RestOperation, RestResponse } from "./types.js";
 
 /** A row whose response is of the given kind, with that kind's options. */
@@ -68,17 +69,3 @@ registerResponseKind({
   send: (res, operation) => void res.status(operation.status).end(),
   describe: () => null,
 });
-
-/** Whether a JSON Schema (as openapi.ts builds them: `type` a name or a list of names) admits null. */
-function admitsNull(schema: JsonSchema): boolean {
-  const type = (schema as { type?: string | string[] }).type;
-  return type === "null" || (Array.isArray(type) && type.includes("null"));
-}
-
-/** The schema without its null alternative (null is answered as 204, not as a body). */
-function withoutNull(schema: JsonSchema): JsonSchema {
-  const type = (schema as { type?: string | string[] }).type;
-  if (!Array.isArray(type) || !type.includes("null")) return schema;
-  const rest = type.filter((name) => name !== "null");
-  return { ...schema, type: rest.length === 1 ? rest[0] : rest } as JsonSchema;
-}
