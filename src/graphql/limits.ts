@@ -1,6 +1,7 @@
 import {
   GraphQLError,
   Kind,
+  getOperationAST,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -80,20 +81,39 @@ export function queryCost(
 /** A request the limits refuse: BAD_REQUEST and HTTP 400 whatever the Accept header, never masked or logged. */
 const limitError = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
 
-/** Refuses operations over QUERY_LIMITS.maxCost before anything runs, with the variables they were sent with. */
+/** Costs kept per parsed document (yoga's parse cache hands the same DocumentNode back for the same text), per operation and variables. */
+const MAX_COSTS_PER_DOCUMENT = 32;
+
+/**
+ * Refuses operations over QUERY_LIMITS.maxCost before anything runs, with the variables they were sent
+ * with. An app sends the same few documents with the same few variables again and again: their cost is
+ * worked out once (walking the document with the schema was ≈1.5 % of a GraphQL list answer's CPU).
+ */
 function costLimitPlugin(): Plugin {
+  const costs = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      let cost: number;
-      try {
-        cost = queryCost(args.schema, args.document, { variables: args.variableValues ?? {}, operationName: args.operationName });
-      } catch (error) {
-        // Variables that do not fit their types: execution refuses them before running anything, and its
-        // error names the field (src/app.ts maskError), so let it.
-        if (error instanceof GraphQLError && /^Variable "\$\w+" /.test(error.message)) return;
-        // A document too large to measure.
-        setResultAndStopExecution({ errors: [limitError(error instanceof Error ? error.message : "The query cannot be measured.")] });
-        return;
+      // Queries only: mutations carry their input (texts of any size) and are seldom sent twice alike.
+      const keep = getOperationAST(args.document, args.operationName)?.operation === "query";
+      let known = costs.get(args.document);
+      const variablesText = keep ? JSON.stringify(args.variableValues ?? {}) : "";
+      const key = `${args.operationName ?? ""}\u0000${variablesText}`;
+      let cost = keep && variablesText.length <= 1024 ? known?.get(key) : undefined;
+      if (cost === undefined) {
+        try {
+          cost = queryCost(args.schema, args.document, { variables: args.variableValues ?? {}, operationName: args.operationName });
+        } catch (error) {
+          // Variables that do not fit their types: execution refuses them before running anything, and its
+          // error names the field (src/app.ts maskError), so let it.
+          if (error instanceof GraphQLError && /^Variable "\$\w+" /.test(error.message)) return;
+          // A document too large to measure.
+          setResultAndStopExecution({ errors: [limitError(error instanceof Error ? error.message : "The query cannot be measured.")] });
+          return;
+        }
+        if (keep && variablesText.length <= 1024) {
+          if (!known) costs.set(args.document, (known = new Map()));
+          if (known.size < MAX_COSTS_PER_DOCUMENT) known.set(key, cost);
+        }
       }
       if (cost > QUERY_LIMITS.maxCost) {
         setResultAndStopExecution({
