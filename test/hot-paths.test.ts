@@ -45,7 +45,7 @@ describe("statements per request on the hot paths", () => {
 
     if (contract.spec.search) {
       it(`${testing.area}: a search counts its total once; the same search again reuses it, until a write`, async () => {
-        const scope = contract.spec.scoped ? { scope: "hotsearch", scope_id: 1 } : {};
+        const scope: Record<string, string | number> = contract.spec.scoped ? { scope: "hotsearch", scope_id: 1 } : {};
         await testing.create(server, cast.admin.token, { ...scope, title: "Hot wombat" });
         await testing.create(server, cast.member.token, { ...scope, title: "Wombat draft", [contract.spec.records.published.field]: 0 }).catch(() => undefined);
         const counts = (queries: string[]) => queries.filter((sql) => /count\(/i.test(sql));

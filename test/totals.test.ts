@@ -108,6 +108,16 @@ for (const testing of areas) {
       for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1), trigger.name).toEqual(expected);
     });
 
+    it("the version triggers (search totals) were installed with the scope columns the records declaration names", async () => {
+      const info = modelInfo(server.app.db.prisma, model);
+      const triggers = await sqlClientOf(server.app.db.prisma).query<{ name: string; args: string }>(
+        Prisma.sql`SELECT tgname AS name, encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = ${info.table}::regclass AND tgname LIKE '%list_versions%' ORDER BY 1`,
+      );
+      expect(triggers.map((trigger) => trigger.name)).toEqual(["delete", "insert", "truncate", "update"].map((event) => `${info.table}_list_versions_${event}`));
+      const expected = records.scoped ? [info.fields.get("scope")!.column, info.fields.get("scopeId")!.column] : ["", ""];
+      for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1), trigger.name).toEqual(expected);
+    });
+
     it("shows the exact total after creates, state, access and scope changes, failed writes and deletes", async () => {
       const where: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 1 } : {};
       const elsewhere: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 2 } : {};
