@@ -44,6 +44,8 @@ interface Counted {
 }
 
 const caches = new WeakMap<PrismaClient, LRUCache<string, Counted>>();
+/** Counts under way because kept ones turned out stale, by owners' keys and the stale version: one per process. */
+const recounts = new WeakMap<PrismaClient, Map<string, Promise<unknown>>>();
 
 /** The cache of one database's server process (each Prisma client is one process's connection to one database). */
 function cacheOf(db: PrismaClient): LRUCache<string, Counted> {
@@ -79,9 +81,16 @@ export function cachedTotal(
   const levelValues = records.access ? records.access.levels.map((level) => level.value) : null;
   const key = (owner: number) => JSON.stringify([info.table, conditions.sql, conditions.values, owner]);
   const cache = cacheOf(db);
-  const kept = owners.map((owner) => cache.get(key(owner)));
   const moment = now.getTime();
-  const usable = kept.every((entry) => entry && entry.version === kept[0]!.version && entry.countedAt <= moment && moment < entry.expires);
+  /** The kept counts of every owner, if they hold at `version` (any one version when not given) and now. */
+  const keptAt = (version?: string) => {
+    const entries = owners.map((owner) => cache.get(key(owner)));
+    const at = version ?? entries[0]?.version;
+    const hold = entries.every((entry) => entry && entry.version === at && (!records.window || (entry.countedAt <= moment && moment < entry.expires)));
+    return hold ? (entries as Counted[]) : null;
+  };
+  // Counts kept from before: the statement reads the version only, and they are used if it is theirs.
+  const usable = keptAt() !== null;
 
   const versionOf = scope ?? { scope: "", scopeId: 0 };
   const version = Prisma.sql`coalesce((SELECT v.version::text FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
@@ -133,10 +142,24 @@ export function cachedTotal(
       });
       return combine(entries, isMember);
     }
-    if (usable && foundVersion === kept[0]!.version) return combine(kept as Counted[], isMember);
-    // Written since: count again, with the version, in a statement of its own.
-    const [row] = await sqlClientOf(db).query<{ total: unknown }>(Prisma.sql`SELECT (${statement(true)}) AS total`);
-    return read(row!.total);
+    const kept = keptAt(foundVersion);
+    if (kept) return combine(kept, isMember);
+    // Written since: count again, with the version, in a statement of its own — one for all the requests
+    // of this process that found the same stale counts (after a write, the popular searches all would).
+    let underWay = recounts.get(db);
+    if (!underWay) recounts.set(db, (underWay = new Map()));
+    // (Windowed counts hold for the moment they were counted at: shared only by requests of the same moment.)
+    const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null]);
+    let counting = underWay.get(recount);
+    if (!counting) {
+      counting = sqlClientOf(db)
+        .query<{ total: unknown }>(Prisma.sql`SELECT (${statement(true)}) AS total`)
+        .then((rows) => rows[0]!.total);
+      underWay.set(recount, counting);
+      const done = () => void underWay!.delete(recount);
+      counting.then(done, done);
+    }
+    return read(await counting);
   };
 
   return { sql: statement(!usable), read };
