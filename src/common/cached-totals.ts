@@ -2,18 +2,19 @@ import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { column, memberGroups, modelInfo, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
-import type { RequestContext } from "./context.js";
+import type { Caller } from "./paging.js";
 
 /**
  * Exact totals of searches and filtered lists, counted once and reused while they hold (issue 6).
  *
  * Such a total cannot come from list_counts (it depends on the search text), and counting it visits every
- * match (≈19,000 heap rows for `search=zephyr` at 10^6 wiki pages). So each server process keeps what it
+ * match (≈26,000 rows rechecked for `search=zephyr` at 10^6 wiki pages). So each server process keeps what it
  * counted, per list table, scope, search and filters (the list's conditions short of visibility), in a
  * bounded LRU, together with the table's version for that scope (list_versions, stamped by a statement
  * trigger in every writing transaction). The page's statement reads the version in its own snapshot; the
  * kept counts are used only when it is the version they were counted at, so they are exactly what a count
- * in that statement would find. Otherwise they are counted again, with the version, in one statement.
+ * in that statement would find. Otherwise they are counted again with the version: in the page's statement
+ * when nothing is kept, in one more statement when what is kept turns out stale.
  *
  * What is kept does not depend on the caller: per owner (0: all rows; a user: the rows they created) the
  * number of all rows and of the published ones at each access level. A caller's total is put together from
@@ -60,8 +61,6 @@ export interface TotalStatement {
   /** The total from the value `sql` gave; counts in a statement of its own when the kept counts were stale. */
   read(value: unknown): Promise<number>;
 }
-
-type Caller = Pick<RequestContext, "db" | "viewer">;
 
 /**
  * The exact number of records matching `conditions` (SQL over the alias `t`: the list's scope, search and
