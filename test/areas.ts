@@ -37,6 +37,11 @@ export interface ListContract {
   spec: ListSpec;
   /** The REST field the search text is planted in by `create`. */
   searchField?: string;
+  /**
+   * Another field `search` looks in, by its GraphQL update input name (the wiki's `pagetext`, whose
+   * lower-cased copy the database keeps): the totals tests change it and expect the search to follow.
+   */
+  searchAlso?: string;
   /** REST write rows ({id} in the path), when the area has them. */
   /**
    * The update row and the body that replaces a record with its current values (as the read row answers

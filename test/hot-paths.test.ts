@@ -42,6 +42,47 @@ describe("statements per request on the hot paths", () => {
       expect(signedIn.result.body.total).toBeGreaterThan(0);
       expect(signedIn.queries, signedIn.queries.join("\n")).toHaveLength(2);
     });
+
+    if (contract.spec.search) {
+      it(`${testing.area}: a search counts its total once; the same search again reuses it, until a write`, async () => {
+        const scope: Record<string, string | number> = contract.spec.scoped ? { scope: "hotsearch", scope_id: 1 } : {};
+        await testing.create(server, cast.admin.token, { ...scope, title: "Hot wombat" });
+        await testing.create(server, cast.member.token, { ...scope, title: "Wombat draft", [contract.spec.records.published.field]: 0 }).catch(() => undefined);
+        const counts = (queries: string[]) => queries.filter((sql) => /count\(/i.test(sql));
+        // Anonymous callers count what everyone sees (administrators reuse that count: it holds all rows);
+        // a signed-in user's first search also counts their own records.
+        const callers = [
+          { token: undefined, counts: 1 },
+          { token: cast.member.token, counts: contract.spec.records.creator ? 1 : 0 },
+          { token: cast.admin.token, counts: 0 },
+        ];
+        for (const { token, counts: firstCounts } of callers) {
+          const bearer = token ? 1 : 0;
+          const search = () => server.rest("GET", contract.list.path, { query: { ...scope, search: "wombat" }, token });
+          const first = await server.recordQueries(search);
+          expect(first.result.body.total).toBeGreaterThan(0);
+          expect(first.queries, first.queries.join("\n")).toHaveLength(1 + bearer);
+          expect(counts(first.queries), first.queries.join("\n")).toHaveLength(firstCounts);
+          const again = await server.recordQueries(search);
+          expect(again.result.body).toEqual(first.result.body);
+          expect(again.queries, again.queries.join("\n")).toHaveLength(1 + bearer);
+          expect(counts(again.queries), again.queries.join("\n")).toEqual([]);
+        }
+        // A write to the scope: the next search counts again (the page's statement finds the version changed).
+        await testing.create(server, cast.admin.token, { ...scope, title: "Another wombat" });
+        const after = await server.recordQueries(() => server.rest("GET", contract.list.path, { query: { ...scope, search: "wombat" } }));
+        expect(counts(after.queries), after.queries.join("\n")).toHaveLength(1);
+        expect(after.result.body.total).toBe(after.result.body[contract.list.key].length);
+        // Requests that find the same counts stale at the same time share one count (windowed counts hold for
+        // the moment they were counted at, so those are shared only by requests of the same millisecond).
+        await testing.create(server, cast.admin.token, { ...scope, title: "Yet another wombat" });
+        const together = await server.recordQueries(() =>
+          Promise.all(Array.from({ length: 5 }, () => server.rest("GET", contract.list.path, { query: { ...scope, search: "wombat" } }))),
+        );
+        if (!contract.spec.records.window) expect(counts(together.queries), together.queries.join("\n")).toHaveLength(1);
+        for (const response of together.result) expect(response.body.total).toBe(after.result.body.total + 1);
+      });
+    }
   }
 });
 

@@ -108,6 +108,16 @@ for (const testing of areas) {
       for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1), trigger.name).toEqual(expected);
     });
 
+    it("the version triggers (search totals) were installed with the scope columns the records declaration names", async () => {
+      const info = modelInfo(server.app.db.prisma, model);
+      const triggers = await sqlClientOf(server.app.db.prisma).query<{ name: string; args: string }>(
+        Prisma.sql`SELECT tgname AS name, encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = ${info.table}::regclass AND tgname LIKE '%list_versions%' ORDER BY 1`,
+      );
+      expect(triggers.map((trigger) => trigger.name)).toEqual(["delete", "insert", "truncate", "update"].map((event) => `${info.table}_list_versions_${event}`));
+      const expected = records.scoped ? [info.fields.get("scope")!.column, info.fields.get("scopeId")!.column] : ["", ""];
+      for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1), trigger.name).toEqual(expected);
+    });
+
     it("shows the exact total after creates, state, access and scope changes, failed writes and deletes", async () => {
       const where: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 1 } : {};
       const elsewhere: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 2 } : {};
@@ -182,6 +192,102 @@ for (const testing of areas) {
       expect(kept).toEqual(recount);
     });
 
+    if (contract.spec.search) {
+      // Search totals are counted once and reused while the table's version for the scope is unchanged
+      // (src/common/totals.ts): every kind of write must make the next search count again.
+      it("shows the exact search total after writes to matching and other records, changes of the searched text, membership, failed writes and deletes", async () => {
+        const scoped: Record<string, string | number> = records.scoped ? { scope: "searching", scope_id: 1 } : {};
+        const where = { ...scoped, search: "Zyzzyva" };
+        const step = (name: string) => expectExactTotals(server, cast, contract, where, name);
+        const initial = await step("before");
+        expect(await step("the same search again")).toEqual(initial);
+
+        const writer = contract.writers === "users" ? cast.alice.token : cast.admin.token;
+        const unpublished = { [records.published.field === "state" ? "state" : "published"]: 0 };
+        const matching = await testing.create(server, writer, { ...scoped, title: "A zyzzyva here" });
+        const draft = await testing.create(server, writer, { ...scoped, title: "ZYZZYVA draft", ...unpublished });
+        const other = await testing.create(server, writer, { ...scoped, title: "Something else" });
+        const created = await step("after creating two matching records (one a draft) and another");
+        expect(created.anonymous).toBe(initial.anonymous! + 1);
+        expect(created.admin).toBe(initial.admin! + 2);
+        if (records.creator) expect(created.alice).toBe(initial.alice! + 2);
+        expect(await step("the same search again")).toEqual(created);
+
+        expect((await change(other, { title: "Now a zyzzyva too" })).errors).toBeUndefined();
+        expect((await step("after a title change that matches")).anonymous).toBe(initial.anonymous! + 2);
+        expect((await change(matching, { title: "No longer" })).errors).toBeUndefined();
+        expect((await step("after a title change that no longer matches")).anonymous).toBe(initial.anonymous! + 1);
+        if (contract.searchAlso) {
+          // The wiki's text is a new revision; search_text follows it in the database.
+          expect((await change(matching, { [contract.searchAlso]: "A text that mentions zyzzyva once." })).errors).toBeUndefined();
+          expect((await step(`after ${contract.searchAlso} came to match`)).anonymous).toBe(initial.anonymous! + 2);
+          expect((await change(matching, { [contract.searchAlso]: "A text about nothing in particular." })).errors).toBeUndefined();
+          expect((await step(`after ${contract.searchAlso} no longer matches`)).anonymous).toBe(initial.anonymous! + 1);
+        }
+        expect((await change(matching, { title: "A zyzzyva again" })).errors).toBeUndefined();
+
+        const publish = { [records.published.field]: records.published.value };
+        expect((await change(draft, publish)).errors).toBeUndefined();
+        expect((await step("after publishing the draft")).anonymous).toBe(initial.anonymous! + 3);
+
+        if (records.access) {
+          expect((await change(draft, { access: level("registered")!.graphqlName })).errors).toBeUndefined();
+          const registered = await step("after making a record registered-only");
+          expect(registered.anonymous).toBe(initial.anonymous! + 2);
+          expect(registered.bob).toBe(initial.bob! + 3);
+          expect((await change(draft, { access: level("private")!.graphqlName })).errors).toBeUndefined();
+          const hidden = await step("after making it private");
+          expect(hidden.bob).toBe(initial.bob! + 2);
+          if (records.creator) expect(hidden.alice).toBe(initial.alice! + 3);
+        }
+
+        if (records.scoped) {
+          const elsewhere = { scope: "searching", scope_id: 2, search: "zyzzyva" };
+          const there = await expectExactTotals(server, cast, contract, elsewhere, "another scope, before");
+          expect((await change(other, { scope: elsewhere.scope, scopeId: elsewhere.scope_id })).errors).toBeUndefined();
+          expect((await step("after moving a record to another scope")).admin).toBe(initial.admin! + 2);
+          expect((await expectExactTotals(server, cast, contract, elsewhere, "the other scope, after")).admin).toBe(there.admin! + 1);
+          if (records.access) {
+            // Private in a group: its members see it in the search, others do not; joining the group shows it
+            // with no write to the listed table.
+            const group = { scope: "group", scope_id: cast.groupId, search: "zyzzyva" };
+            const before = await expectExactTotals(server, cast, contract, group, "the group, before");
+            expect((await change(other, { scope: "group", scopeId: cast.groupId, access: level("private")!.graphqlName, ...publish })).errors).toBeUndefined();
+            const after = await expectExactTotals(server, cast, contract, group, "the group, after");
+            expect(after.member).toBe(before.member! + 1);
+            expect(after.bob).toBe(before.bob);
+            await server.app.db.prisma.groupMember.create({ data: { groupId: cast.groupId, userId: cast.bob.id, role: "member" } });
+            const joined = await expectExactTotals(server, cast, contract, group, "the group, after bob joined it");
+            expect(joined.bob).toBe(after.member);
+            await server.app.db.prisma.groupMember.deleteMany({ where: { groupId: cast.groupId, userId: cast.bob.id } });
+            expect((await expectExactTotals(server, cast, contract, group, "the group, after bob left it")).bob).toBe(after.bob);
+          }
+        }
+
+        // Writes that fail inside the database leave the totals as they were.
+        const before = await step("before failed writes");
+        const unique = modelInfo(server.app.db.prisma, model);
+        await expect(
+          server.app.db.prisma.$transaction(async (tx) => {
+            await tx.$executeRaw(Prisma.sql`UPDATE ${Prisma.raw(`"${unique.table}"`)} SET title = 'zyzzyva everywhere'`);
+            throw new Error("rolled back");
+          }),
+        ).rejects.toThrow("rolled back");
+        expect(await step("after a transaction that made every title match and rolled back")).toEqual(before);
+        const name = ["pagename", "alias"].find((field) => unique.fields.has(field));
+        if (name) {
+          await testing.create(server, writer, { ...scoped, title: "Zyzzyva named", [name]: "taken-search-name" });
+          await expect(testing.create(server, writer, { ...scoped, title: "Zyzzyva named again", [name]: "taken-search-name" })).rejects.toThrow(/409|not available/);
+          expect((await step("after a write refused for a taken name")).admin).toBe(before.admin! + 1);
+        }
+
+        await remove(matching);
+        const removed = await step("after deleting a matching record");
+        expect(removed.admin).toBe(before.admin! + (name ? 1 : 0) - 1);
+        expect(removed.anonymous).toBe(before.anonymous! + (name ? 1 : 0) - 1);
+      });
+    }
+
     if (records.window) {
       const window = records.window;
       it("counts records into and out of their publishing window as time passes, with no write", async () => {
@@ -201,10 +307,17 @@ for (const testing of areas) {
           (await server.rest("GET", contract.list.path, { query: { ...where, limit: 0 } })).body[contract.list.key].map((item: { title: string }) => item.title).sort();
         const first = await expectExactTotals(server, cast, contract, where, "before");
         expect([first.anonymous, first.bob, first.alice, first.admin]).toEqual([2, 2, 5, 5]);
+        // A search's total is reused until the next window event of the records it counted.
+        const searching = { ...where, search: "soon" };
+        const firstFound = await expectExactTotals(server, cast, contract, searching, "searching, before");
+        expect([firstFound.anonymous, firstFound.bob, firstFound.alice, firstFound.admin]).toEqual([1, 1, 3, 3]);
+        expect(await expectExactTotals(server, cast, contract, searching, "searching again")).toEqual(firstFound);
         expect(await titles()).toEqual(["closes soon", "open"]);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon.getTime() + 1_100 - Date.now())));
         const later = await expectExactTotals(server, cast, contract, where, "after the window moved");
         expect([later.anonymous, later.bob, later.alice, later.admin]).toEqual([3, 3, 5, 5]);
+        const laterFound = await expectExactTotals(server, cast, contract, searching, "searching, after the window moved");
+        expect([laterFound.anonymous, laterFound.bob, laterFound.alice, laterFound.admin]).toEqual([2, 2, 3, 3]);
         expect(await titles()).toEqual(["open", "opens soon 1", "opens soon 2"]);
         const { kept, recount } = await countsAndRecount(server.app, records);
         expect(kept).toEqual(recount);
@@ -236,23 +349,62 @@ describe.skipIf(!process.env.DATABASE_URL)("two server processes on one PostgreS
     await drop();
   });
 
-  it("a list on one process shows the exact total straight after writes through the other", async () => {
+  let token = "";
+  const signIn = async () => {
+    if (token) return token;
     const { hashPassword } = await import("../src/auth/secrets.js");
     const user = await apps[0]!.db.prisma.user.create({
       data: { username: "writer", email: "writer@example.test", name: "Writer", passwordHash: await hashPassword("writer-password"), isAdmin: true },
     });
-    const token = await fetch(`${urls[0]}/api/developer/oauth/token`, {
+    token = await fetch(`${urls[0]}/api/developer/oauth/token`, {
       method: "POST",
       body: new URLSearchParams({ grant_type: "password", username: user.username, password: "writer-password" }),
     }).then(async (response) => ((await response.json()) as { access_token: string }).access_token);
-    const call = async (base: string, method: string, path: string, body?: object) => {
-      const response = await fetch(`${base}/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Record<string, any>) };
+    return token;
+  };
+  const call = async (base: string, method: string, path: string, body?: object) => {
+    const response = await fetch(`${base}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await signIn()}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Record<string, any>) };
+  };
+
+  it("a search on one process shows the exact total straight after writes through the other", async () => {
+    await signIn();
+    const totalOn = async (base: string, anonymous = false) => {
+      const response = await fetch(`${base}/api/wiki/list?scope=shared&scope_id=2&search=quagga&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
+      const body = (await response.json()) as { pages: unknown[]; total: number };
+      expect(body.total).toBe(body.pages.length);
+      return body.total;
     };
+    const [first, second] = urls as [string, string];
+    const page = (title: string, pagetext: string, state = 1) => ({ title, pagetext, state, scope: "shared", scope_id: 2 });
+    // Both processes have counted the search once (both callers), so each holds the totals in its cache.
+    expect([await totalOn(first), await totalOn(first, true), await totalOn(second), await totalOn(second, true)]).toEqual([0, 0, 0, 0]);
+    const ids: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const created = await call(first, "POST", "/wiki", page(`Quagga ${index}`, "text"));
+      expect(created.status).toBe(201);
+      ids.push(created.body!.id);
+      expect([await totalOn(second, true), await totalOn(second)]).toEqual([index + 1, index + 1]);
+    }
+    const plain = await call(second, "POST", "/wiki", page("Plain", "nothing to find"));
+    expect([await totalOn(first, true), await totalOn(first)]).toEqual([3, 3]);
+    // A new revision whose text matches: the database copies it into search_text.
+    expect((await call(second, "PUT", `/wiki/${plain.body!.id}`, page("Plain", "now with a quagga in it"))).status).toBe(200);
+    expect([await totalOn(first, true), await totalOn(first)]).toEqual([4, 4]);
+    expect((await call(first, "PUT", `/wiki/${ids[0]}`, page("Quagga 0", "text", 0))).status).toBe(200);
+    expect([await totalOn(second, true), await totalOn(second)]).toEqual([3, 4]);
+    expect((await call(second, "PUT", `/wiki/${ids[1]}`, page("Renamed", "text"))).status).toBe(200);
+    expect([await totalOn(first, true), await totalOn(first)]).toEqual([2, 3]);
+    expect((await call(first, "DELETE", `/wiki/${ids[2]}`)).status).toBe(204);
+    expect([await totalOn(second, true), await totalOn(second), await totalOn(first, true), await totalOn(first)]).toEqual([1, 2, 1, 2]);
+  });
+
+  it("a list on one process shows the exact total straight after writes through the other", async () => {
+    await signIn();
     const totalOn = async (base: string, anonymous = false) => {
       const response = await fetch(`${base}/api/wiki/list?scope=shared&scope_id=1&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
       const body = (await response.json()) as { pages: unknown[]; total: number };

@@ -53,6 +53,7 @@ export const testing: AreaTesting = {
     list: { path: "/blog/list", key: "posts", graphql: "blogEntries" },
     spec: BLOG_LIST,
     searchField: "title",
+    searchAlso: "content",
     read: { path: "/blog/{id}" },
     update: { method: "PUT", path: "/blog/{id}", body: (record) => pick(record, ["title", "alias", "content", "tags", "scope", "scope_id", "state", "access", "allow_comments", "publish_up", "publish_down", "hits"]) },
     remove: { path: "/blog/{id}" },

@@ -35,6 +35,7 @@ export const testing: AreaTesting = {
     list: { path: "/citations/list", key: "citations", graphql: "citations" },
     spec: CITATION_LIST,
     searchField: "title",
+    searchAlso: "journal",
     writers: "administrators",
     states: [
       { name: "published", published: true, values: { published: 1 } },

@@ -3,6 +3,7 @@ import { sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
+import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { column, modelInfo, rowsStatement, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
@@ -119,7 +120,10 @@ export type Caller = Pick<RequestContext, "db" | "viewer">;
 /** The statements of one list request: its page (with or without the total) and its total alone. */
 export interface ListStatements<Item> {
   page(withTotal: boolean): RowsStatement<Item>;
+  /** The total as one SQL value: a statement to use as a scalar sub-select. */
   total: Prisma.Sql;
+  /** The total from the value `total` gave (a search may count in a statement of its own, src/common/cached-totals.ts). */
+  readTotal(value: unknown): Promise<number>;
 }
 
 const TOTAL = "__total";
@@ -144,25 +148,22 @@ export function listStatements<Item>(
   const info = modelInfo(caller.db, records.model);
   const scope = spec.scoped ? { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 } : null;
   const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
-  const conditions = [
-    ...(scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : []),
-    visibleSql(caller.db, records, caller.viewer, "t", now),
-    ...(search ? [search] : []),
-    ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`),
-  ];
-  const where = Prisma.join(conditions, " AND ");
+  const scoping = scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : [];
+  const matching = [...(search ? [search] : []), ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`)];
+  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now), ...matching], " AND ");
   const direction = Prisma.raw(order.direction === "asc" ? "ASC" : "DESC");
   const orderBy = Prisma.sql`${column(info, "t", order.field)} ${direction}, ${column(info, "t", "id")} ${direction}`;
-  // Searches and filtered lists count the matching rows (search through its trigram indexes); plain
-  // lists add up the counts the list_counts triggers keep.
-  const total =
-    search || Object.keys(filters).length
-      ? Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`
-      : countedTotal(caller, records, scope, now);
+  // Searches and filtered lists count the matching rows (search through its trigram indexes) once per
+  // version of the table's scope and reuse the counts; plain lists add up the counts the list_counts
+  // triggers keep.
+  const total: TotalStatement = matching.length
+    ? cachedTotal(caller, records, scope, Prisma.join([...scoping, ...matching], " AND "), now)
+    : { sql: countedTotal(caller, records, scope, now), read: async (value) => Number(value) };
   return {
     page: (withTotal) =>
-      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, extra: withTotal ? Prisma.sql`(${total}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
-    total,
+      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, extra: withTotal ? Prisma.sql`(${total.sql}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
+    total: total.sql,
+    readTotal: total.read,
   };
 }
 
@@ -180,7 +181,7 @@ export function pagedList<Item>(
 ): Page<Item> {
   const statements = listStatements<Item>(spec, ctx, args, query, filters);
   const sql = sqlClientOf(ctx.db);
-  const countAlone = async () => Number((await sql.query<{ total: number }>(Prisma.sql`SELECT (${statements.total}) AS total`))[0]!.total);
+  const countAlone = async () => statements.readTotal((await sql.query<{ total: unknown }>(Prisma.sql`SELECT (${statements.total}) AS total`))[0]!.total);
   const pageAlone = async () => {
     const page = statements.page(false);
     return page.finish(await sql.query(page.sql));
@@ -189,7 +190,7 @@ export function pagedList<Item>(
     if (!want.items) return { total: await countAlone() };
     const page = statements.page(want.total);
     const rows = await sql.query<Record<string, unknown>>(page.sql);
-    const total = !want.total ? undefined : rows.length ? Number(rows[0]![TOTAL]) : await countAlone();
+    const total = !want.total ? undefined : rows.length ? await statements.readTotal(rows[0]![TOTAL]) : await countAlone();
     for (const row of rows) delete row[TOTAL];
     return { items: await page.finish(rows), total };
   };

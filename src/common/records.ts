@@ -216,7 +216,7 @@ export function rowsStatement<Row>(
  * Group memberships that open private records, as src/groups/membership.ts reads them (members and
  * managers), as a sub-select: the rule costs no statement of its own.
  */
-const memberGroups = (userId: number) =>
+export const memberGroups = (userId: number) =>
   Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND role IN ('member', 'manager')`;
 
 const inList = (expression: Prisma.Sql, values: readonly number[]) =>
@@ -233,20 +233,28 @@ export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, a
 }
 
 /**
- * The access levels a caller qualifies for without owning the record: public for everyone, registered for
- * signed-in users, private for members of the record's group (`scope` group). SQL over `alias`.
+ * The access levels a caller qualifies for without owning the record: public for everyone (`open`),
+ * registered for signed-in users (`open`), private for members of the record's group (`toMembers`: records
+ * of scope group whose group the caller belongs to). Null: the records have no access levels.
  */
-export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"]): Prisma.Sql | null {
+export function shownLevels(declaration: RecordsDeclaration, viewer: RequestContext["viewer"]): { open: number[]; toMembers: number[] } | null {
   const levels = declaration.access;
   if (!levels) return null;
+  if (!viewer.user) return { open: levels.valuesOf("public"), toMembers: [] };
+  return { open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")], toMembers: declaration.scoped ? levels.valuesOf("private") : [] };
+}
+
+/** `shownLevels` as SQL over `alias`. */
+export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"]): Prisma.Sql | null {
+  const shown = shownLevels(declaration, viewer);
+  if (!shown) return null;
   const access = column(info, alias, "access");
+  const open = inList(access, shown.open);
   const user = viewer.user;
-  if (!user) return inList(access, levels.valuesOf("public"));
-  const open = inList(access, [...levels.valuesOf("public"), ...levels.valuesOf("registered")]);
-  if (!declaration.scoped) return open;
+  if (!user || !declaration.scoped) return open;
   const scope = column(info, alias, "scope");
   const scopeId = column(info, alias, "scopeId");
-  return Prisma.sql`(${open} OR (${inList(access, levels.valuesOf("private"))} AND ${scope} = 'group' AND ${scopeId} IN (${memberGroups(user.id)})))`;
+  return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${scope} = 'group' AND ${scopeId} IN (${memberGroups(user.id)})))`;
 }
 
 /**

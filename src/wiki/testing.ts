@@ -43,6 +43,7 @@ export const testing: AreaTesting = {
     list: { path: "/wiki/list", key: "pages", graphql: "wikiPages" },
     spec: WIKI_LIST,
     searchField: "title",
+    searchAlso: "pagetext",
     read: { path: "/wiki/{id}" },
     update: { method: "PUT", path: "/wiki/{id}", body: (record) => pick(record, ["title", "pagename", "pagetext", "scope", "scope_id", "state", "access"]) },
     remove: { path: "/wiki/{id}" },
