@@ -1,4 +1,4 @@
-import { Prisma } from "../generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
@@ -306,3 +306,14 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 
+/**
+ * Deletes the list_count_days buckets the count triggers no longer keep (days before yesterday by the
+ * database's clock, the triggers' own horizon): a total reads only the days after today, so they are
+ * never read again. Run by the purge timer (src/auth/purge.ts); several processes may run it at once.
+ */
+export async function deletePastDayCounts(db: PrismaClient): Promise<number> {
+  const [deleted] = await sqlClientOf(db).query<{ rows: number }>(
+    Prisma.sql`WITH past AS (DELETE FROM list_count_days WHERE day < (now() AT TIME ZONE 'UTC')::date - 1 RETURNING 1) SELECT count(*)::int AS rows FROM past`,
+  );
+  return deleted!.rows;
+}
