@@ -236,9 +236,9 @@ function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, ali
  * The number of records of one scope the caller may see, from the counts the list_counts triggers keep
  * (exact: they change in the writing transaction), without counting rows:
  * - administrators: every record of the scope;
- * - everyone: the published records at the levels the caller qualifies for;
- * - signed-in users add their own records that are not among those (all of theirs minus their own
- *   published ones at those levels).
+ * - everyone else: the published records at the levels the caller qualifies for; signed-in users (for
+ *   records with a creator) all their own records plus the others' shown to them — the counts of all
+ *   creators (created_by 0) minus their own.
  * Publishing windows make "published" depend on the time. A published record is shown when up <= now and
  * it has no end or down > now, so of the published records (`counted`) those with an end (`ends`) are
  * taken off, those whose end is still ahead added back, and those not yet up taken off; a record whose
@@ -251,16 +251,21 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   const info = modelInfo(caller.db, records.model);
   const user = caller.viewer.user;
   const creator = user && !user.isAdmin && records.creator ? user.id : null;
-  const sum = (filter: Prisma.Sql) => Prisma.sql`coalesce(sum(c.rows) FILTER (WHERE ${filter}), 0)`;
   const key = scope ?? { scope: "", scopeId: 0 };
-  const ofKey = (alias: string, owners: number[]) =>
+  // Count rows (list_counts `c`, list_count_days `d`) of this table and scope: all creators' and the caller's own.
+  const owners = creator ? [0, creator] : [0];
+  const ofKey = (alias: string) =>
     Prisma.sql`${Prisma.raw(alias)}.table_name = ${info.table} AND ${Prisma.raw(alias)}.scope = ${key.scope} AND ${Prisma.raw(alias)}.scope_id = ${
       key.scopeId
     } AND ${Prisma.raw(alias)}.created_by IN (${Prisma.join(owners)})`;
-  const from = Prisma.sql`FROM list_counts c WHERE ${ofKey("c", creator ? [0, creator] : [0])}`;
-  if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.created_by = 0`)}::int ${from}`;
+  // A count row's rows as the others' (all creators' minus the caller's own).
+  const others = (alias: string) =>
+    creator ? Prisma.sql`CASE ${Prisma.raw(alias)}.created_by WHEN 0 THEN ${Prisma.raw(alias)}.rows ELSE -${Prisma.raw(alias)}.rows END` : Prisma.raw(`${alias}.rows`);
+  const sum = (rows: Prisma.Sql, filter: Prisma.Sql) => Prisma.sql`coalesce(sum(${rows}) FILTER (WHERE ${filter}), 0)`;
+  const from = Prisma.sql`FROM list_counts c WHERE ${ofKey("c")}`;
+  if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)}::int ${from}`;
 
-  // The levels the caller may see at in this scope, as a condition on a count row (list_counts or list_count_days).
+  // The levels the caller may see at in this scope, as a condition on a count row.
   let allowed = (_alias: string) => Prisma.sql`TRUE`;
   if (records.access) {
     const levels = records.access;
@@ -274,21 +279,20 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
         : () => Prisma.empty;
     allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(open.length ? open : [-1])})${member(alias)})`;
   }
-  const shown = (owner: number) => {
-    const counted = sum(Prisma.sql`c.created_by = ${owner} AND c.published AND ${allowed("c")}`);
-    if (!records.window) return counted;
-    const ends = sum(Prisma.sql`c.created_by = ${owner} AND c.published AND ${allowed("c")} AND c.ends`);
+  const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
+  let shown = counted;
+  if (records.window) {
+    const ends = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")} AND c.ends`);
     // Records that close (+) or open (−) after today, from the day buckets.
     const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-    const afterToday = Prisma.sql`(SELECT coalesce(sum(CASE d.edge WHEN 'down' THEN d.rows ELSE -d.rows END), 0) FROM list_count_days d WHERE ${ofKey(
+    const afterToday = Prisma.sql`(SELECT coalesce(sum(CASE d.edge WHEN 'down' THEN ${others("d")} ELSE -${others("d")} END), 0) FROM list_count_days d WHERE ${ofKey(
       "d",
-      [owner],
     )} AND d.day >= ${tomorrow.toISOString().slice(0, 10)}::date AND ${allowed("d")})`;
-    // Today's rows of this scope and owner published at an allowed level, as a filter over the table itself.
+    // Today's rows of this scope, the others', published at an allowed level, as a filter over the table itself.
     const todays = (condition: Prisma.Sql) => {
       const conditions = [
         ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
-        ...(owner ? [Prisma.sql`${column(info, "f", records.creator!)} = ${owner}`] : []),
+        ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
         Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`,
         accessSql(info, records, "f", caller.viewer) ?? Prisma.sql`TRUE`,
         condition,
@@ -300,9 +304,9 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     const [at, midnight] = [utcTimestamp(now), utcTimestamp(tomorrow)];
     const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
     const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
-    return Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
-  };
-  const total = creator ? Prisma.sql`${shown(0)} + ${sum(Prisma.sql`c.created_by = ${creator}`)} - ${shown(creator)}` : shown(0);
+    shown = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
+  }
+  const total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 
