@@ -31,7 +31,7 @@ export interface Config {
   rateLimit: number;
   /** Failed sign-ins per 15 minutes per address and account; 0 turns it off (LOGIN_RATE_LIMIT, default 10). */
   loginRateLimit: number;
-  /** How often expired sessions and tokens are deleted, in seconds; 0 turns it off (PURGE_INTERVAL, default 3600). */
+  /** How often expired sessions and tokens (and the list totals' day counts of past days) are deleted, in seconds; 0 turns it off (PURGE_INTERVAL, default 3600). */
   purgeInterval: number;
   /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
   corsOrigins: string[];
@@ -107,7 +107,7 @@ const environment = z
     BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
     RATE_LIMIT: wholeNumber(0, 1_000_000, 600, " (requests per minute; 0 turns the limit off)"),
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 10, " (failed sign-ins per 15 minutes; 0 turns the limit off)"),
-    PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens; 0 turns it off)"),
+    PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens and of past day counts; 0 turns it off)"),
     CORS_ORIGINS: z.preprocess(
       unset,
       z

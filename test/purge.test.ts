@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { FIRST_PARTY_CLIENT_ID } from "../src/auth/oauth.js";
+import { Prisma } from "../src/generated/prisma/client.js";
+import { sqlClientOf } from "../src/db/sql.js";
 import { startServer, type TestServer, type TestUser } from "./server.js";
 
 /** PURGE_INTERVAL: expired sessions and tokens, spent refresh tokens included, are deleted on a timer (docs/decisions.md). */
@@ -52,5 +54,27 @@ describe("the purge of expired credentials", () => {
     expect(await sessionIds()).toEqual([liveSession.id]);
     expect(await tokenIds()).toEqual([spentLive.id, refreshable.id, live.id].sort((a, b) => a - b));
     expect((await server.rest("GET", "/members/me", { token: user.token })).status).toBe(200);
+  });
+});
+
+describe("the purge of list totals' day buckets", () => {
+  it("deletes the buckets of days the count triggers no longer keep (before yesterday, UTC) and keeps the rest", async () => {
+    const sql = sqlClientOf(server.app.db.prisma);
+    const days = [-5, -2, -1, 0, 1, 30];
+    for (const offset of days) {
+      await sql.query(
+        Prisma.sql`INSERT INTO list_count_days (table_name, scope, scope_id, created_by, day, edge, access, rows)
+                   VALUES ('purge_test', 'site', 0, 0, (now() AT TIME ZONE 'UTC')::date + ${offset}::int, 'up', 1, 1)`,
+      );
+    }
+    const kept = async () =>
+      (
+        await sql.query<{ offset: number }>(
+          Prisma.sql`SELECT day - (now() AT TIME ZONE 'UTC')::date AS offset FROM list_count_days WHERE table_name = 'purge_test' ORDER BY day`,
+        )
+      ).map((row) => row.offset);
+    const deadline = Date.now() + 10_000;
+    while ((await kept()).length > 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await kept()).toEqual([-1, 0, 1, 30]);
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
-import { countTriggerArguments, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
+import { countTriggerArguments, modelInfo, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
+import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
@@ -42,7 +43,39 @@ async function expectExactTotals(server: TestServer, cast: Cast, contract: ListC
   return totals;
 }
 
-/** list_counts for one table, and the same counts worked out from the table's rows. */
+/**
+ * The totals the counts give at other moments than now — time passing, or the server's clock ahead of or
+ * behind the database's by hours — for every viewer of one scope: each equals the records the visibility
+ * rule shows at that moment (a count of the rows). Read through the list kit's statements, as the plan test
+ * does, since a request cannot move the server's clock.
+ */
+async function expectExactTotalsAt(app: App, cast: Cast, spec: ListSpec, where: { scope: string; scopeId: number }, moments: Date[], step: string) {
+  const db = app.db.prisma;
+  const records = spec.records;
+  const info = modelInfo(db, records.model);
+  const col = (field: string) => Prisma.raw(`t."${info.fields.get(field)!.column}"`);
+  const users = { anonymous: undefined, alice: cast.alice, bob: cast.bob, member: cast.member, admin: cast.admin };
+  for (const moment of moments) {
+    for (const [name, user] of Object.entries(users)) {
+      const caller: Caller = {
+        db,
+        viewer: user ? { user: { id: user.id, username: user.username, isAdmin: name === "admin" }, via: "token" } : { user: null, via: "anonymous" },
+      };
+      const { total } = listStatements(spec, caller, { ...where, limit: 0 }, undefined, {}, moment);
+      const [row] = await sqlClientOf(db).query<{ counted: number; shown: number }>(
+        Prisma.sql`SELECT (${total}) AS counted, (SELECT count(*)::int FROM ${table(info, "t")} WHERE ${col("scope")} = ${where.scope} AND ${col("scopeId")} = ${
+          where.scopeId
+        } AND ${visibleSql(db, records, caller.viewer, "t", moment)}) AS shown`,
+      );
+      expect(row!.counted, `${step}, ${name} at ${moment.toISOString()}`).toBe(row!.shown);
+    }
+  }
+}
+
+/**
+ * list_counts for one table, and the same counts worked out from the table's rows; for windowed records
+ * also list_count_days (the days the triggers keep: from yesterday, UTC, on) and its recount.
+ */
 async function countsAndRecount(app: App, records: RecordsDeclaration) {
   const db = app.db.prisma;
   const info = modelInfo(db, records.model);
@@ -60,7 +93,27 @@ async function countsAndRecount(app: App, records: RecordsDeclaration) {
     Prisma.sql`SELECT scope, scope_id, created_by, published, access, ends, rows FROM list_counts
                 WHERE table_name = ${info.table} AND rows <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
   );
-  return { kept, recount };
+  if (!records.window) return { kept, recount };
+  // Published rows by the day their window opens and, with an end, closes; empty windows (down <= up) on neither.
+  const [up, down] = [col(records.window.up), col(records.window.down)];
+  const published = Prisma.sql`SELECT ${records.scoped ? col("scope") : Prisma.sql`''`} AS scope, ${records.scoped ? col("scopeId") : Prisma.sql`0`} AS scope_id,
+    ${records.access ? col("access") : Prisma.sql`0`} AS access, ${records.creator ? col(records.creator) : Prisma.sql`NULL::int`} AS creator, ${up} AS up, ${down} AS down
+    FROM ${Prisma.raw(`"${info.table}"`)} WHERE ${col(records.published.field)} = ${records.published.value}`;
+  const yesterday = Prisma.sql`(now() AT TIME ZONE 'UTC')::date - 1`;
+  const recountDays = await sqlClientOf(db).query(
+    Prisma.sql`WITH published AS (${published}),
+                    edges AS (SELECT scope, scope_id, access, creator, up::date AS day, 'up' AS edge FROM published WHERE down IS NULL OR down > up
+                              UNION ALL SELECT scope, scope_id, access, creator, down::date, 'down' FROM published WHERE down > up)
+               SELECT scope, scope_id, who AS created_by, day::text AS day, edge, access, count(*)::int AS rows
+                 FROM edges CROSS JOIN LATERAL (VALUES (0), (creator)) AS w(who)
+                WHERE who IS NOT NULL AND day >= ${yesterday}
+                GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+  );
+  const keptDays = await sqlClientOf(db).query(
+    Prisma.sql`SELECT scope, scope_id, created_by, day::text AS day, edge, access, rows FROM list_count_days
+                WHERE table_name = ${info.table} AND rows <> 0 AND day >= ${yesterday} ORDER BY 1, 2, 3, 4, 5, 6`,
+  );
+  return { kept: [...kept, ...keptDays], recount: [...recount, ...recountDays] };
 }
 
 const graphqlName = (model: string) => model[0]!.toLowerCase() + model.slice(1);
@@ -321,6 +374,129 @@ for (const testing of areas) {
         expect(await titles()).toEqual(["open", "opens soon 1", "opens soon 2"]);
         const { kept, recount } = await countsAndRecount(server.app, records);
         expect(kept).toEqual(recount);
+      });
+
+      it("counts records whose window opens or closes today, tomorrow or in a month, or is empty, after every kind of write and at any moment ahead", { timeout: 120_000 }, async () => {
+        const db = server.app.db.prisma;
+        const info = modelInfo(db, model);
+        const scopes = [
+          { scope: "days", scopeId: 1 },
+          { scope: "group", scopeId: cast.groupId },
+        ];
+        const [days, group] = scopes as [(typeof scopes)[number], (typeof scopes)[number]];
+        const rest = (moment: Date) => moment.toISOString().slice(0, 23).replace("T", " ");
+        const [up, down] = [window.up, window.down].map((field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)) as [string, string];
+        const groupBefore = await expectExactTotals(server, cast, contract, { scope: group.scope, scope_id: group.scopeId }, "the group, before");
+        const now = Date.now();
+        const HOUR = 3_600_000;
+        const DAY = 24 * HOUR;
+        const midnight = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1);
+        // Later today (UTC) when the day has time left; right after midnight otherwise, which is tomorrow's case again.
+        const laterToday = new Date(Math.max(now + 60_000, Math.min(now + HOUR, midnight - 1_000)));
+        const tomorrow = new Date(midnight + HOUR);
+        const inAMonth = new Date(now + 30 * DAY);
+        const ago = new Date(now - HOUR);
+        const entry = (title: string, values: Record<string, unknown>, token = cast.alice.token, where = days) =>
+          testing.create(server, token, { scope: where.scope, scope_id: where.scopeId, title, ...values });
+        const ids = {
+          opensToday: await entry("opens today", { [up]: rest(laterToday) }),
+          opensTomorrow: await entry("opens tomorrow", { [up]: rest(tomorrow) }),
+          opensInAMonth: await entry("opens in a month", { [up]: rest(inAMonth), [down]: rest(new Date(inAMonth.getTime() + DAY)) }),
+          closesToday: await entry("closes today", { [up]: rest(ago), [down]: rest(laterToday) }),
+          closesTomorrow: await entry("closes tomorrow", { [up]: rest(ago), [down]: rest(tomorrow) }),
+          closesInAMonth: await entry("closes in a month", { [up]: rest(ago), [down]: rest(inAMonth) }),
+          registeredTomorrow: await entry("registered, opens tomorrow", { [up]: rest(tomorrow), access: level("registered")!.value }),
+          draftTomorrow: await entry("draft, opens tomorrow", { [up]: rest(tomorrow), state: 0 }),
+          privateTomorrow: await entry("private in the group, opens tomorrow", { [up]: rest(tomorrow), access: level("private")!.value }, cast.member.token, group),
+          privateClosesTomorrow: await entry("private in the group, closes tomorrow", { [up]: rest(ago), [down]: rest(tomorrow), access: level("private")!.value }, cast.member.token, group),
+          // Made empty below: the API refuses a window whose end is not after its start, an import need not.
+          emptyAhead: await entry("empty window ahead", { [up]: rest(inAMonth), [down]: rest(new Date(inAMonth.getTime() + HOUR)) }),
+          emptyEqual: await entry("empty window, up = down", { [up]: rest(tomorrow), [down]: rest(new Date(tomorrow.getTime() + HOUR)) }),
+          emptyStraddling: await entry("empty window around now", { [up]: rest(tomorrow), [down]: rest(new Date(tomorrow.getTime() + HOUR)) }),
+          emptyToday: await entry("empty window closing today", { [up]: rest(laterToday), [down]: rest(new Date(laterToday.getTime() + HOUR)) }),
+        };
+        const col = (field: string) => Prisma.raw(`"${info.fields.get(field)!.column}"`);
+        const setWindow = (id: number, opens: Date, closes: Date) =>
+          sqlClientOf(db).query(Prisma.sql`UPDATE ${Prisma.raw(`"${info.table}"`)} SET ${col(window.up)} = ${rest(opens)}::timestamp(3), ${col(window.down)} = ${rest(
+            closes,
+          )}::timestamp(3) WHERE id = ${id}`);
+        await setWindow(ids.emptyAhead, inAMonth, tomorrow);
+        await setWindow(ids.emptyEqual, tomorrow, tomorrow);
+        await setWindow(ids.emptyStraddling, tomorrow, ago);
+        await setWindow(ids.emptyToday, laterToday, new Date(laterToday.getTime() - 1_000));
+
+        // Moments ahead and behind: the server's clock 20 hours behind or ahead of the database's, each
+        // opening and closing passing, the next midnights.
+        const moments = [
+          new Date(now - 20 * HOUR),
+          new Date(now),
+          new Date(laterToday.getTime() + 1),
+          new Date(midnight),
+          new Date(tomorrow.getTime() - 1),
+          new Date(tomorrow.getTime()),
+          new Date(now + 20 * HOUR),
+          new Date(midnight + DAY),
+          new Date(inAMonth.getTime()),
+          new Date(inAMonth.getTime() + HOUR),
+          new Date(inAMonth.getTime() + DAY + 1),
+          new Date(now + 400 * DAY),
+        ];
+        const check = async (step: string) => {
+          for (const where of scopes) {
+            await expectExactTotals(server, cast, contract, { scope: where.scope, scope_id: where.scopeId }, step);
+            await expectExactTotalsAt(server.app, cast, contract.spec, where, moments, step);
+          }
+          const { kept, recount } = await countsAndRecount(server.app, records);
+          expect(kept, step).toEqual(recount);
+        };
+        await check("after creating");
+        const first = await expectExactTotals(server, cast, contract, { scope: days.scope, scope_id: days.scopeId }, "now");
+        // Shown now: the three closing later; alice also sees her own others.
+        expect([first.anonymous, first.bob, first.alice, first.admin]).toEqual([3, 3, 12, 12]);
+        const members = await expectExactTotals(server, cast, contract, { scope: group.scope, scope_id: group.scopeId }, "now");
+        expect([members.anonymous, members.bob, members.member, members.admin]).toEqual([
+          groupBefore.anonymous,
+          groupBefore.bob,
+          groupBefore.member! + 2,
+          groupBefore.admin! + 2,
+        ]);
+
+        const update = async (id: number, input: Record<string, unknown>) => expect((await change(id, input)).errors).toBeUndefined();
+        await update(ids.opensInAMonth, { [window.up]: new Date(now + 2 * DAY).toISOString() });
+        await check("after moving an opening from a month ahead to the day after tomorrow");
+        await update(ids.closesInAMonth, { [window.down]: tomorrow.toISOString() });
+        await check("after moving a closing from a month ahead to tomorrow");
+        await update(ids.closesTomorrow, { [window.down]: null });
+        await check("after removing an end");
+        await update(ids.opensTomorrow, { access: level("registered")!.graphqlName });
+        await check("after making a scheduled record registered-only");
+        await update(ids.opensToday, { state: 0 });
+        await check("after unpublishing a record that opens today");
+        await update(ids.draftTomorrow, { state: 1 });
+        await check("after publishing a draft that opens tomorrow");
+        await update(ids.registeredTomorrow, { scope: group.scope, scopeId: group.scopeId, access: level("private")!.graphqlName });
+        await check("after moving a scheduled record into the group, private");
+        await update(ids.emptyAhead, { [window.down]: new Date(inAMonth.getTime() + DAY).toISOString() });
+        await check("after giving an empty window an end after its start");
+        await expect(
+          db.$transaction(async (tx) => {
+            await tx.$executeRaw(Prisma.sql`UPDATE ${Prisma.raw(`"${info.table}"`)} SET ${col(window.up)} = ${col(window.up)} + interval '1 day', ${col(window.down)} = NULL`);
+            throw new Error("rolled back");
+          }),
+        ).rejects.toThrow("rolled back");
+        await check("after a transaction that moved every window and rolled back");
+        await remove(ids.privateTomorrow);
+        await remove(ids.closesToday);
+        await check("after deleting");
+
+        // A record moved to open 2 s from now appears when the moment passes, with no write.
+        const soon = new Date(Date.now() + 2_000);
+        await update(ids.opensTomorrow, { [window.up]: soon.toISOString(), access: level("public")!.graphqlName });
+        const before = await expectExactTotals(server, cast, contract, { scope: days.scope, scope_id: days.scopeId }, "before the moment");
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon.getTime() + 1_100 - Date.now())));
+        const after = await expectExactTotals(server, cast, contract, { scope: days.scope, scope_id: days.scopeId }, "after the moment");
+        expect(after.anonymous).toBe(before.anonymous! + 1);
+        await check("after the moment passed");
       });
     }
   });

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
+import { deletePastDayCounts } from "../common/paging.js";
 
 /**
  * Deletes credentials that can no longer do anything: cookie sessions past their expiry, and token rows
@@ -15,17 +16,21 @@ export async function purgeExpiredCredentials(db: PrismaClient, now = new Date()
 }
 
 /**
- * Runs the purge every `intervalSeconds` (0: never) until stopped. The timer does not keep the process
- * alive, and a failed purge is logged and tried again next time.
+ * Runs the purge every `intervalSeconds` (0: never) until stopped: expired credentials, and the day
+ * buckets of list totals that no total reads any more (`deletePastDayCounts`). The timer does not keep the
+ * process alive, and a failed purge is logged and tried again next time.
  */
 export function schedulePurge(db: PrismaClient, intervalSeconds: number, log: (line: string, error?: unknown) => void): () => Promise<unknown> {
   if (intervalSeconds === 0) return async () => {};
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = purgeExpiredCredentials(db).then(
-      ({ sessions, tokens }) => (sessions || tokens) && log(`purged ${sessions} expired sessions and ${tokens} expired tokens`),
-      (error) => log("purging expired sessions and tokens failed", error),
-    );
+    running = Promise.all([
+      purgeExpiredCredentials(db).then(
+        ({ sessions, tokens }) => (sessions || tokens) && log(`purged ${sessions} expired sessions and ${tokens} expired tokens`),
+        (error) => log("purging expired sessions and tokens failed", error),
+      ),
+      deletePastDayCounts(db).catch((error) => log("deleting the day counts of past days failed", error)),
+    ]);
   }, intervalSeconds * 1000);
   timer.unref();
   return () => {

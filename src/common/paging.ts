@@ -1,4 +1,4 @@
-import { Prisma } from "../generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
@@ -237,43 +237,63 @@ function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, ali
  * The number of records of one scope the caller may see, from the counts the list_counts triggers keep
  * (exact: they change in the writing transaction), without counting rows:
  * - administrators: every record of the scope;
- * - everyone: the published records at the levels the caller qualifies for;
- * - signed-in users add their own records that are not among those (all of theirs minus their own
- *   published ones at those levels).
- * Publishing windows make "published" depend on the time: a published record whose window has an end is
- * counted as ended (`ends`), then the few whose window is open now — those not yet up and those with an end
- * still ahead — are counted through the publish_up/publish_down indexes and put right.
+ * - everyone else: the published records at the levels the caller qualifies for; signed-in users (for
+ *   records with a creator) all their own records plus the others' shown to them — the counts of all
+ *   creators (created_by 0) minus their own.
+ * Publishing windows make "published" depend on the time. A published record is shown when up <= now and
+ * it has no end or down > now, so of the published records (`counted`) those with an end (`ends`) are
+ * taken off, those whose end is still ahead added back, and those not yet up taken off; a record whose
+ * window is empty (down <= up) is in neither of the last two, so it stays off. Records that open or close
+ * later are read from list_count_days, which the same triggers keep per UTC day: the buckets of the days
+ * after today, plus today's rows still ahead of `now`, counted through the publish_up/publish_down indexes.
+ * The cost depends on the days ahead that have buckets and on today's rows, not on how many records wait.
  */
 function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scope: string; scopeId: number } | null, now: Date): Prisma.Sql {
   const info = modelInfo(caller.db, records.model);
   const user = caller.viewer.user;
   const creator = user && !user.isAdmin && records.creator ? user.id : null;
-  const sum = (filter: Prisma.Sql) => Prisma.sql`coalesce(sum(c.rows) FILTER (WHERE ${filter}), 0)`;
   const key = scope ?? { scope: "", scopeId: 0 };
-  const from = Prisma.sql`FROM list_counts c WHERE c.table_name = ${info.table} AND c.scope = ${key.scope} AND c.scope_id = ${key.scopeId} AND c.created_by IN (${Prisma.join(
-    creator ? [0, creator] : [0],
-  )})`;
-  if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.created_by = 0`)}::int ${from}`;
+  // Count rows (list_counts `c`, list_count_days `d`) of this table and scope: all creators' and the caller's own.
+  const owners = creator ? [0, creator] : [0];
+  const ofKey = (alias: string) =>
+    Prisma.sql`${Prisma.raw(alias)}.table_name = ${info.table} AND ${Prisma.raw(alias)}.scope = ${key.scope} AND ${Prisma.raw(alias)}.scope_id = ${
+      key.scopeId
+    } AND ${Prisma.raw(alias)}.created_by IN (${Prisma.join(owners)})`;
+  // A count row's rows as the others' (all creators' minus the caller's own).
+  const others = (alias: string) =>
+    creator ? Prisma.sql`CASE ${Prisma.raw(alias)}.created_by WHEN 0 THEN ${Prisma.raw(alias)}.rows ELSE -${Prisma.raw(alias)}.rows END` : Prisma.raw(`${alias}.rows`);
+  const sum = (rows: Prisma.Sql, filter: Prisma.Sql) => Prisma.sql`coalesce(sum(${rows}) FILTER (WHERE ${filter}), 0)`;
+  const from = Prisma.sql`FROM list_counts c WHERE ${ofKey("c")}`;
+  if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)}::int ${from}`;
 
   // The levels the caller may see at in this scope, as a condition on a count row.
-  let allowed = Prisma.sql`TRUE`;
+  let allowed = (_alias: string) => Prisma.sql`TRUE`;
   if (records.access) {
     const levels = records.access;
     const open = user ? [...levels.valuesOf("public"), ...levels.valuesOf("registered")] : levels.valuesOf("public");
     const member =
       user && scope?.scope === "group" && levels.valuesOf("private").length
-        ? Prisma.sql` OR (c.access IN (${Prisma.join(levels.valuesOf("private"))}) AND EXISTS (SELECT 1 FROM group_members WHERE group_id = ${scope.scopeId} AND user_id = ${user.id} AND role IN ('member', 'manager')))`
-        : Prisma.empty;
-    allowed = Prisma.sql`(c.access IN (${Prisma.join(open.length ? open : [-1])})${member})`;
+        ? (alias: string) =>
+            Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.valuesOf("private"))}) AND EXISTS (SELECT 1 FROM group_members WHERE group_id = ${
+              scope.scopeId
+            } AND user_id = ${user.id} AND role IN ('member', 'manager')))`
+        : () => Prisma.empty;
+    allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(open.length ? open : [-1])})${member(alias)})`;
   }
-  const shown = (owner: number) => {
-    const counted = sum(Prisma.sql`c.created_by = ${owner} AND c.published AND ${allowed}`);
-    if (!records.window) return counted;
-    // Rows of this scope and owner published at an allowed level, as a filter over the table itself.
-    const rowsOf = (condition: Prisma.Sql) => {
+  const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
+  let shown = counted;
+  if (records.window) {
+    const ends = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")} AND c.ends`);
+    // Records that close (+) or open (−) after today, from the day buckets.
+    const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+    const afterToday = Prisma.sql`(SELECT coalesce(sum(CASE d.edge WHEN 'down' THEN ${others("d")} ELSE -${others("d")} END), 0) FROM list_count_days d WHERE ${ofKey(
+      "d",
+    )} AND d.day >= ${tomorrow.toISOString().slice(0, 10)}::date AND ${allowed("d")})`;
+    // Today's rows of this scope, the others', published at an allowed level, as a filter over the table itself.
+    const todays = (condition: Prisma.Sql) => {
       const conditions = [
         ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
-        ...(owner ? [Prisma.sql`${column(info, "f", records.creator!)} = ${owner}`] : []),
+        ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
         Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`,
         accessSql(info, records, "f", caller.viewer) ?? Prisma.sql`TRUE`,
         condition,
@@ -282,11 +302,23 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     };
     const up = column(info, "f", records.window.up);
     const down = column(info, "f", records.window.down);
-    const at = utcTimestamp(now);
-    return Prisma.sql`(${counted} - ${sum(Prisma.sql`c.created_by = ${owner} AND c.published AND ${allowed} AND c.ends`)} - ${rowsOf(
-      Prisma.sql`${down} IS NULL AND ${up} > ${at}`,
-    )} + ${rowsOf(Prisma.sql`${down} > ${at} AND ${up} <= ${at}`)})`;
-  };
-  const total = creator ? Prisma.sql`${shown(0)} + ${sum(Prisma.sql`c.created_by = ${creator}`)} - ${shown(creator)}` : shown(0);
+    const [at, midnight] = [utcTimestamp(now), utcTimestamp(tomorrow)];
+    const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
+    const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
+    shown = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
+  }
+  const total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
   return Prisma.sql`SELECT (${total})::int ${from}`;
+}
+
+/**
+ * Deletes the list_count_days buckets the count triggers no longer keep (days before yesterday by the
+ * database's clock, the triggers' own horizon): a total reads only the days after today, so they are
+ * never read again. Run by the purge timer (src/auth/purge.ts); several processes may run it at once.
+ */
+export async function deletePastDayCounts(db: PrismaClient): Promise<number> {
+  const [deleted] = await sqlClientOf(db).query<{ rows: number }>(
+    Prisma.sql`WITH past AS (DELETE FROM list_count_days WHERE day < (now() AT TIME ZONE 'UTC')::date - 1 RETURNING 1) SELECT count(*)::int AS rows FROM past`,
+  );
+  return deleted!.rows;
 }

@@ -300,7 +300,8 @@ export async function isVisible(ctx: RequestContext, declaration: RecordsDeclara
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Counts: what the list_counts triggers keep for a table (see the migration that defines list_counts_track).
+// Counts: what the list_counts triggers keep for a table, in list_counts and, for windowed records,
+// list_count_days (see the latest migration that defines list_counts_track).
 
 /** The arguments `list_counts_track` must have been called with for this table. */
 export function countTriggerArguments(prisma: PrismaClient, declaration: RecordsDeclaration): string[] {
@@ -313,6 +314,7 @@ export function countTriggerArguments(prisma: PrismaClient, declaration: Records
     columnOf(declaration.creator),
     declaration.scoped ? columnOf("scope") : "",
     declaration.scoped ? columnOf("scopeId") : "",
+    declaration.window ? columnOf(declaration.window.up) : "",
     declaration.window ? columnOf(declaration.window.down) : "",
   ];
 }
