@@ -83,6 +83,8 @@ const limitError = (message: string) => new GraphQLError(message, { extensions: 
 
 /** Costs kept per parsed document (yoga's parse cache hands the same DocumentNode back for the same text), per operation and variables. */
 const MAX_COSTS_PER_DOCUMENT = 32;
+/** Variables longer than this as JSON are measured every time. */
+const MAX_KEPT_VARIABLES_LENGTH = 1024;
 
 /**
  * Refuses operations over QUERY_LIMITS.maxCost before anything runs, with the variables they were sent
@@ -93,12 +95,15 @@ function costLimitPlugin(): Plugin {
   const costs = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      // Queries only: mutations carry their input (texts of any size) and are seldom sent twice alike.
-      const keep = getOperationAST(args.document, args.operationName)?.operation === "query";
+      // Queries with small variables only: mutations carry their input (texts of any size) and are seldom
+      // sent twice alike, and variables are measured without being written out first (a client's variables
+      // may be nested deeper than JSON.stringify's stack allows: the fuzzer sends 200,000 brackets).
+      const variables = args.variableValues ?? {};
+      const keep =
+        getOperationAST(args.document, args.operationName)?.operation === "query" && jsonLength(variables, MAX_KEPT_VARIABLES_LENGTH) <= MAX_KEPT_VARIABLES_LENGTH;
       let known = costs.get(args.document);
-      const variablesText = keep ? JSON.stringify(args.variableValues ?? {}) : "";
-      const key = `${args.operationName ?? ""}\u0000${variablesText}`;
-      let cost = keep && variablesText.length <= 1024 ? known?.get(key) : undefined;
+      const key = keep ? `${args.operationName ?? ""}\u0000${JSON.stringify(variables)}` : "";
+      let cost = keep ? known?.get(key) : undefined;
       if (cost === undefined) {
         try {
           cost = queryCost(args.schema, args.document, { variables: args.variableValues ?? {}, operationName: args.operationName });
@@ -110,7 +115,7 @@ function costLimitPlugin(): Plugin {
           setResultAndStopExecution({ errors: [limitError(error instanceof Error ? error.message : "The query cannot be measured.")] });
           return;
         }
-        if (keep && variablesText.length <= 1024) {
+        if (keep) {
           if (!known) costs.set(args.document, (known = new Map()));
           if (known.size < MAX_COSTS_PER_DOCUMENT) known.set(key, cost);
         }
