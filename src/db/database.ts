@@ -68,12 +68,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       connectionTimeoutMillis: 5_000,
       statement_timeout: 30_000,
-      // Statements are prepared (preparedName), but planned for their parameters on every execution: a
-      // generic plan cannot see a search pattern, and PostgreSQL's own choice picked one that read the
-      // whole scope for `search` at 10^6 pages (850 ms instead of a few).
-      options: "-c plan_cache_mode=force_custom_plan",
     });
     pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout
+    // Statements are prepared (preparedName), but planned for their parameters on every execution: a
+    // generic plan cannot see a search pattern, and PostgreSQL's own choice picked one that read the whole
+    // scope for `search` at 10^6 pages (850 ms instead of a few). Set on each new connection, before the
+    // pool hands it out (its first query); not as the `options` startup parameter, which an `options` in
+    // DATABASE_URL would replace and PgBouncer refuses.
+    pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).catch(() => {}));
     // The migration advisory lock belongs to a session: one connection runs all of it.
     const connection = await pool.connect().catch(async (error: Error) => {
       await pool.end();
@@ -198,6 +200,9 @@ async function initialiseInChildProcess(dir: string): Promise<void> {
   });
 }
 
+/** How the pool's connections plan prepared statements (see the pool's "connect" handler). */
+export const PLAN_CACHE_MODE = "force_custom_plan";
+
 /** Statement texts the pool prepares on each connection, by name; past this many, texts run unprepared. */
 const MAX_PREPARED = 500;
 const preparedNames = new Map<string, string>();
@@ -207,7 +212,9 @@ const preparedNames = new Map<string, string>();
  * connection instead of on every request (a list's statement is the same text for every caller of a kind;
  * only its parameters change), which saves part of the database's CPU per list answer (docs/performance.md).
  * Texts are few (one per list shape), but bounded all the same: a text seen after MAX_PREPARED others runs
- * unnamed, as before. Each execution is still planned for its own parameters (plan_cache_mode, above).
+ * unnamed, as before. Each execution is still planned for its own parameters (PLAN_CACHE_MODE). What it
+ * costs PostgreSQL: at most MAX_PREPARED parsed statements per pool connection. Behind PgBouncer in
+ * transaction pooling this needs PgBouncer 1.21 or later with `max_prepared_statements` set.
  */
 function preparedName(text: string): string | undefined {
   let name = preparedNames.get(text);
