@@ -247,7 +247,7 @@ for (const testing of areas) {
 
     if (contract.spec.search) {
       // Search totals are counted once and reused while the table's version for the scope is unchanged
-      // (src/common/totals.ts): every kind of write must make the next search count again.
+      // (src/common/cached-totals.ts): every kind of write must make the next search count again.
       it("shows the exact search total after writes to matching and other records, changes of the searched text, membership, failed writes and deletes", async () => {
         const scoped: Record<string, string | number> = records.scoped ? { scope: "searching", scope_id: 1 } : {};
         const where = { ...scoped, search: "Zyzzyva" };

@@ -14,7 +14,9 @@ import type { Caller } from "./paging.js";
  * trigger in every writing transaction). The page's statement reads the version in its own snapshot; the
  * kept counts are used only when it is the version they were counted at, so they are exactly what a count
  * in that statement would find. Otherwise they are counted again with the version: in the page's statement
- * when nothing is kept, in one more statement when what is kept turns out stale.
+ * when nothing is kept, in one more statement when what is kept turns out stale — that count sees the data
+ * as of its own snapshot, so a write committed between the two statements may be in the total and not yet
+ * on the page (as with any list read in two statements; the next list shows both).
  *
  * What is kept does not depend on the caller: per owner (0: all rows; a user: the rows they created) the
  * number of all rows and of the published ones at each access level. A caller's total is put together from
@@ -95,8 +97,8 @@ export function cachedTotal(
   const version = Prisma.sql`coalesce((SELECT v.version::text FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
   // Private records of a group are shown to its members: whether the caller is one, in the same snapshot.
   const shown = shownLevels(records, viewer);
-  const member =
-    user && !user.isAdmin && scope?.scope === "group" && shown?.toMembers.length ? Prisma.sql`${scope.scopeId} IN (${memberGroups(user.id)})` : Prisma.sql`false`;
+  const asksMembership = Boolean(user && !user.isAdmin && scope?.scope === "group" && shown?.toMembers.length);
+  const member = asksMembership ? Prisma.sql`${scope!.scopeId} IN (${memberGroups(user!.id)})` : Prisma.sql`false`;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
@@ -148,7 +150,10 @@ export function cachedTotal(
     let underWay = recounts.get(db);
     if (!underWay) recounts.set(db, (underWay = new Map()));
     // (Windowed counts hold for the moment they were counted at: shared only by requests of the same moment.)
-    const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null]);
+    // The recount's statement also reads whether this caller belongs to the group: shared only with
+    // requests of the same caller then (their owners' keys alone would not tell callers apart for records
+    // without a creator).
+    const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null, asksMembership ? user!.id : null]);
     let counting = underWay.get(recount);
     if (!counting) {
       counting = sqlClientOf(db)

@@ -4,7 +4,7 @@ import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { column, modelInfo, rowsStatement, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { column, memberGroups, modelInfo, rowsStatement, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -274,9 +274,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     const member =
       user && scope?.scope === "group" && levels.valuesOf("private").length
         ? (alias: string) =>
-            Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.valuesOf("private"))}) AND EXISTS (SELECT 1 FROM group_members WHERE group_id = ${
-              scope.scopeId
-            } AND user_id = ${user.id} AND role IN ('member', 'manager')))`
+            Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.valuesOf("private"))}) AND ${scope.scopeId} IN (${memberGroups(user.id)}))`
         : () => Prisma.empty;
     allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(open.length ? open : [-1])})${member(alias)})`;
   }

@@ -152,7 +152,13 @@ function responseSizePlugin(): Plugin {
           }
           const text = JSON.stringify(result);
           if (text.length > QUERY_LIMITS.maxResponseBytes) return void setResult(tooLarge());
-          setResult(Object.assign(result, { stringify: () => text }));
+          // Not enumerable, so a copy of the result made later does not carry it; and only for this very
+          // result, unchanged since: anything else is written anew.
+          Object.defineProperty(result, "stringify", {
+            value: (value: unknown) => (value === result && !result.errors?.length && !result.extensions ? text : JSON.stringify(value)),
+            enumerable: false,
+          });
+          setResult(result);
         },
       };
     },
