@@ -4,7 +4,7 @@ import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { column, memberGroups, modelInfo, rowsStatement, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { column, memberGroups, modelInfo, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -268,15 +268,15 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
 
   // The levels the caller may see at in this scope, as a condition on a count row.
   let allowed = (_alias: string) => Prisma.sql`TRUE`;
-  if (records.access) {
-    const levels = records.access;
-    const open = user ? [...levels.valuesOf("public"), ...levels.valuesOf("registered")] : levels.valuesOf("public");
+  const levels = shownLevels(records, caller.viewer);
+  if (levels) {
+    // Private levels only in a group the caller belongs to (toMembers is empty for anonymous callers).
     const member =
-      user && scope?.scope === "group" && levels.valuesOf("private").length
+      user && scope?.scope === "group" && levels.toMembers.length
         ? (alias: string) =>
-            Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.valuesOf("private"))}) AND ${scope.scopeId} IN (${memberGroups(user.id)}))`
+            Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.toMembers)}) AND ${scope.scopeId} IN (${memberGroups(user.id)}))`
         : () => Prisma.empty;
-    allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(open.length ? open : [-1])})${member(alias)})`;
+    allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(levels.open.length ? levels.open : [-1])})${member(alias)})`;
   }
   const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
   let shown = counted;
