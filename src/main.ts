@@ -80,8 +80,8 @@ try {
     const base = `http://${host}:${port}`;
     const database = app.db.kind === "pglite" ? `embedded PGlite in ${path.resolve(config.dataDir)}` : "PostgreSQL";
     const { restOperations } = await import("../rest-facade/table.js");
-    const { answeredByProtocolEndpoint } = await import("./auth/api-description.js");
-    const areas = [...new Set(restOperations.map((operation) => operation.area))].filter((area) => !answeredByProtocolEndpoint(area)).map((area) => `${base}/api/${area}`);
+    const { describedAreas } = await import("./auth/api-description.js");
+    const areas = describedAreas(restOperations).map((area) => `${base}/api/${area}`);
     logger.info({ url: base }, `Hubgraph ready on ${base} (${database})`);
     logger.info(`GraphiQL ${base}/graphql; REST API ${base}/api: ${areas.join(", ")}`);
   }

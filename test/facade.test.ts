@@ -1,4 +1,4 @@
-import { answeredByProtocolEndpoint } from "../src/auth/api-description.js";
+import { describedAreas } from "../src/auth/api-description.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import SchemaBuilder from "@pothos/core";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
@@ -285,13 +285,13 @@ describe("routes", () => {
     const answer = await call("GET", "/api");
     expect(answer.status).toBe(200);
     // GET /api/session is the session endpoint, not an area description: the index does not offer it.
-    const areas = [...new Set(restOperations.map((operation) => operation.area))].filter((area) => !answeredByProtocolEndpoint(area));
+    const areas = describedAreas(restOperations);
     expect(areas).not.toContain("session");
     expect(answer.body.areas).toEqual(areas.map((name) => ({ name, uri: `/api/${name}` })));
     expect(answer.body.areas).toContainEqual({ name: "wiki", uri: "/api/wiki" });
   });
 
-  it.each([...new Set(restOperations.map((operation) => operation.area))].filter((area) => !answeredByProtocolEndpoint(area)))(
+  it.each(describedAreas(restOperations))(
     "GET /api/%s describes every operation of the area exactly as the facade table has it",
     async (area) => {
       const answer = await call("GET", `/api/${area}`);

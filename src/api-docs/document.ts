@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import { ERROR_BODY_SCHEMA, ERROR_CODES } from "../common/errors.js";
-import { answeredByProtocolEndpoint, authPaths, securityFor, securitySchemes } from "../auth/api-description.js";
+import { authPaths, describedAreas, securityFor, securitySchemes } from "../auth/api-description.js";
 import { SAFE_METHODS } from "../auth/http.js";
 import { facadePaths } from "../../rest-facade/openapi.js";
 import { AREA_DESCRIPTION_SCHEMA, AREA_INDEX_SCHEMA } from "../../rest-facade/router.js";
@@ -49,7 +49,7 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
   const paths = mergePaths(
     facadePaths({ schema, operations, security: (operation) => securityFor(operation.method, operation.access) }),
     authPaths,
-    ownPaths(areas.filter((area) => !answeredByProtocolEndpoint(area)), versions),
+    ownPaths(describedAreas(operations), versions),
   );
   // Every operation also answers the shared error statuses, and a GET 304 to a matching If-None-Match.
   for (const item of Object.values(paths)) {

@@ -87,6 +87,10 @@ const credentials: JsonSchema = {
  */
 export const answeredByProtocolEndpoint = (area: string): boolean => Boolean(authPaths[`/${area}`]?.get);
 
+/** The facade table's areas that have a description at `GET /api/<area>`: what the index lists, the document describes and the start-up line shows. */
+export const describedAreas = (operations: readonly RestOperation[]): string[] =>
+  [...new Set(operations.map((operation) => operation.area))].filter((area) => !answeredByProtocolEndpoint(area));
+
 /** The token endpoint and the cookie session (http.ts). Statuses every /api operation may answer are added by the document. */
 export const authPaths: PathsObject = {
   [TOKEN_PATH]: {
