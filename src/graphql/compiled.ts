@@ -1,4 +1,4 @@
-import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from "graphql";
+import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 
 /**
@@ -14,22 +14,17 @@ import { compileQuery, isCompiledQuery } from "graphql-jit";
  * naming the input field), not graphql-jit's differently worded one.
  */
 
-/** graphql-js's errors for variables that do not fit the operation's types, or null when they fit. */
-function variableErrors(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: unknown): readonly GraphQLError[] | null {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return null; // execution reports the missing operation itself
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], (variables ?? {}) as Record<string, unknown>, { maxErrors: 50 });
-  return coerced.errors ?? null;
-}
 
 export type RunDocument = (variables: Record<string, unknown>, context: unknown) => Promise<ExecutionResult> | ExecutionResult;
 
 /** A fixed document (a REST facade row's), compiled now; one graphql-jit cannot compile runs through `execute`. */
 export function compiledDocument(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): RunDocument {
   const compiled = compileQuery(schema, document, operationName ?? undefined);
+  // graphql-jit compiled the document, so it has this operation; its variables, found once.
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
   if (isCompiledQuery(compiled)) {
     return (variables, context) => {
-      const errors = variableErrors(schema, document, operationName, variables);
+      const { errors } = getVariableValues(schema, definitions, variables, { maxErrors: 50 });
       if (errors) return { errors };
       return compiled.query(undefined, context, variables) as Promise<ExecutionResult> | ExecutionResult;
     };

@@ -106,7 +106,7 @@ function costLimitPlugin(): Plugin {
       let cost = keep ? known?.get(key) : undefined;
       if (cost === undefined) {
         try {
-          cost = queryCost(args.schema, args.document, { variables: args.variableValues ?? {}, operationName: args.operationName });
+          cost = queryCost(args.schema, args.document, { variables, operationName: args.operationName });
         } catch (error) {
           // Variables that do not fit their types: execution refuses them before running anything, and its
           // error names the field (src/app.ts maskError), so let it.
