@@ -95,3 +95,60 @@ describe("CORS", () => {
     }
   });
 });
+
+describe("documents run again (compiled from their second run on, src/graphql/compiled.ts)", () => {
+  type Body = { data?: Record<string, any> | null; errors?: { message: string; path?: string[]; extensions: { code: string } }[] };
+  const cases: [string, string, Record<string, unknown> | undefined, (body: Body) => void][] = [
+    [
+      "fragments, aliases, @include/@skip and nested relations",
+      `query($limit: Int, $withTotal: Boolean!, $withoutUrl: Boolean!) {
+        first: wikiPages(limit: $limit, sort: "id") { items { ...page version { id version createdBy { username } } } total @include(if: $withTotal) }
+        second: wikiPages(limit: 1, sortDir: "desc") { items { id url @skip(if: $withoutUrl) } }
+      }
+      fragment page on WikiPage { id title created modified access params revisionCount createdBy { id username } }`,
+      { limit: 3, withTotal: true, withoutUrl: true },
+      (body) => {
+        expect(body.data!.first.items).toHaveLength(3);
+        expect(body.data!.first.items[0].version.createdBy.username).toMatch(/^user/);
+        expect(body.data!.first.total).toBeGreaterThanOrEqual(3);
+        expect(body.data!.second.items[0]).toEqual({ id: expect.any(String) });
+      },
+    ],
+    [
+      "an error with its path (wikiPage is non-null, so data is null)",
+      `{ wikiPages(limit: 1) { total } missing: wikiPage(id: "999999") { id } }`,
+      undefined,
+      (body) => {
+        expect(body.data).toBeNull();
+        expect(body.errors!.map((error) => [error.path, error.extensions.code])).toEqual([[["missing"], "NOT_FOUND"]]);
+      },
+    ],
+    [
+      "a variable of the wrong type",
+      "query($limit: Int) { wikiPages(limit: $limit) { total } }",
+      { limit: "many" },
+      (body) => expect(body.errors![0]!.extensions.code).toBe("BAD_REQUEST"),
+    ],
+    ["a missing required variable", "query($id: ID!) { wikiPage(id: $id) { id } }", {}, (body) => expect(body.errors![0]!.message).toMatch(/\$id/)],
+    ["introspection", `{ __type(name: "WikiPage") { name fields { name } } __typename }`, undefined, (body) => expect(body.data!.__typename).toBe("Query")],
+  ];
+
+  beforeAll(async () => {
+    const { token } = await server.user();
+    for (const title of ["Compiled one", "Compiled two", "Compiled three"]) {
+      const created = await server.rest("POST", "/wiki", { token, body: { title, pagetext: `Text of ${title}`, state: 1, params: { shown: true } } });
+      expect(created.status).toBe(201);
+    }
+  });
+
+  it.each(cases)("answers %s the same on its first run and every later one", async (_case, query, variables, check) => {
+    const answers = [];
+    for (let run = 0; run < 3; run++) {
+      const response = await post(JSON.stringify({ query, variables }));
+      answers.push({ status: response.status, body: await response.json() });
+    }
+    check(answers[0]!.body as Body);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+});

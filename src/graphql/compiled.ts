@@ -1,19 +1,17 @@
-import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { GraphQLError, execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 
 /**
- * The REST facade's fixed documents, compiled to JavaScript once (graphql-jit) instead of interpreted on
- * every request: graphql-js re-reads the document for each field of each record, ≈10 % of a list answer's
- * CPU; compiled, a REST list of 25 records costs ≈25 % less server CPU in all (docs/performance.md).
+ * Documents compiled to JavaScript (graphql-jit) instead of interpreted on every request: graphql-js
+ * re-reads the document for each field of each record. Compiled, a REST list of 25 records costs ≈25 %
+ * less server CPU and a GraphQL list ≈20 % less (docs/performance.md).
  *
- * Not for documents sent to /graphql: graphql-jit resolves nested fields in other ticks than graphql-js,
- * so DataLoader batches split (test/contract.test.ts counted 11 statements for a nested page instead of 7).
- * The facade's documents are checked by that same test, row by row.
- * Resolvers, scalars and errors are the schema's own either way; variables are checked by graphql-js
+ * Resolvers, scalars and errors are the schema's own either way. Variables are checked by graphql-js
  * first, so a bad variable is refused with graphql-js's own error (which src/app.ts turns into a 400
- * naming the input field), not graphql-jit's differently worded one.
+ * naming the input field), not graphql-jit's differently worded one. test/contract.test.ts counts the
+ * SQL statements of nested selections through both paths, so DataLoader batches that split under the
+ * compiled code would fail it.
  */
-
 
 export type RunDocument = (variables: Record<string, unknown>, context: unknown) => Promise<ExecutionResult> | ExecutionResult;
 
@@ -23,11 +21,71 @@ export function compiledDocument(schema: GraphQLSchema, document: DocumentNode, 
   // graphql-jit compiled the document, so it has this operation; its variables, found once.
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
   if (isCompiledQuery(compiled)) {
+    const located = locatingErrors(document);
     return (variables, context) => {
       const { errors } = getVariableValues(schema, definitions, variables, { maxErrors: 50 });
       if (errors) return { errors };
-      return compiled.query(undefined, context, variables) as Promise<ExecutionResult> | ExecutionResult;
+      const result = compiled.query(undefined, context, variables) as Promise<ExecutionResult> | ExecutionResult;
+      return result instanceof Promise ? result.then(located) : located(result);
     };
   }
   return (variables, context) => execute({ schema, document, operationName, variableValues: variables, contextValue: context });
+}
+
+/**
+ * graphql-jit's field errors carry their `locations` but not the nodes or source positions graphql-js's
+ * do, and yoga builds each error anew from those before writing it, which dropped the locations. Each is
+ * rebuilt here with the document's source and the positions of its locations.
+ */
+function locatingErrors(document: DocumentNode): (result: ExecutionResult) => ExecutionResult {
+  const source = document.loc?.source;
+  let lineStarts: number[] | undefined;
+  const position = (line: number, column: number) => {
+    if (!lineStarts) {
+      lineStarts = [0];
+      for (const match of source!.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);
+    }
+    return (lineStarts[line - 1] ?? 0) + column - 1;
+  };
+  return (result) => {
+    if (!result.errors?.length || !source) return result;
+    const errors = result.errors.map((error) =>
+      error.nodes || !error.locations?.length
+        ? error
+        : new GraphQLError(error.message, {
+            source,
+            positions: error.locations.map(({ line, column }) => position(line, column)),
+            path: error.path,
+            originalError: error.originalError,
+            extensions: error.extensions,
+          }),
+    );
+    return { ...result, errors };
+  };
+}
+
+/** Per parsed document and operation name: how often it ran interpreted, or its compiled form. */
+const seen = new WeakMap<DocumentNode, Map<string, number | RunDocument>>();
+
+/**
+ * `execute` for documents sent to /graphql: a document runs interpreted the first time and compiled from
+ * its second run on. Compiling costs several executions (≈1–7 ms for a list query, 15–80 ms for
+ * GraphiQL's introspection), so a document seen once — a one-off query, a stream of distinct ones — never
+ * pays it. Kept by the parsed document, which yoga's parser cache (an LRU of 1,000) holds on to and
+ * hands back for the same text: what that cache forgets is forgotten here too.
+ */
+export function executeCompiledWhenRepeated(args: ExecutionArgs): ReturnType<typeof execute> {
+  let byOperation = seen.get(args.document);
+  if (!byOperation) seen.set(args.document, (byOperation = new Map()));
+  const operation = args.operationName ?? "";
+  const known = byOperation.get(operation);
+  if (typeof known === "function") return known(args.variableValues ?? {}, args.contextValue);
+  if (known === undefined) {
+    // Only operations the document has are remembered: any name may be sent, and graphql-js refuses the others.
+    if (getOperationAST(args.document, args.operationName)) byOperation.set(operation, 1);
+    return execute(args);
+  }
+  const run = compiledDocument(args.schema, args.document, args.operationName);
+  byOperation.set(operation, run);
+  return run(args.variableValues ?? {}, args.contextValue);
 }
