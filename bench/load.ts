@@ -23,6 +23,38 @@ export interface Measurement {
   serverCpuMsPerAnswer: number | null;
 }
 
+/** A measurement and what combining it with others needs (not written to the report). */
+export interface Slice {
+  measurement: Measurement;
+  /** Every answer's time in the window, ms. */
+  latencies: number[];
+  /** Server CPU in the window, ms; null where it cannot be read. */
+  serverCpuMs: number | null;
+}
+
+const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN);
+
+/** Several windows of one case as one measurement: answers over time, percentiles over every answer. */
+export function combine(slices: Slice[]): Measurement {
+  const latencies = slices.flatMap((slice) => slice.latencies).sort((a, b) => a - b);
+  const requests = latencies.length;
+  const seconds = slices.reduce((sum, slice) => sum + slice.measurement.seconds, 0);
+  const statusCodes: Record<string, number> = {};
+  for (const slice of slices) for (const [code, count] of Object.entries(slice.measurement.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const cpu = slices.every((slice) => slice.serverCpuMs !== null) ? slices.reduce((sum, slice) => sum + slice.serverCpuMs!, 0) : null;
+  return {
+    requests,
+    seconds,
+    requestsPerSecond: seconds > 0 ? requests / seconds : 0,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    non2xx: slices.reduce((sum, slice) => sum + slice.measurement.non2xx, 0),
+    failures: slices.reduce((sum, slice) => sum + slice.measurement.failures, 0),
+    statusCodes,
+    serverCpuMsPerAnswer: cpu !== null && requests ? cpu / requests : null,
+  };
+}
+
 let running: autocannon.Instance | undefined;
 
 /** Stops the load that is running, if any (Ctrl-C). */
@@ -43,7 +75,7 @@ export function measure(
   base: string,
   spec: RequestSpec,
   options: { connections: number; seconds: number; warmupSeconds: number; serverCpuMs: () => number | null },
-): Promise<Measurement> {
+): Promise<Slice> {
   const paths = Array.isArray(spec.path) ? spec.path : [spec.path];
   let next = 0;
   const started = performance.now();
@@ -78,19 +110,23 @@ export function measure(
         clearInterval(clock);
         if (error) return reject(error);
         latencies.sort((a, b) => a - b);
-        const at = (quantile: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))]! : NaN);
         const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]));
         const seconds = windowStart === undefined ? 0 : (Math.min(windowEnd!, performance.now()) - windowStart) / 1000;
+        const serverCpuMs = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
         resolve({
-          requests: latencies.length,
-          seconds,
-          requestsPerSecond: seconds > 0 ? latencies.length / seconds : 0,
-          p50: at(0.5),
-          p99: at(0.99),
-          non2xx: result.non2xx,
-          failures: result.errors + result.timeouts + result.mismatches,
-          statusCodes,
-          serverCpuMsPerAnswer: cpuAtStart !== null && cpuAtEnd !== null && latencies.length ? (cpuAtEnd - cpuAtStart) / latencies.length : null,
+          measurement: {
+            requests: latencies.length,
+            seconds,
+            requestsPerSecond: seconds > 0 ? latencies.length / seconds : 0,
+            p50: quantile(latencies, 0.5),
+            p99: quantile(latencies, 0.99),
+            non2xx: result.non2xx,
+            failures: result.errors + result.timeouts + result.mismatches,
+            statusCodes,
+            serverCpuMsPerAnswer: serverCpuMs !== null && latencies.length ? serverCpuMs / latencies.length : null,
+          },
+          latencies,
+          serverCpuMs,
         });
       },
     );

@@ -16,8 +16,10 @@ export interface CaseResult {
   problem?: string;
   measurement?: Measurement;
   bare?: string;
-  /** req/s of this case ÷ req/s of its bare counterpart. */
+  /** req/s of this case ÷ req/s of its bare counterpart (in the windows alongside this case's, when measured so). */
   ratio?: number;
+  /** req/s of the bare counterpart in the windows alternating with this case's. */
+  bareAlongside?: number;
   verdicts: Verdict[];
 }
 
@@ -27,7 +29,7 @@ export interface RunReport {
   mode: "postgresql" | "pglite";
   rows: { wikiPages: number; wikiRevisions: number; blogEntries: number };
   seedSeconds: number;
-  load: { connections: number; seconds: number; warmupSeconds: number };
+  load: { connections: number; seconds: number; warmupSeconds: number; rounds: number };
   machine: { cpus: number; memoryGiB: number; node: string; database: string; loadAverageBefore: number[]; loadAverageAfter: number[]; commit: string };
   cases: CaseResult[];
   serverMemory: { rssMb: number; peakMb: number; limitMb: number; verdict: Verdict } | null;
@@ -84,7 +86,7 @@ export function markdownTable(report: RunReport): string {
       m ? String(m.non2xx) : "–",
       m ? String(m.failures) : "–",
       number(m?.serverCpuMsPerAnswer ?? undefined, 2),
-      result.ratio === undefined ? "" : `${result.ratio.toFixed(2)} (${result.bare})`,
+      result.ratio === undefined ? "" : `${result.ratio.toFixed(2)} (${result.bare}${result.bareAlongside === undefined ? "" : ` ${result.bareAlongside.toFixed(0)} req/s alongside`})`,
       targets,
     ];
   });
@@ -101,7 +103,9 @@ export function markdownReport(report: RunReport): string {
   return [
     `Date ${report.date}, \`${report.command}\` (commit ${machine.commit}).`,
     `${report.mode === "pglite" ? "Hubgraph on embedded PGlite" : `PostgreSQL ${machine.database}`}; ${rows.wikiPages} wiki pages, ${rows.wikiRevisions} revisions, ${rows.blogEntries} blog entries (seeded in ${report.seedSeconds.toFixed(0)} s).`,
-    `${load.connections} connections, ${load.seconds} s per case after ${load.warmupSeconds} s warm-up; ${machine.cpus} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.loadAverageBefore.map((value) => value.toFixed(1)).join(" ")} before, ${machine.loadAverageAfter.map((value) => value.toFixed(1)).join(" ")} after.`,
+    `${load.connections} connections, ${load.seconds} s per case after ${load.warmupSeconds} s warm-up` +
+      `${load.rounds > 1 ? ` (a case with a bare counterpart: ${load.rounds} windows, each after one of the bare case's)` : ""}; ` +
+      `${machine.cpus} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.loadAverageBefore.map((value) => value.toFixed(1)).join(" ")} before, ${machine.loadAverageAfter.map((value) => value.toFixed(1)).join(" ")} after.`,
     "",
     markdownTable(report),
     "",

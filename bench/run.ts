@@ -18,7 +18,7 @@ import { hashPassword } from "../src/auth/secrets.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
 import { BENCH_USER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 import { RSS_LIMIT_MB, selectCases, type Fixture, type RequestSpec } from "./cases.js";
-import { measure, probe, stopLoad, type Measurement } from "./load.js";
+import { combine, measure, probe, stopLoad, type Measurement, type Slice } from "./load.js";
 import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
 import { judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
 
@@ -83,6 +83,8 @@ const usage = `npm run bench -- [options]
   --warmup S        seconds of unmeasured load before each case's window (default 1; longer while
                     the first round of answers is still out)
   --connections C   concurrent connections (default 20)
+  --rounds R        a case with a bare counterpart is measured in R windows, each after one of the bare
+                    case, so its ratio compares the same minutes of a machine whose speed drifts (default 3)
   --only a,b*       only these cases (a trailing * matches a prefix), with the bare cases their ratios need
   --pglite          the Hubgraph server on an embedded PGlite data dir instead of DATABASE_URL
   --out DIR         where the result files go (default bench/results)
@@ -99,6 +101,7 @@ const { values: args } = parseCommandLine({
     duration: { type: "string", default: "5" },
     warmup: { type: "string", default: "1" },
     connections: { type: "string", default: "20" },
+    rounds: { type: "string", default: "3" },
     only: { type: "string", multiple: true, default: [] },
     pglite: { type: "boolean", default: false },
     out: { type: "string", default: path.join(root, "bench", "results") },
@@ -133,6 +136,7 @@ const options = {
   seconds: whole("duration", args.duration, 1),
   warmupSeconds: whole("warmup", args.warmup, 0),
   connections: whole("connections", args.connections, 1),
+  rounds: whole("rounds", args.rounds, 1),
   mode: args.pglite ? ("pglite" as const) : ("postgresql" as const),
   reuse: args.reuse,
   keep: args.keep || args.reuse !== undefined,
@@ -334,16 +338,34 @@ async function main(): Promise<number> {
       log(`  ${benchCase.name}: WRONG ANSWER, not measured: ${result.problem}`);
       continue;
     }
-    const measurement = await measure(server.url, spec, {
-      connections: options.connections,
-      seconds: options.seconds,
-      warmupSeconds: options.warmupSeconds,
-      serverCpuMs: () => server.cpuMs(),
-    });
-    await settle(server, spec, measurement);
+    const window = (on: ChildServer, request: RequestSpec, seconds: number) =>
+      measure(on.url, request, { connections: options.connections, seconds, warmupSeconds: options.warmupSeconds, serverCpuMs: () => on.cpuMs() });
+    // Against its bare case in alternating windows when there is one: the ratio then compares the same
+    // minutes, where one window after the other would compare a machine that may have slowed down since
+    // (a shared VM's speed drifts by 2× within minutes).
+    const bareCase = benchCase.server === "bare" ? undefined : selected.find((other) => other.name === benchCase.bare);
+    let measurement: Measurement;
+    let alongside: Measurement | undefined;
+    if (bareCase && servers.bare) {
+      const bareSpec = bareCase.request(fixture);
+      const own: Slice[] = [];
+      const bare: Slice[] = [];
+      for (let round = 0; round < options.rounds; round++) {
+        bare.push(await window(servers.bare, bareSpec, options.seconds / options.rounds));
+        await settle(servers.bare, bareSpec, bare.at(-1)!.measurement);
+        own.push(await window(server, spec, options.seconds / options.rounds));
+        await settle(server, spec, own.at(-1)!.measurement);
+      }
+      measurement = combine(own);
+      alongside = combine(bare);
+      result.bareAlongside = alongside.requestsPerSecond;
+    } else {
+      measurement = (await window(server, spec, options.seconds)).measurement;
+      await settle(server, spec, measurement);
+    }
     measured.set(benchCase.name, measurement);
     result.measurement = measurement;
-    Object.assign(result, judge(benchCase, measurement, benchCase.bare ? measured.get(benchCase.bare) : undefined, options.wikiPages));
+    Object.assign(result, judge(benchCase, measurement, alongside ?? (benchCase.bare ? measured.get(benchCase.bare) : undefined), options.wikiPages));
     log(
       `  ${benchCase.name.padEnd(18)} ${measurement.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${measurement.p50.toFixed(1).padStart(6)} ms  ` +
         `p99 ${measurement.p99.toFixed(1).padStart(7)} ms  non-2xx ${measurement.non2xx}  failed ${measurement.failures}`,
@@ -365,7 +387,7 @@ async function main(): Promise<number> {
     mode: options.mode,
     rows: { wikiPages: seeded!.wikiPages, wikiRevisions: seeded!.wikiRevisions, blogEntries: seeded!.blogEntries },
     seedSeconds: seeded!.seconds,
-    load: { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds },
+    load: { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds },
     machine: {
       cpus: os.cpus().length,
       memoryGiB: Math.round(os.totalmem() / 2 ** 30),

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphQLObjectType, getNamedType, isNonNullType } from "graphql";
 import { MAX_PAGE_SIZE } from "../src/common/paging.js";
@@ -153,6 +154,28 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
         expect(large.result.errors, JSON.stringify(large.result.errors)).toBeUndefined();
         expect(large.result.data![contract.list.graphql]!.items).toHaveLength(10);
         expect(large.queries.length, large.queries.join("\n")).toBe(small.queries.length);
+      });
+
+      it("runs the same SQL statements for a page with every field two levels deep on its first run (interpreted) and its later ones (compiled)", async () => {
+        const query = `query($limit: Int${spec.scoped ? ", $scope: String, $scopeId: Int" : ""}) {
+          ${contract.list.graphql}(limit: $limit${spec.scoped ? ", scope: $scope, scopeId: $scopeId" : ""}) { items ${everyField(contract.list.graphql)} total } }
+          # runs: ${crypto.randomUUID()}`;
+        const run = () =>
+          server.recordQueries(async () => {
+            const response = await fetch(`${server.url}/graphql`, {
+              method: "POST",
+              headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
+              body: JSON.stringify({ query, variables: { limit: 10, ...(spec.scoped ? { scope: where.scope, scopeId: where.scope_id } : {}) } }),
+            });
+            return (await response.json()) as { data?: Record<string, { items: unknown[] }>; errors?: unknown[] };
+          });
+        const first = await run();
+        expect(first.result.errors, JSON.stringify(first.result.errors)).toBeUndefined();
+        for (const later of [await run(), await run()]) {
+          expect(later.result).toEqual(first.result);
+          // Sorted: statements of one batch level may be sent in either order.
+          expect(later.queries.toSorted()).toEqual(first.queries.toSorted());
+        }
       });
 
       it("lists the same records with the same total through GraphQL", async () => {
