@@ -103,7 +103,7 @@ export function markdownReport(report: RunReport): string {
   return [
     `Date ${report.date}, \`${report.command}\` (commit ${machine.commit}).`,
     `${report.mode === "pglite" ? "Hubgraph on embedded PGlite" : `PostgreSQL ${machine.database}`}; ${rows.wikiPages} wiki pages, ${rows.wikiRevisions} revisions, ${rows.blogEntries} blog entries (seeded in ${report.seedSeconds.toFixed(0)} s).`,
-    `${load.connections} connections, ${load.seconds} s per case after ${load.warmupSeconds} s warm-up` +
+    `${load.connections} connections, ${load.seconds} s per case after ${load.warmupSeconds} s warm-up on it` +
       `${load.rounds > 1 ? ` (a case with a bare counterpart: ${load.rounds} windows, each after one of the bare case's)` : ""}; ` +
       `${machine.cpus} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.loadAverageBefore.map((value) => value.toFixed(1)).join(" ")} before, ${machine.loadAverageAfter.map((value) => value.toFixed(1)).join(" ")} after.`,
     "",
