@@ -142,6 +142,10 @@ const options = {
   keep: args.keep || args.reuse !== undefined,
   only: args.only.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean),
 };
+if (options.rounds > options.seconds) {
+  console.error(`--rounds (${options.rounds}) must not exceed --duration (${options.seconds}): each window is at least a second.\n\n${usage}`);
+  process.exit(2);
+}
 const databaseUrl = process.env.DATABASE_URL;
 if (options.mode === "postgresql" && !databaseUrl?.startsWith("postgres")) {
   console.error(`DATABASE_URL must be a postgres:// URL (or pass --pglite).\n\n${usage}`);
@@ -321,7 +325,10 @@ async function main(): Promise<number> {
   const fixture: Fixture = { token, ...fixtureIds! };
 
   // 3. The cases, one after the other.
-  log(`\n${selected.length} cases, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s each:`);
+  log(
+    `\n${selected.length} cases, ${options.connections} connections, ${options.seconds} s each after ${options.warmupSeconds} s of warm-up on it` +
+      (options.rounds > 1 ? ` (in ${options.rounds} windows beside the bare case's where there is one):` : ":"),
+  );
   const measured = new Map<string, Measurement>();
   const results: CaseResult[] = [];
   for (const benchCase of selected) {
@@ -351,23 +358,42 @@ async function main(): Promise<number> {
     // Against its bare case in alternating windows when there is one: the ratio then compares the same
     // minutes, where one window after the other would compare a machine that may have slowed down since
     // (a shared VM's speed drifts by 2× within minutes).
-    const bareCase = benchCase.server === "bare" ? undefined : selected.find((other) => other.name === benchCase.bare);
+    // Only a bare case that answered right (its own row was measured) is a yardstick.
+    const bareCase = benchCase.server === "bare" || !measured.has(benchCase.bare ?? "") ? undefined : selected.find((other) => other.name === benchCase.bare);
     let measurement: Measurement;
     let alongside: Measurement | undefined;
     if (bareCase && servers.bare) {
       const bareSpec = bareCase.request(fixture);
       const own: Slice[] = [];
       const bare: Slice[] = [];
-      for (let round = 0; round < options.rounds; round++) {
+      const bareWindow = async () => {
         // The bare case ran before (its own row, or the previous case's rounds): warm.
-        bare.push(await window(servers.bare, bareSpec, options.seconds / options.rounds, false));
-        await settle(servers.bare, bareSpec, bare.at(-1)!.measurement);
-        own.push(await window(server, spec, options.seconds / options.rounds, round === 0));
+        bare.push(await window(servers.bare!, bareSpec, options.seconds / options.rounds, false));
+        await settle(servers.bare!, bareSpec, bare.at(-1)!.measurement);
+      };
+      const ownWindow = async (first: boolean) => {
+        own.push(await window(server, spec, options.seconds / options.rounds, first));
         await settle(server, spec, own.at(-1)!.measurement);
+      };
+      // Bare first, then the case, then the case, then bare (ABBA …): neither always runs on what the
+      // other left behind (a collection due, a CPU's clock).
+      for (let round = 0; round < options.rounds; round++) {
+        if (round % 2 === 0) {
+          await bareWindow();
+          await ownWindow(round === 0);
+        } else {
+          await ownWindow(false);
+          await bareWindow();
+        }
       }
       measurement = combine(own);
       alongside = combine(bare);
       result.bareAlongside = alongside.requestsPerSecond;
+      if (alongside.non2xx || alongside.failures) {
+        log(`  ${benchCase.name}: the bare case answered ${alongside.non2xx} non-2xx and ${alongside.failures} failures alongside it; the ratio is to its own row instead`);
+        alongside = undefined;
+        result.bareAlongside = undefined;
+      }
     } else {
       measurement = (await window(server, spec, options.seconds, true)).measurement;
       await settle(server, spec, measurement);

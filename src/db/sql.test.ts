@@ -41,6 +41,17 @@ describe("decodeTimestamp", () => {
     }
   });
 
+  it("reads a timestamp with a zone (timestamptz) at its offset", () => {
+    for (const [text, iso] of [
+      ["2024-05-01 10:00:00+02", "2024-05-01T08:00:00.000Z"],
+      ["2024-05-01 10:00:00.5-03:30", "2024-05-01T13:30:00.500Z"],
+      ["2024-05-01 10:00:00.123+00", "2024-05-01T10:00:00.123Z"],
+    ]) {
+      expect(decodeTimestamp(text!).toISOString(), text).toBe(iso);
+      expect(JSON.stringify(decodeTimestamp(text!)), text).toBe(JSON.stringify(iso));
+    }
+  });
+
   it("formats a date changed after it was read as the changed moment", () => {
     const date = decodeTimestamp("2024-05-01 10:00:00.12");
     date.setUTCHours(11);

@@ -63,8 +63,14 @@ const FRACTIONS = ["", "0", "00", "", ".000"];
  * digit: a list of 25 records holds 75 of them, and Date's own parser takes about three times as long.
  */
 export function decodeTimestamp(text: string): Date {
-  if (text.length < 19 || text.length > 23 || text.length === 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(13) !== 58) {
-    return new Date(text.replace(" ", "T") + (/[Zz]|[+-]\d\d(:?\d\d)?$/.test(text.slice(10)) ? "" : "Z"));
+  // The fast path takes `YYYY-MM-DD HH:MM:SS[.f[f[f]]]` only: a zone (`+02`, timestamptz) or an era (` BC`) goes the slow way.
+  if (text.length < 19 || text.length > 23 || text.length === 20 || (text.length > 19 && text.charCodeAt(19) !== 46) || text.charCodeAt(4) !== 45 || text.charCodeAt(13) !== 58) {
+    // PostgreSQL writes a zone as `+02` or `+05:30`; JavaScript's parser takes only `+02:00`. No zone: UTC.
+    let iso = text.replace(" ", "T");
+    const zone = /([+-]\d\d)(?::?(\d\d))?$/.exec(iso.slice(19));
+    if (zone) iso = `${iso.slice(0, iso.length - zone[0].length)}${zone[1]}:${zone[2] ?? "00"}`;
+    else if (!/[Zz]$/.test(iso)) iso += "Z";
+    return new Date(iso);
   }
   const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
   let millis = 0;
