@@ -126,6 +126,24 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
         });
       }
 
+      /**
+       * A page of every field two levels deep through GraphQL, as the administrator, with the SQL it ran.
+       * Documents are compiled from their second run on; `tag`, a comment, makes the text a document of its own.
+       */
+      const everyFieldPage = (limit: number, tag: string) => {
+        const query = `query($limit: Int${spec.scoped ? ", $scope: String, $scopeId: Int" : ""}) {
+          ${contract.list.graphql}(limit: $limit${spec.scoped ? ", scope: $scope, scopeId: $scopeId" : ""}) { items ${everyField(contract.list.graphql)} total } }
+          # ${tag}`;
+        return server.recordQueries(async () => {
+          const response = await fetch(`${server.url}/graphql`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
+            body: JSON.stringify({ query, variables: { limit, ...(spec.scoped ? { scope: where.scope, scopeId: where.scope_id } : {}) } }),
+          });
+          return (await response.json()) as { data?: Record<string, { items: unknown[] }>; errors?: unknown[] };
+        });
+      };
+
       it("costs as many SQL statements for 25 records as for 2 through every list row, and for 10 as for 2 through GraphQL with every field", async () => {
         const rows = restOperations.filter((operation) => operation.area === testing.area && operation.response.kind === "list");
         expect(rows.length).toBeGreaterThan(0);
@@ -137,38 +155,17 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
             expect(large.queries.length, `${row.path} ${version}: ${large.queries.join("\n")}`).toBe(small.queries.length);
           }
         }
-        const selection = everyField(contract.list.graphql);
-        const query = `query($limit: Int${spec.scoped ? ", $scope: String, $scopeId: Int" : ""}) {
-          ${contract.list.graphql}(limit: $limit${spec.scoped ? ", scope: $scope, scopeId: $scopeId" : ""}) { items ${selection} total } }`;
-        const run = (limit: number) =>
-          server.recordQueries(async () => {
-            const response = await fetch(`${server.url}/graphql`, {
-              method: "POST",
-              headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
-              body: JSON.stringify({ query, variables: { limit, ...(spec.scoped ? { scope: where.scope, scopeId: where.scope_id } : {}) } }),
-            });
-            return (await response.json()) as { data?: Record<string, { items: unknown[] }>; errors?: unknown[] };
-          });
         // 10, not 25: every field two levels deep (a page's 25 revisions each) is over the query cost limit at 25.
-        const [small, large] = [await run(2), await run(10)];
+        const [small, large] = [await everyFieldPage(2, "sizes"), await everyFieldPage(10, "sizes")];
         expect(large.result.errors, JSON.stringify(large.result.errors)).toBeUndefined();
         expect(large.result.data![contract.list.graphql]!.items).toHaveLength(10);
         expect(large.queries.length, large.queries.join("\n")).toBe(small.queries.length);
       });
 
       it("runs the same SQL statements for a page with every field two levels deep on its first run (interpreted) and its later ones (compiled)", async () => {
-        const query = `query($limit: Int${spec.scoped ? ", $scope: String, $scopeId: Int" : ""}) {
-          ${contract.list.graphql}(limit: $limit${spec.scoped ? ", scope: $scope, scopeId: $scopeId" : ""}) { items ${everyField(contract.list.graphql)} total } }
-          # runs: ${crypto.randomUUID()}`;
-        const run = () =>
-          server.recordQueries(async () => {
-            const response = await fetch(`${server.url}/graphql`, {
-              method: "POST",
-              headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
-              body: JSON.stringify({ query, variables: { limit: 10, ...(spec.scoped ? { scope: where.scope, scopeId: where.scope_id } : {}) } }),
-            });
-            return (await response.json()) as { data?: Record<string, { items: unknown[] }>; errors?: unknown[] };
-          });
+        // A document of its own (the comment), so its first run here is its first run at all: interpreted.
+        const tag = `runs ${crypto.randomUUID()}`;
+        const run = () => everyFieldPage(10, tag);
         const first = await run();
         expect(first.result.errors, JSON.stringify(first.result.errors)).toBeUndefined();
         for (const later of [await run(), await run()]) {

@@ -137,8 +137,9 @@ function asGraphQLJsErrors(document: DocumentNode): (result: ExecutionResult) =>
   };
 }
 
-/** Per parsed document and operation name: how often it ran interpreted, or its compiled form. */
-const seen = new WeakMap<DocumentNode, Map<string, number | RunDocument>>();
+/** Per parsed document and operation name: its compiled form, or RAN_ONCE after its first, interpreted run. */
+const RAN_ONCE = "ran once";
+const seen = new WeakMap<DocumentNode, Map<string, typeof RAN_ONCE | RunDocument>>();
 
 /**
  * `execute` for documents sent to /graphql: a document runs interpreted the first time and compiled from
@@ -156,7 +157,7 @@ export function executeCompiledWhenRepeated(args: ExecutionArgs): ReturnType<typ
   if (typeof known === "function") return known(args.variableValues ?? {}, args.contextValue);
   if (known === undefined) {
     // Only operations the document has are remembered: any name may be sent, and graphql-js refuses the others.
-    if (getOperationAST(args.document, args.operationName)) byOperation.set(operation, 1);
+    if (getOperationAST(args.document, args.operationName)) byOperation.set(operation, RAN_ONCE);
     return execute(args);
   }
   const run = compiledDocument(args.schema, args.document, args.operationName);
