@@ -54,7 +54,7 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
           version === "1.0" ? " (1.0 is the version of a request that names none)" : ""
         }.`,
         tags: [operation.area],
-        ...requestOf(operation),
+        ...withWriteConditionHeaders(operation, requestOf(operation)),
         responses: {
           [String(operation.status)]: {
             description: successDescription(operation.status),
@@ -67,6 +67,18 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
     }
   }
   return paths;
+}
+
+/** The headers of safe retries and conditional writes (src/http/write-conditions.ts) as parameters of the rows that take them. */
+function withWriteConditionHeaders(operation: RestOperation, request: Pick<OperationObject, "parameters" | "requestBody">) {
+  const header = (name: string, description: string): ParameterObject => ({ name, in: "header", required: false, description, schema: { type: "string" } });
+  const headers =
+    operation.method === "POST"
+      ? [header("Idempotency-Key", "Makes a retry safe: a POST repeated with the same key (1-255 visible ASCII characters, kept a day) gets the first answer again instead of writing twice; the key with another request is 422, and while the first is still running 409.")]
+      : ["PUT", "PATCH", "DELETE"].includes(operation.method)
+        ? [header("If-Match", "The ETag of the record as last read: the write is made only if the record is still at that version, else 412 and nothing changes.")]
+        : [];
+  return headers.length ? { ...request, parameters: [...(request.parameters ?? []), ...headers] } : request;
 }
 
 /** The row's path under a version prefix, as the router also accepts it (versions.ts). */
@@ -176,6 +188,10 @@ function scalarSchema(name: string): JsonSchema {
 // ---------------------------------------------------------------------------------------------
 // Parameters and request bodies
 
+/** A parameter's description, with what a PUT does when it is left out, for `privacy` parameters. */
+const describedForMethod = (operation: RestOperation, param: RestParam) =>
+  operation.method === "PUT" && param.privacy ? `${param.description} Left out of a PUT, it keeps its stored value: a PUT never widens who may see the record.` : param.description;
+
 /** Methods whose parameters travel in the query string; the others send them in a body. */
 const QUERY_METHODS = new Set(["GET", "HEAD", "DELETE"]);
 
@@ -211,7 +227,7 @@ function requestOf(operation: RestOperation): Pick<OperationObject, "parameters"
   const content: Record<string, MediaTypeObject> = {};
   for (const parser of registeredRequestParsers()) {
     if (takesFiles && !parser.carriesFiles) continue;
-    content[parser.mediaType] = { schema: bodySchema(rest) };
+    content[parser.mediaType] = { schema: bodySchema(operation, rest) };
   }
   return {
     ...(parameters.length ? { parameters } : {}),
@@ -219,10 +235,10 @@ function requestOf(operation: RestOperation): Pick<OperationObject, "parameters"
   };
 }
 
-function bodySchema(params: RestParam[]): JsonSchema {
+function bodySchema(operation: RestOperation, params: RestParam[]): JsonSchema {
   return {
     type: "object",
-    properties: Object.fromEntries(params.map((param) => [param.name, described(paramSchema(param), param.description)])),
+    properties: Object.fromEntries(params.map((param) => [param.name, described(paramSchema(param), describedForMethod(operation, param))])),
     required: params.filter((param) => param.required).map((param) => param.name),
   };
 }

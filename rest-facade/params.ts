@@ -109,12 +109,13 @@ export const clearsWhenEmpty = (param: RestParam): boolean =>
  * Reads every parameter of a row from the merged request values: enforces `required`, applies
  * documented defaults (except `now`, which the service applies at write time), and coerces types.
  * A partial row (PATCH) applies no defaults and refuses `null` for a field that cannot be cleared, so
- * a client that means "clear" is not silently ignored. Returns the GraphQL variables, or every problem found.
+ * a client that means "clear" is not silently ignored. A replacing row (PUT) applies no default to a
+ * `privacy` parameter: left out, it keeps the stored value. Returns the GraphQL variables, or every problem found.
  */
 export function readParams(
   params: RestParam[],
   values: Record<string, unknown>,
-  { partial = false }: { partial?: boolean } = {},
+  { partial = false, replacing = false }: { partial?: boolean; replacing?: boolean } = {},
 ): { variables: Record<string, unknown>; problems: ParameterProblem[] } {
   const variables: Record<string, unknown> = {};
   const problems: ParameterProblem[] = [];
@@ -137,7 +138,7 @@ export function readParams(
         problems.push({ parameter: param.name, message: "is required" });
         continue;
       }
-      if (param.default === undefined || param.default === "now") continue;
+      if (param.default === undefined || param.default === "now" || (replacing && param.privacy)) continue;
       value = coerce(param, param.default);
       value = (value as Coerced).ok ? (value as { value: unknown }).value : undefined;
     } else {

@@ -7,6 +7,8 @@ import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
 import { assertWithinQueryLimits } from "../src/graphql/limits.js";
 import type { RequestContext } from "../src/common/context.js";
+import { readWriteConditions, replay, sendRemembered } from "../src/http/write-conditions.js";
+import { recordEtag } from "../src/common/write-path.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
 import { readParams } from "./params.js";
 import { numbersToEnumNames, numericEnumVariables } from "./enums.js";
@@ -131,15 +133,22 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       if (strayFile !== undefined) throw fileNotAccepted(strayFile);
       const fromPath = Object.fromEntries(Object.entries(params).map(([placeholder, value]) => [route.pathParams.get(placeholder)!, value]));
       const values = { ...(req.query as Record<string, unknown>), ...body, ...fromPath };
-      const { variables, problems } = readParams(route.operation.params, values, { partial: route.operation.partial });
+      const { variables, problems } = readParams(route.operation.params, values, { partial: route.operation.partial, replacing: route.operation.method === "PUT" });
       problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
       if (problems.length) throw invalidParameters(problems);
 
-      const result = await route.run(variables, contextFor(req));
+      const ctx = contextFor(req);
+      const precondition = await readWriteConditions(req, ctx, ctx.db);
+      if (precondition) return replay(res, precondition.replay);
+      const result = await route.run(variables, ctx);
       if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
       const { operation } = route;
       const data = result.data as Record<string, unknown>;
-      await route.respond.send(res, operation as never, render(data[operation.resultField], route.plan[operation.resultField] ?? {}));
+      // A record's answer names its version, which If-Match on its writes checks (src/http/write-conditions.ts).
+      if (ctx.recordVersion && operation.response.kind === "record") res.set("ETag", recordEtag(ctx.recordVersion));
+      await sendRemembered(res, ctx, ctx.db, () =>
+        route.respond.send(res, operation as never, render(data[operation.resultField], route.plan[operation.resultField] ?? {})),
+      );
     } catch (error) {
       next(error);
     }

@@ -34,6 +34,12 @@ export interface RestParam {
    * Derived PATCH rows set it from their PUT row, whose defaults they drop (see clearsWhenEmpty).
    */
   clears?: boolean;
+  /**
+   * The parameter says who may see, find, join or identify the record (access levels, scope, scope id,
+   * discoverability, join policy, anonymity, recipients). A PUT that leaves it out keeps the stored value
+   * instead of taking the default, which would widen it (the contract: PUT never loosens privacy).
+   */
+  privacy?: boolean;
 }
 
 /**

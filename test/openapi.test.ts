@@ -42,7 +42,7 @@ describe("OpenAPI document", () => {
         expect(Object.keys(operation.responses), name).toContain(String(row.status));
         const body = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
         const documented = new Map<string, any>([
-          ...(operation.parameters ?? []).map((parameter) => [parameter.name, parameter.schema] as const),
+          ...(operation.parameters ?? []).filter((parameter) => parameter.in !== "header").map((parameter) => [parameter.name, parameter.schema] as const),
           ...Object.entries(body?.properties ?? {}),
         ]);
         for (const param of row.params) {
@@ -51,6 +51,9 @@ describe("OpenAPI document", () => {
           if (param.default !== undefined && !row.path.includes(`{${readsPlaceholder(param)}}`)) expect(schema.default, `${name} ${param.name}`).toEqual(param.default);
         }
         expect(documented.size, name).toBe(row.params.length);
+        // Safe retries and conditional writes (src/http/write-conditions.ts) are described where they apply.
+        const headers = (operation.parameters ?? []).filter((parameter) => parameter.in === "header").map((parameter) => parameter.name);
+        expect(headers, name).toEqual(row.method === "POST" ? ["Idempotency-Key"] : row.method === "GET" ? [] : ["If-Match"]);
       }
     }
   });

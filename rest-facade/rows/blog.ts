@@ -11,7 +11,7 @@ const optional: RestParam[] = [
   { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
   { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
   { name: "state", type: "integer", required: false, default: 0, description: PUBLISH_STATE.description, variable: "input.state" },
-  { name: "access", type: "integer", required: false, default: BLOG_ACCESS.fallback, description: BLOG_ACCESS.description, variable: "input.access" },
+  { name: "access", type: "integer", privacy: true, required: false, default: BLOG_ACCESS.fallback, description: BLOG_ACCESS.description, variable: "input.access" },
   { name: "allow_comments", type: "integer", required: false, default: 1, description: "Allow comments (1) or not (0).", variable: "input.allowComments" },
   { name: "publish_up", type: "string", required: false, default: "now", format: "timestamp", description: "Publish start timestamp.", variable: "input.publishUp" },
   { name: "publish_down", type: "string", required: false, format: "timestamp", description: "Publish end timestamp.", variable: "input.publishDown" },
@@ -19,8 +19,8 @@ const optional: RestParam[] = [
 
 const id: RestParam = { name: "id", type: "integer", required: true, description: "Entry identifier.", variable: "id" };
 /** Required on create, optional (no default: the entry stays where it is) on update. */
-const scope: Omit<RestParam, "required"> = { name: "scope", type: "string", description: "Scope type (site, group, member, …).", variable: "input.scope" };
-const scopeId: Omit<RestParam, "required"> = { name: "scope_id", type: "integer", description: "Scope object ID.", variable: "input.scopeId" };
+const scope: Omit<RestParam, "required"> = { name: "scope", type: "string", privacy: true, description: "Scope type (site, group, member, …).", variable: "input.scope" };
+const scopeId: Omit<RestParam, "required"> = { name: "scope_id", type: "integer", privacy: true, description: "Scope object ID.", variable: "input.scopeId" };
 const title: RestParam = { name: "title", type: "string", required: true, description: "Entry title.", variable: "input.title" };
 const content: RestParam = { name: "content", type: "string", required: true, description: "Entry content.", variable: "input.content" };
 

@@ -10,9 +10,9 @@ const optional: RestParam[] = [
   { name: "created", type: "string", required: false, default: "now", format: "timestamp", description: "Created timestamp.", variable: "input.created" },
   { name: "created_by", type: "integer", required: false, default: 0, description: "User ID of the creator (0: the caller).", variable: "input.createdBy" },
   { name: "state", type: "integer", required: false, default: 0, description: PUBLISH_STATE.description, variable: "input.state" },
-  { name: "access", type: "integer", required: false, default: WIKI_ACCESS.fallback, description: WIKI_ACCESS.description, variable: "input.access" },
-  { name: "scope", type: "string", required: false, default: "site", description: "Page scope.", variable: "input.scope" },
-  { name: "scope_id", type: "integer", required: false, default: 0, description: "Page scope ID.", variable: "input.scopeId" },
+  { name: "access", type: "integer", privacy: true, required: false, default: WIKI_ACCESS.fallback, description: WIKI_ACCESS.description, variable: "input.access" },
+  { name: "scope", type: "string", privacy: true, required: false, default: "site", description: "Page scope.", variable: "input.scope" },
+  { name: "scope_id", type: "integer", privacy: true, required: false, default: 0, description: "Page scope ID.", variable: "input.scopeId" },
   { name: "params", type: "array", required: false, format: "map", description: "Page options.", variable: "input.params" },
 ];
 

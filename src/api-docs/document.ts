@@ -32,6 +32,9 @@ export const DOCS_PATH = "/docs";
 function errorStatuses(method: string): number[] {
   const statuses = [400, 401, 403, 404, 413, 415, 429, 503];
   if (!SAFE_METHODS.has(method.toUpperCase())) statuses.push(409);
+  // Idempotency-Key reused with another request; If-Match of an older version (src/http/write-conditions.ts).
+  if (method.toUpperCase() === "POST") statuses.push(422);
+  if (["PUT", "PATCH", "DELETE"].includes(method.toUpperCase())) statuses.push(412);
   for (const status of statuses) if (!ERROR_CODES[status]) throw new Error(`no error code for ${status} (src/common/errors.ts)`);
   return statuses.sort();
 }
@@ -59,7 +62,7 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
       if (method === "get") operation.responses["304"] ??= { description: "Not modified (If-None-Match matched the ETag)" };
     }
   }
-  const allStatuses = [...new Set(["GET", "POST"].flatMap(errorStatuses))];
+  const allStatuses = [...new Set(["GET", "POST", "PUT"].flatMap(errorStatuses))];
   return {
     openapi: "3.1.0",
     info: {

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { deletePastDayCounts } from "../common/paging.js";
+import { deleteExpiredIdempotencyKeys } from "../http/write-conditions.js";
 
 /**
  * Deletes credentials that can no longer do anything: cookie sessions past their expiry, and token rows
@@ -17,7 +18,7 @@ export async function purgeExpiredCredentials(db: PrismaClient, now = new Date()
 
 /**
  * Runs the purge every `intervalSeconds` (0: never) until stopped: expired credentials, and the day
- * buckets of list totals that no total reads any more (`deletePastDayCounts`). The timer does not keep the
+ * buckets of list totals that no total reads any more (`deletePastDayCounts`), and Idempotency-Keys past their day. The timer does not keep the
  * process alive, and a failed purge is logged and tried again next time.
  */
 export function schedulePurge(db: PrismaClient, intervalSeconds: number, log: (line: string, error?: unknown) => void): () => Promise<unknown> {
@@ -30,6 +31,7 @@ export function schedulePurge(db: PrismaClient, intervalSeconds: number, log: (l
         (error) => log("purging expired sessions and tokens failed", error),
       ),
       deletePastDayCounts(db).catch((error) => log("deleting the day counts of past days failed", error)),
+      deleteExpiredIdempotencyKeys(db).catch((error) => log("deleting expired Idempotency-Keys failed", error)),
     ]);
   }, intervalSeconds * 1000);
   timer.unref();

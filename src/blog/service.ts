@@ -4,12 +4,13 @@ import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
-import { changedRecord, findVisible, isVisible, records, type Selection } from "../common/records.js";
-import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
-import { aliasFromTitle, assertNameFree, pickUniqueName } from "../common/slug.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { SCOPE_PATTERN, assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { aliasFromTitle, assertNameFree, pickUniqueName, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
+import { domainEvents } from "../common/events.js";
+import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
 /** Blog access levels: 0 (the documented default, not a level of its own) is public, as 1 is. */
 export const BLOG_ACCESS = accessLevels("BlogAccess", [
@@ -116,17 +117,29 @@ export async function getBlogEntry(ctx: RequestContext, id: number, query: Query
   return entry;
 }
 
-async function takenAliases(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
-  const rows = await tx.blogEntry.findMany({
-    where: { scope, scopeId, alias: startsWithText(base), ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { alias: true },
-  });
-  return new Set(rows.map((row) => row.alias));
-}
-
 function assertWindow(publishUp: Date, publishDown: Date | null | undefined): void {
   if (publishDown && publishDown.getTime() <= publishUp.getTime()) throw badInput("publishDown", "must be after publish_up");
 }
+
+/** The blog's domain events (docs/events.md). */
+export const BLOG_EVENTS = domainEvents("blog", {
+  entryCreated: "An entry was created.",
+  entryUpdated: "An entry's fields changed; `changed` names them.",
+  entryDeleted: "An entry was deleted.",
+});
+
+/** Blog entries on the write path (src/common/write-path.ts). */
+export const BLOG_WRITES = writtenRecords({
+  area: "blog",
+  records: BLOG_ENTRIES,
+  names: ["title", "alias", "publishUp", "publishDown"],
+  notFound: (id) => `Blog entry ${id} not found.`,
+  forbidden: "Only the creator, a group manager or an administrator can change this entry.",
+});
+
+const ALIAS_TAKEN = { parameter: "alias", message: "This alias is not available in this scope." };
+const aliases = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) => takenNames(ctx, BLOG_ENTRIES, "alias", scope, exceptId);
+const entryOf = (ctx: RequestContext, row: Record<string, unknown> | undefined) => decodeScalars<BlogEntry>(modelInfo(ctx.db, "BlogEntry"), row!);
 
 export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntry, query: Query = {}) {
   const user = requireUser(ctx);
@@ -136,47 +149,41 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
   const publishUp = data.publishUp ?? new Date();
   assertWindow(publishUp, data.publishDown);
 
-  const id = await retryDerivedName(!data.alias, () =>
-    ctx.db.$transaction(async (tx) => {
-      const name = await pickUniqueName({
-        requested: data.alias,
-        derivedFrom: aliasFromTitle(data.title),
-        separator: "-",
-        parameter: "alias",
-        label: "alias",
-        taken: (prefix) => takenAliases(tx, data.scope, data.scopeId, prefix),
-      });
-      const entry = await tx.blogEntry.create({
-        data: {
-          title: data.title,
-          alias: name,
-          content: data.content,
-          scope: data.scope,
-          scopeId: data.scopeId,
-          state: data.state ?? 0,
-          access: data.access ?? BLOG_ACCESS.fallback,
-          allowComments: data.allowComments ?? 1,
-          publishUp,
-          publishDown: data.publishDown ?? null,
-          tags: data.tags ?? [],
-          ...(data.created ? { created: data.created } : {}),
-          createdById,
-        },
-      });
-      return entry.id;
+  const entry = await retryDerivedName(!data.alias, () =>
+    createRecord<BlogEntry>(ctx, BLOG_WRITES, {
+      event: BLOG_EVENTS.entryCreated,
+      async insert(tx) {
+        const scope = { scope: data.scope, scopeId: data.scopeId };
+        const alias = await pickUniqueName({
+          requested: data.alias,
+          derivedFrom: aliasFromTitle(data.title),
+          separator: "-",
+          parameter: "alias",
+          label: "alias",
+          taken: aliases(tx, scope),
+        });
+        const [row] = await tx.tx.query<Record<string, unknown>>(
+          insertStatement(tx, BLOG_ENTRIES, {
+            title: data.title,
+            alias,
+            content: data.content,
+            scope: data.scope,
+            scopeId: data.scopeId,
+            state: data.state ?? 0,
+            access: data.access ?? BLOG_ACCESS.fallback,
+            allowComments: data.allowComments ?? 1,
+            publishUp,
+            publishDown: data.publishDown ?? null,
+            tags: data.tags ?? [],
+            created: data.created ?? undefined,
+            createdById,
+          }),
+        );
+        return entryOf(ctx, row);
+      },
     }),
-  ).catch(writeFailure({ conflict: { parameter: "alias", message: "This alias is not available in this scope." } }));
-  return ctx.db.blogEntry.findUniqueOrThrow({ ...query, where: { id } });
-}
-
-async function blogEntryToChange(ctx: RequestContext, id: number) {
-  return recordToChange(
-    ctx,
-    await ctx.db.blogEntry.findUnique({ where: { id } }),
-    () => isVisible(ctx, BLOG_ENTRIES, id),
-    `Blog entry ${id} not found.`,
-    "Only the creator, a group manager or an administrator can change this entry.",
-  );
+  ).catch(writeFailure({ conflict: ALIAS_TAKEN }));
+  return createdRecord<BlogEntry>(ctx, BLOG_ENTRIES, entry.id, query as Selection);
 }
 
 /**
@@ -184,31 +191,28 @@ async function blogEntryToChange(ctx: RequestContext, id: number) {
  * Answers the entry as the caller may read it: null when the caller may change it but not read it.
  */
 export async function updateBlogEntry(ctx: RequestContext, id: number, input: UpdateBlogEntry, query: Query = {}) {
-  const entry = await blogEntryToChange(ctx, id);
+  requireUser(ctx);
   const data = parseInput(updateInput, input);
-  if (changesNothing(data)) return changedRecord<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);
-  const scope = data.scope ?? entry.scope;
-  const scopeId = data.scopeId ?? entry.scopeId;
-  if (scope !== entry.scope || scopeId !== entry.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
-  const createdById = await resolveCreator(ctx, data.createdBy, entry.createdById);
-  // publishDown: absent keeps the stored end, null removes it (the window stays open).
-  const publishDown = data.publishDown === undefined ? entry.publishDown : data.publishDown;
-  assertWindow(data.publishUp ?? entry.publishUp, publishDown);
-
-  await ctx.db
-    .$transaction(async (tx) => {
-      const name = data.alias ?? entry.alias;
-      if (name !== entry.alias || scope !== entry.scope || scopeId !== entry.scopeId) {
-        await assertNameFree(name, (prefix) => takenAliases(tx, scope, scopeId, prefix, id), "alias", "alias");
-      }
-      await tx.blogEntry.update({
-        where: { id },
-        data: {
+  await changeRecord<BlogEntry>(ctx, BLOG_WRITES, id, {
+    event: BLOG_EVENTS.entryUpdated,
+    async change(tx, entry) {
+      if (changesNothing(data)) return { row: entry, changed: [] };
+      const scope = { scope: data.scope ?? entry.scope, scopeId: data.scopeId ?? entry.scopeId };
+      const moved = scope.scope !== entry.scope || scope.scopeId !== entry.scopeId;
+      if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
+      const createdById = await resolveCreator(tx, data.createdBy, entry.createdById);
+      // publishDown: absent keeps the stored end, null removes it (the window stays open).
+      const publishDown = data.publishDown === undefined ? entry.publishDown : data.publishDown;
+      assertWindow(data.publishUp ?? entry.publishUp, publishDown);
+      const alias = data.alias ?? entry.alias;
+      if (alias !== entry.alias || moved) await assertNameFree(alias, aliases(tx, scope, id), "alias", "alias");
+      const [row] = await tx.tx.query<Record<string, unknown>>(
+        updateStatement(tx, BLOG_ENTRIES, id, {
           title: data.title ?? undefined,
-          alias: name,
+          alias,
           content: data.content ?? undefined,
-          scope,
-          scopeId,
+          scope: scope.scope,
+          scopeId: scope.scopeId,
           state: data.state ?? undefined,
           access: data.access ?? undefined,
           allowComments: data.allowComments ?? undefined,
@@ -218,16 +222,22 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
           tags: data.tags ?? undefined,
           created: data.created ?? undefined,
           createdById,
-        },
-      });
-    })
-    .catch(writeFailure({ conflict: { parameter: "alias", message: "This alias is not available in this scope." }, missing: `Blog entry ${id} not found.` }));
+        }),
+      );
+      return { row: entryOf(ctx, row) };
+    },
+  }).catch(writeFailure({ conflict: ALIAS_TAKEN, missing: `Blog entry ${id} not found.` }));
   return changedRecord<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);
 }
 
 /** Deletes an entry: the creator, a group manager or an administrator. */
 export async function deleteBlogEntry(ctx: RequestContext, id: number): Promise<number> {
-  await blogEntryToChange(ctx, id);
-  await ctx.db.blogEntry.delete({ where: { id } }).catch(writeFailure({ missing: `Blog entry ${id} not found.` }));
+  await changeRecord<BlogEntry>(ctx, BLOG_WRITES, id, {
+    event: BLOG_EVENTS.entryDeleted,
+    async change(tx) {
+      await tx.tx.query(deleteStatement(tx, BLOG_ENTRIES, id));
+      return { row: null };
+    },
+  });
   return id;
 }

@@ -3,10 +3,11 @@ import type { Citation, Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { findVisible, records, type Selection } from "../common/records.js";
+import { createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { domainEvents } from "../common/events.js";
+import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { requireUser } from "../common/scopes.js";
-import { parseInput, type RawInput } from "../common/validation.js";
-import { writeFailure } from "../db/errors.js";
+import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 
 /** The kinds of work a citation may cite (BibTeX's entry types, in the words front ends show). */
 export const CITATION_TYPES = ["article", "book", "chapter", "inproceedings", "thesis", "report", "software", "dataset", "misc"] as const;
@@ -101,21 +102,54 @@ function columns(data: z.output<typeof updateInput>) {
   };
 }
 
+/** The citations' domain events (docs/events.md). */
+export const CITATION_EVENTS = domainEvents("citations", {
+  citationCreated: "A citation was created.",
+  citationUpdated: "A citation's fields changed; `changed` names them.",
+  citationDeleted: "A citation was deleted.",
+});
+
+/** Citations on the write path (src/common/write-path.ts): administrators only. */
+export const CITATION_WRITES = writtenRecords({
+  area: "citations",
+  records: CITATIONS,
+  names: ["title", "year", "doi"],
+  notFound: (id) => `Citation ${id} not found.`,
+  forbidden: "Only administrators can change citations.",
+});
+
+const citationOf = (ctx: RequestContext, row: Record<string, unknown> | undefined) => decodeScalars<Citation>(modelInfo(ctx.db, "Citation"), row!);
+
 export async function createCitation(ctx: RequestContext, input: CreateCitation, query: Query = {}) {
   const user = requireAdministrator(ctx);
   const data = parseInput(createInput, input);
-  return ctx.db.citation.create({ ...query, data: { ...columns(data), title: data.title, createdById: user.id } });
+  const citation = await createRecord<Citation>(ctx, CITATION_WRITES, {
+    event: CITATION_EVENTS.citationCreated,
+    insert: async (tx) => citationOf(ctx, (await tx.tx.query<Record<string, unknown>>(insertStatement(tx, CITATIONS, { ...columns(data), title: data.title, createdById: user.id })))[0]),
+  });
+  return createdRecord<Citation>(ctx, CITATIONS, citation.id, query as Selection);
 }
 
 /** Changes the given fields only (`year: null` and `authors: null` clear them). */
 export async function updateCitation(ctx: RequestContext, id: number, input: UpdateCitation, query: Query = {}) {
   requireAdministrator(ctx);
   const data = parseInput(updateInput, input);
-  return ctx.db.citation.update({ ...query, where: { id }, data: columns(data) }).catch(writeFailure({ missing: `Citation ${id} not found.` }));
+  await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
+    event: CITATION_EVENTS.citationUpdated,
+    change: async (tx, citation) =>
+      changesNothing(data) ? { row: citation, changed: [] } : { row: citationOf(ctx, (await tx.tx.query<Record<string, unknown>>(updateStatement(tx, CITATIONS, id, columns(data))))[0]) },
+  });
+  return createdRecord<Citation>(ctx, CITATIONS, id, query as Selection);
 }
 
 export async function deleteCitation(ctx: RequestContext, id: number): Promise<number> {
   requireAdministrator(ctx);
-  await ctx.db.citation.delete({ where: { id } }).catch(writeFailure({ missing: `Citation ${id} not found.` }));
+  await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
+    event: CITATION_EVENTS.citationDeleted,
+    async change(tx) {
+      await tx.tx.query(deleteStatement(tx, CITATIONS, id));
+      return { row: null };
+    },
+  });
   return id;
 }

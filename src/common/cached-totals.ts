@@ -94,7 +94,8 @@ export function cachedTotal(
   const usable = keptAt() !== null;
 
   const versionOf = scope ?? { scope: "", scopeId: 0 };
-  const version = Prisma.sql`coalesce((SELECT v.version::text FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
+  // The versions of all the scope's shards, as one text (the write path's migration: writers spread over shards).
+  const version = Prisma.sql`coalesce((SELECT string_agg(v.shard || ':' || v.version, ',' ORDER BY v.shard) FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
   // Private records of a group are shown to its members: whether the caller is one, in the same snapshot.
   const shown = shownLevels(records, viewer);
   const asksMembership = Boolean(user && !user.isAdmin && scope?.scope === "group" && shown?.toMembers.length);

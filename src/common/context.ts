@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { loadGroupRoles } from "../groups/membership.js";
+import { sqlClientOf, type SqlClient } from "../db/sql.js";
 
 /** Who is calling. `user` is null for anonymous callers. */
 export interface Viewer {
@@ -27,7 +28,31 @@ export interface RequestContext {
   config: Config;
   /** The viewer's group roles, loaded at most once per request. */
   groupRoles(): Promise<GroupRoles>;
+  /** The open write transaction's client, inside the write path (src/common/write-path.ts); see `sqlOf`. */
+  tx?: SqlClient;
+  /** The request's Idempotency-Key, claimed by the write path in the write's own transaction. */
+  idempotency?: IdempotencyClaim;
+  /** The versions an If-Match header accepts of the record a write changes (412 otherwise). */
+  ifMatch?: string[];
+  /** The version (row xmin) of the record a read or write answered last: REST record answers send it as ETag. */
+  recordVersion?: string;
 }
+
+/** An Idempotency-Key as the HTTP layer hands it to the write path. */
+export interface IdempotencyClaim {
+  key: string;
+  /** Method, path and body of the request, hashed: a key reused for another request is 422. */
+  fingerprint: string;
+  /** Set by the write path once the key is claimed, so the HTTP layer knows to store the answer. */
+  claimed?: boolean;
+}
+
+/**
+ * The SQL client a service's statements must use: the write transaction's inside the write path, so the
+ * kit's reads (findVisible, isVisible, lists) see what the transaction wrote and take part in its locks;
+ * otherwise the pool's.
+ */
+export const sqlOf = (ctx: RequestContext): SqlClient => ctx.tx ?? sqlClientOf(ctx.db);
 
 export const anonymous: Viewer = { user: null, via: "anonymous" };
 

@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
-import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
-import type { RequestContext } from "./context.js";
+import { decodeTimestamp, utcTimestamp } from "../db/sql.js";
+import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
 
 /**
@@ -42,6 +42,8 @@ export interface FieldInfo {
   isRequired: boolean;
   /** To-one relations held by this model: the scalar field holding the other record's id. */
   from?: string;
+  /** Prisma's @updatedAt: the write path sets it to the transaction's time on every update. */
+  isUpdatedAt: boolean;
 }
 
 export interface ModelInfo {
@@ -73,7 +75,16 @@ export function modelInfo(prisma: PrismaClient, model: string): ModelInfo {
         if (!identifier.test(column)) throw new Error(`${name}.${field.name}: column name ${column} needs quoting rules the kit does not have`);
         const dmmf = related.get(field.name);
         const from = dmmf?.relationFromFields?.length === 1 ? dmmf.relationFromFields[0] : undefined;
-        return { name: field.name, column, kind: field.kind, type: field.type, isList: dmmf?.isList ?? false, isRequired: dmmf?.isRequired ?? false, from };
+        return {
+          name: field.name,
+          column,
+          kind: field.kind,
+          type: field.type,
+          isList: dmmf?.isList ?? false,
+          isRequired: dmmf?.isRequired ?? false,
+          from,
+          isUpdatedAt: (dmmf as { isUpdatedAt?: boolean } | undefined)?.isUpdatedAt ?? false,
+        };
       });
       models.set(name, {
         name,
@@ -153,6 +164,9 @@ function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: s
   return Prisma.join(parts, ", ");
 }
 
+/** A row of every scalar read by plain SQL (INSERT/UPDATE … RETURNING) into what Prisma returns. */
+export const decodeScalars = <Row>(info: ModelInfo, row: Record<string, unknown>): Row => decode({ info, joined: new Map(), rest: null }, row) as Row;
+
 /** Timestamps and JSON-read relations into what Prisma returns (Date objects). */
 function decode(plan: SelectionPlan, row: Record<string, unknown>): Record<string, unknown> {
   for (const field of plan.info.scalars) {
@@ -185,7 +199,7 @@ export function rowsStatement<Row>(
   prisma: PrismaClient,
   declaration: RecordsDeclaration,
   query: Selection | undefined,
-  statement: { where: Prisma.Sql; orderBy?: Prisma.Sql; limit?: number; offset?: number; extra?: Prisma.Sql },
+  statement: { where: Prisma.Sql; orderBy?: Prisma.Sql; limit?: number; offset?: number; extra?: Prisma.Sql; lock?: boolean },
 ): RowsStatement<Row> {
   const info = modelInfo(prisma, declaration.model);
   const plan = planSelection(prisma, info, query, declaration.searchOnly);
@@ -193,7 +207,7 @@ export function rowsStatement<Row>(
     statement.where
   }${statement.orderBy ? Prisma.sql` ORDER BY ${statement.orderBy}` : Prisma.empty}${
     statement.limit !== undefined ? Prisma.sql` LIMIT ${statement.limit}` : Prisma.empty
-  }${statement.offset ? Prisma.sql` OFFSET ${statement.offset}` : Prisma.empty}`;
+  }${statement.offset ? Prisma.sql` OFFSET ${statement.offset}` : Prisma.empty}${statement.lock ? Prisma.sql` FOR UPDATE OF t` : Prisma.empty}`;
   return {
     sql,
     async finish(found) {
@@ -274,11 +288,16 @@ export function visibleSql(prisma: PrismaClient, declaration: RecordsDeclaration
 /** A record the caller may see, read with the relations `query` selects, in one statement; null when hidden or absent. */
 export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
   const info = modelInfo(ctx.db, declaration.model);
-  const statement = rowsStatement<Row>(ctx.db, declaration, query, {
+  const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
     where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    extra: Prisma.sql`t.xmin::text AS "__version"`,
   });
-  const [row] = await statement.finish(await sqlClientOf(ctx.db).query(statement.sql));
-  return row ?? null;
+  const [row] = await statement.finish(await sqlOf(ctx).query(statement.sql));
+  if (!row) return null;
+  // The row's version (every update changes xmin): the ETag of REST record answers, checked by If-Match.
+  ctx.recordVersion = row.__version;
+  delete row.__version;
+  return row;
 }
 
 /**
@@ -290,10 +309,17 @@ export async function changedRecord<Row>(ctx: RequestContext, declaration: Recor
   return findVisible<Row>(ctx, declaration, id, query);
 }
 
+/** What a create answers: the new record as the caller reads it (its creator, or an administrator, always may). */
+export async function createdRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row> {
+  const row = await findVisible<Row>(ctx, declaration, id, query);
+  if (!row) throw new Error(`${declaration.model} ${id} was created but cannot be read back`);
+  return row;
+}
+
 /** Whether the caller may see the record (for the 403-or-404 choice of writes). */
 export async function isVisible(ctx: RequestContext, declaration: RecordsDeclaration, id: number): Promise<boolean> {
   const info = modelInfo(ctx.db, declaration.model);
-  const rows = await sqlClientOf(ctx.db).query(
+  const rows = await sqlOf(ctx).query(
     Prisma.sql`SELECT 1 FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
   );
   return rows.length > 0;

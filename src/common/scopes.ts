@@ -1,16 +1,7 @@
-import type { RequestContext } from "./context.js";
+import { sqlOf, type RequestContext } from "./context.js";
 import { badInput, forbidden, notFound, unauthenticated } from "./errors.js";
-import { byKeys, defineLoader } from "./loaders.js";
-import { groupsById } from "../groups/membership.js";
-import DataLoader from "dataloader";
-
-/** Users by id (existence checks such as created_by), batched per request. */
-const usersById = defineLoader(
-  (ctx) =>
-    new DataLoader<number, { id: number } | null>(async (ids) =>
-      byKeys(ids, await ctx.db.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true } }), (user) => user.id),
-    ),
-);
+import { Prisma } from "../generated/prisma/client.js";
+import { column, type ModelInfo, type RecordsDeclaration } from "./records.js";
 
 /** A record that belongs to a scope (site, group, member, …) and was created by a user. */
 export interface ScopedRecord {
@@ -29,15 +20,18 @@ export function requireUser(ctx: RequestContext) {
 
 /**
  * May the caller put content into this scope? Group scopes need group membership (and the group must
- * exist), member scopes belong to that member; administrators may write anywhere.
+ * exist), member scopes belong to that member; administrators may write anywhere. Plain SQL through
+ * `sqlOf(ctx)`, so the write path can ask it inside its transaction (a scope move).
  */
 export async function assertCanWriteInScope(ctx: RequestContext, scope: string, scopeId: number): Promise<void> {
   const user = requireUser(ctx);
   if (user.isAdmin) return;
   if (scope === "group") {
-    const group = await groupsById(ctx).load(scopeId);
-    if (!group) throw badInput("scopeId", `no group with id ${scopeId}`);
-    if (!(await ctx.groupRoles()).member.has(scopeId)) throw forbidden("Only members of this group can write in it.");
+    const [found] = await sqlOf(ctx).query<{ member: boolean }>(
+      Prisma.sql`SELECT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = ${user.id} AND m.role IN ('member', 'manager')) AS member FROM groups g WHERE g.id = ${scopeId}`,
+    );
+    if (!found) throw badInput("scopeId", `no group with id ${scopeId}`);
+    if (!found.member) throw forbidden("Only members of this group can write in it.");
   } else if (scope === "member" && scopeId !== user.id) {
     throw forbidden("Only that member can write in a member scope.");
   }
@@ -52,6 +46,24 @@ export async function canManage(ctx: RequestContext, record: ScopedRecord): Prom
 }
 
 /**
+ * `canManage` as SQL over a row of `records` at `alias` (the write path evaluates it on the locked row):
+ * administrators, the creator, and managers of the record's group.
+ */
+export function managesSql(info: ModelInfo, records: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"]): Prisma.Sql {
+  const user = viewer.user;
+  if (!user) return Prisma.sql`FALSE`;
+  if (user.isAdmin) return Prisma.sql`TRUE`;
+  const rules: Prisma.Sql[] = [];
+  if (records.creator) rules.push(Prisma.sql`${column(info, alias, records.creator)} = ${user.id}`);
+  if (records.scoped) {
+    rules.push(
+      Prisma.sql`(${column(info, alias, "scope")} = 'group' AND ${column(info, alias, "scopeId")} IN (SELECT group_id FROM group_members WHERE user_id = ${user.id} AND role = 'manager'))`,
+    );
+  }
+  return rules.length ? Prisma.sql`(${Prisma.join(rules, " OR ")})` : Prisma.sql`FALSE`;
+}
+
+/**
  * Resolves `created_by`. 0 or absent keeps `current` (the caller on create, the stored creator on
  * update); naming anyone else is for administrators only, so nobody can hand a record to someone else
  * or claim another user's record as their own.
@@ -60,7 +72,7 @@ export async function resolveCreator(ctx: RequestContext, requested: number | nu
   const user = requireUser(ctx);
   if (!requested || requested === current) return current;
   if (!user.isAdmin) throw forbidden("Only administrators can change created_by.");
-  const exists = await usersById(ctx).load(requested);
+  const [exists] = await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM users WHERE id = ${requested}`);
   if (!exists) throw badInput("createdBy", `no user with id ${requested}`);
   return requested;
 }

@@ -1,4 +1,8 @@
+import { Prisma } from "../generated/prisma/client.js";
 import { conflict } from "./errors.js";
+import { sqlOf, type RequestContext } from "./context.js";
+import { column, modelInfo, table, type RecordsDeclaration } from "./records.js";
+import { escapeLike } from "./search.js";
 
 /** Wiki page names: the title's words run together, keeping letters, digits and _ - . : (HUBzero's style). */
 export function pagenameFromTitle(title: string): string {
@@ -33,7 +37,7 @@ export function firstFree(base: string, taken: Set<string>, separator: string): 
   }
 }
 
-type TakenNames = (prefix: string) => Promise<Set<string>>;
+export type TakenNames = (prefix: string) => Promise<Set<string>>;
 
 /** 409 naming `parameter` when `name` is taken in the scope (`taken` leaves out the record itself on update). */
 export async function assertNameFree(name: string, taken: TakenNames, parameter: string, label: string): Promise<void> {
@@ -56,4 +60,21 @@ export async function pickUniqueName(options: {
   if (!requested) return firstFree(derivedFrom, await taken(derivedFrom), separator);
   await assertNameFree(requested, taken, parameter, label);
   return requested;
+}
+
+/**
+ * `taken` for pickUniqueName/assertNameFree over a scoped table, in plain SQL through `sqlOf(ctx)` (the
+ * write transaction's client inside the write path): the names of `field` in the scope that start with
+ * the prefix, the record `exceptId` left out.
+ */
+export function takenNames(ctx: RequestContext, records: RecordsDeclaration, field: string, scope: { scope: string; scopeId: number }, exceptId?: number): TakenNames {
+  const info = modelInfo(ctx.db, records.model);
+  const name = column(info, "t", field);
+  return async (prefix) => {
+    const rows = await sqlOf(ctx).query<{ name: string }>(Prisma.sql`
+      SELECT ${name} AS name FROM ${table(info, "t")}
+       WHERE ${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}
+         AND ${name} LIKE ${`${escapeLike(prefix)}%`}${exceptId ? Prisma.sql` AND ${column(info, "t", "id")} <> ${exceptId}` : Prisma.empty}`);
+    return new Set(rows.map((row) => row.name));
+  };
 }

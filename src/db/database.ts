@@ -12,7 +12,7 @@ import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { StartupError } from "../config.js";
-import { TIMESTAMP_TYPES, isPoolWaitTimeout, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
+import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isPoolWaitTimeout, outcomeUnknown, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
 
 /** PostgreSQL connections the server keeps at most (DATABASE_POOL_SIZE); Prisma and the list kit share them. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -75,7 +75,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // scope for `search` at 10^6 pages (850 ms instead of a few). Set on each new connection, before the
     // pool hands it out (its first query); not as the `options` startup parameter, which an `options` in
     // DATABASE_URL would replace and PgBouncer refuses.
-    pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).catch(() => {}));
+    // lock_timeout: a write that waits this long for a row another transaction holds gives up and is
+    // answered 503 with Retry-After (isBusyDatabase), rather than holding its connection until the pool runs dry.
+    pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}; SET lock_timeout = '${LOCK_TIMEOUT}'`).catch(() => {}));
     // The migration advisory lock belongs to a session: one connection runs all of it.
     const connection = await pool.connect().catch(async (error: Error) => {
       await pool.end();
@@ -94,14 +96,45 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
+    const run = async <Row>(on: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<Row[]> => {
+      for (const listener of listeners) listener(statement.text);
+      const result = await on.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
+      return result.rows as Row[];
+    };
     registerSqlClient(prisma, {
       async query<Row>(statement: Prisma.Sql) {
-        for (const listener of listeners) listener(statement.text);
         try {
-          const result = await pool.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
-          return result.rows as Row[];
+          return await run<Row>(pool, statement);
         } catch (error) {
           throw isPoolWaitTimeout(error) ? serviceBusy() : error;
+        }
+      },
+      async transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+        const connection = await pool.connect().catch((error: Error) => {
+          throw isPoolWaitTimeout(error) || isConnectionLost(error) ? serviceBusy() : error;
+        });
+        let commitSent = false;
+        let broken: Error | undefined;
+        try {
+          await connection.query("BEGIN");
+          const client: SqlClient = {
+            query: (statement) => run(connection, statement),
+            transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
+          };
+          const result = await work(client);
+          commitSent = true;
+          await connection.query("COMMIT");
+          return result;
+        } catch (error) {
+          if (isConnectionLost(error)) {
+            broken = error as Error;
+            throw commitSent ? Object.assign(outcomeUnknown(), { cause: error }) : Object.assign(serviceBusy(), { cause: error });
+          }
+          if (!commitSent) await connection.query("ROLLBACK").catch((rollbackError: Error) => void (broken = rollbackError));
+          throw isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;
+        } finally {
+          // A connection that failed mid-transaction is dropped, not handed to the next request.
+          connection.release(broken);
         }
       },
     } satisfies SqlClient);
@@ -135,13 +168,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     prisma = clientWithQueryEvents(new PrismaPGlite(pglite), listeners);
     const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
+    const run = async <Row>(on: Pick<PGlite, "query">, statement: Prisma.Sql): Promise<Row[]> => {
+      for (const listener of listeners) listener(statement.text);
+      return (await on.query<Row>(statement.text, statement.values, { parsers: keepTimestampText })).rows;
+    };
     registerSqlClient(prisma, {
-      async query<Row>(statement: Prisma.Sql) {
-        for (const listener of listeners) listener(statement.text);
-        // PGlite runs one statement at a time and waits for an open transaction to end, so a statement
-        // here never lands inside a Prisma transaction of another request.
-        return (await pglite.query<Row>(statement.text, statement.values, { parsers: keepTimestampText })).rows;
-      },
+      // PGlite runs one statement at a time and waits for an open transaction to end, so a statement
+      // here never lands inside a transaction of another request.
+      query: (statement) => run(pglite, statement),
+      transaction: (work) =>
+        pglite.transaction((tx) =>
+          work({
+            query: (statement) => run(tx, statement),
+            transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
+          }),
+        ),
     } satisfies SqlClient);
     closeDriver = async () => {
       await pglite.close();
@@ -199,6 +240,9 @@ async function initialiseInChildProcess(dir: string): Promise<void> {
     throw new Error(`could not create the embedded database in ${dir}: ${error.stderr?.trim() || error.message}`, { cause: error });
   });
 }
+
+/** How long a statement waits for a row lock before the write is answered 503 (see the pool's "connect" handler). */
+export const LOCK_TIMEOUT = "5s";
 
 /** How the pool's connections plan prepared statements (see the pool's "connect" handler). */
 export const PLAN_CACHE_MODE = "force_custom_plan";

@@ -14,6 +14,12 @@ export function uniqueViolation(error: unknown): { fields: string[] } | null {
     const fields = meta?.driverAdapterError?.cause?.constraint?.fields ?? meta?.target;
     return { fields: Array.isArray(fields) ? fields.map(String) : [] };
   }
+  // The write path's own statements (src/common/write-path.ts) fail with the driver's error: SQLSTATE in `code`.
+  const raw = error as { code?: unknown; detail?: string; name?: string };
+  if (raw?.code === "23505" && raw.name !== "DriverAdapterError") {
+    const columns = /^Key \((.+?)\)=/.exec(raw.detail ?? "")?.[1];
+    return { fields: columns ? columns.split(",").map((column) => column.trim()) : [] };
+  }
   const cause = (error as { name?: string; cause?: { code?: string; originalCode?: string; kind?: string; detail?: string } })?.cause;
   if ((error as { name?: string })?.name === "DriverAdapterError" && cause) {
     if (cause.kind === "UniqueConstraintViolation" || cause.code === "23505" || cause.originalCode === "23505") {
@@ -30,7 +36,7 @@ export function uniqueViolation(error: unknown): { fields: string[] } | null {
  * by a concurrent request. P2003 through the pg adapter, SQLSTATE 23503 raw through PGlite's.
  */
 function foreignKeyViolation(error: unknown): boolean {
-  if (prismaCode(error) === "P2003") return true;
+  if (prismaCode(error) === "P2003" || (error as { code?: unknown })?.code === "23503") return true;
   const cause = (error as { name?: string; cause?: { code?: string; originalCode?: string; kind?: string } })?.cause;
   return (error as { name?: string })?.name === "DriverAdapterError" && (cause?.kind === "ForeignKeyConstraintViolation" || cause?.code === "23503" || cause?.originalCode === "23503");
 }

@@ -11,6 +11,14 @@ import { ApiError } from "../common/errors.js";
  */
 export interface SqlClient {
   query<Row = Record<string, unknown>>(statement: Prisma.Sql): Promise<Row[]>;
+  /**
+   * Runs `work` in one transaction on one connection and commits, or rolls back when it throws. Its
+   * statements go through the client `work` is given (`sqlOf(ctx)` inside the write path). No Prisma call
+   * may run inside: on PGlite it would wait for this transaction to end, which waits for it. Errors: 503
+   * (serviceBusy) when no connection or the transaction could not be had or was lost before COMMIT was
+   * sent; outcomeUnknown when the connection was lost after.
+   */
+  transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
 }
 
 const clients = new WeakMap<PrismaClient, SqlClient>();
@@ -106,3 +114,25 @@ export function serviceBusy(): ApiError {
 
 /** pg-pool's error when no connection became free within `connectionTimeoutMillis`. */
 export const isPoolWaitTimeout = (error: unknown) => /timeout exceeded when trying to connect/i.test(String((error as Error)?.message ?? ""));
+
+/**
+ * The connection was lost after COMMIT was sent: the write may or may not have been made, and only
+ * reading it again can tell. Not 503 (a plain retry could write twice); an Idempotency-Key makes the
+ * retry safe either way.
+ */
+export function outcomeUnknown(): ApiError {
+  return new ApiError(500, "The database connection was lost while this write was committing, so whether it was made is unknown: read the record, or retry with the same Idempotency-Key.");
+}
+
+/** SQLSTATEs and driver messages of a connection that was lost or refused (pg_terminate_backend, a restart, a reset). */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  if (code && /^(57P0[1-3]|08\d\d\d)$/.test(code)) return true;
+  return /Connection terminated|connection (was )?(closed|lost)|ECONNRESET|EPIPE|Client has encountered a connection error/i.test(String((error as Error)?.message ?? ""));
+}
+
+/** The database gave up waiting (lock_timeout 55P03, statement_timeout 57014) or ran out of room for work (53xxx): busy, not broken. */
+export function isBusyDatabase(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "55P03" || code === "57014" || (code !== undefined && /^53\d\d\d$/.test(code));
+}

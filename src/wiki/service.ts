@@ -1,17 +1,19 @@
 import { z } from "zod";
 import DataLoader from "dataloader";
-import type { Prisma, WikiPage, WikiRevision } from "../generated/prisma/client.js";
+import { Prisma, type WikiPage, type WikiRevision } from "../generated/prisma/client.js";
 import { byKeys, defineLoader } from "../common/loaders.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
-import { changedRecord, findVisible, isVisible, records, type Selection } from "../common/records.js";
-import { SCOPE_PATTERN, assertCanWriteInScope, recordToChange, requireUser, resolveCreator } from "../common/scopes.js";
-import { assertNameFree, pagenameFromTitle, pickUniqueName } from "../common/slug.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { SCOPE_PATTERN, assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { assertNameFree, pagenameFromTitle, pickUniqueName, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { startsWithText } from "../common/search.js";
 import { retryDerivedName, writeFailure } from "../db/errors.js";
+import { utcTimestamp } from "../db/sql.js";
+import { domainEvents } from "../common/events.js";
+import { changeRecord, createRecord, deleteStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
@@ -83,16 +85,6 @@ export async function getWikiPage(ctx: RequestContext, id: number, query: Query 
   return page;
 }
 
-async function wikiPageToChange(ctx: RequestContext, id: number) {
-  return recordToChange(
-    ctx,
-    await ctx.db.wikiPage.findUnique({ where: { id } }),
-    () => isVisible(ctx, WIKI_PAGES, id),
-    `Wiki page ${id} not found.`,
-    "Only the creator, a group manager or an administrator can change this page.",
-  );
-}
-
 /** Revisions by id, batched per request: N pages asking for `version(versionId:)` cost one statement. */
 const revisionsById = defineLoader(
   (ctx) =>
@@ -112,60 +104,65 @@ export async function getWikiRevision(ctx: RequestContext, page: { id: number; c
   return revision;
 }
 
-async function takenPagenames(tx: Prisma.TransactionClient, scope: string, scopeId: number, base: string, exceptId?: number) {
-  const rows = await tx.wikiPage.findMany({
-    where: { scope, scopeId, pagename: startsWithText(base), ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { pagename: true },
-  });
-  return new Set(rows.map((row) => row.pagename));
-}
+/** The wiki's domain events (docs/events.md). */
+export const WIKI_EVENTS = domainEvents("wiki", {
+  pageCreated: "A page was created, with its first revision.",
+  pageUpdated: "A page's fields changed; `changed` names them (`currentRevisionId` when its text got a new revision).",
+  pageDeleted: "A page and its revisions were deleted.",
+});
+
+/** Wiki pages on the write path (src/common/write-path.ts). */
+export const WIKI_WRITES = writtenRecords({
+  area: "wiki",
+  records: WIKI_PAGES,
+  names: ["title", "pagename"],
+  notFound: (id) => `Wiki page ${id} not found.`,
+  forbidden: "Only the creator, a group manager or an administrator can change this page.",
+});
+
+const NAME_TAKEN = { parameter: "pagename", message: "This page name is not available in this scope." };
+const pageNames = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) => takenNames(ctx, WIKI_PAGES, "pagename", scope, exceptId);
+const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 
 export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
   const data = parseInput(createInput, input);
-  const scope = data.scope ?? "site";
-  const scopeId = data.scopeId ?? 0;
-  await assertCanWriteInScope(ctx, scope, scopeId);
+  const scope = { scope: data.scope ?? "site", scopeId: data.scopeId ?? 0 };
+  await assertCanWriteInScope(ctx, scope.scope, scope.scopeId);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
 
-  const id = await retryDerivedName(!data.pagename, () =>
-    ctx.db.$transaction(async (tx) => {
-      const name = await pickUniqueName({
-        requested: data.pagename,
-        derivedFrom: pagenameFromTitle(data.title),
-        separator: "_",
-        parameter: "pagename",
-        label: "page name",
-        taken: (prefix) => takenPagenames(tx, scope, scopeId, prefix),
-      });
-      const page = await tx.wikiPage.create({
-        data: {
-          title: data.title,
-          pagename: name,
-          scope,
-          scopeId,
-          state: data.state ?? 0,
-          access: data.access ?? WIKI_ACCESS.fallback,
-          params: (data.params ?? {}) as Prisma.InputJsonObject,
-          ...(data.created ? { created: data.created } : {}),
-          createdById,
-        },
-      });
-      const revision = await tx.wikiRevision.create({
-        data: {
-          pageId: page.id,
-          version: 1,
-          pagetext: data.pagetext,
-          summary: data.summary ?? "",
-          length: data.pagetext.length,
-          createdById: user.id,
-        },
-      });
-      await tx.wikiPage.update({ where: { id: page.id }, data: { currentRevisionId: revision.id } });
-      return page.id;
+  const page = await retryDerivedName(!data.pagename, () =>
+    createRecord<WikiPage>(ctx, WIKI_WRITES, {
+      event: WIKI_EVENTS.pageCreated,
+      async insert(tx) {
+        const name = await pickUniqueName({
+          requested: data.pagename,
+          derivedFrom: pagenameFromTitle(data.title),
+          separator: "_",
+          parameter: "pagename",
+          label: "page name",
+          taken: pageNames(tx, scope),
+        });
+        // The page and its first revision in one statement: each refers to the other, and the foreign keys
+        // are checked when the statement ends. The page's search_text is set here, as its trigger cannot
+        // see a revision inserted by the same statement.
+        const [row] = await tx.tx.query<Record<string, unknown>>(Prisma.sql`
+          WITH ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
+          page AS (
+            INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text)
+            SELECT page_id, ${data.title}, ${name}, ${scope.scope}, ${scope.scopeId}, ${data.state ?? 0}, ${data.access ?? WIKI_ACCESS.fallback},
+                   ${JSON.stringify(data.params ?? {})}::jsonb, ${data.created ? utcTimestamp(data.created) : NOW}, ${createdById}, ${NOW}, revision_id, lower(${data.pagetext})
+              FROM ids
+            RETURNING ${pageColumns}),
+          revision AS (
+            INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
+            SELECT ids.revision_id, page.id, 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id} FROM ids, page)
+          SELECT * FROM page`);
+        return decodeScalars<WikiPage>(pageInfo(ctx), row!);
+      },
     }),
-  ).catch(writeFailure({ conflict: { parameter: "pagename", message: "This page name is not available in this scope." } }));
-  return ctx.db.wikiPage.findUniqueOrThrow({ ...query, where: { id } });
+  ).catch(writeFailure({ conflict: NAME_TAKEN }));
+  return createdRecord<ReadPage>(ctx, WIKI_PAGES, page.id, query as Selection);
 }
 
 /**
@@ -175,63 +172,66 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
  */
 export async function updateWikiPage(ctx: RequestContext, id: number, input: UpdateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
-  const page = await wikiPageToChange(ctx, id);
   const data = parseInput(updateInput, input);
-  if (changesNothing(data)) return changedRecord<ReadPage>(ctx, WIKI_PAGES, id, query as Selection);
-  const scope = data.scope ?? page.scope;
-  const scopeId = data.scopeId ?? page.scopeId;
-  if (scope !== page.scope || scopeId !== page.scopeId) await assertCanWriteInScope(ctx, scope, scopeId);
-  const createdById = await resolveCreator(ctx, data.createdBy, page.createdById);
-
-  await ctx.db
-    .$transaction(async (tx) => {
-      // Concurrent edits of one page wait here, so each numbers its revision after the last committed one.
-      await tx.$queryRaw`SELECT id FROM wiki_pages WHERE id = ${id} FOR UPDATE`;
+  await changeRecord<WikiPage>(ctx, WIKI_WRITES, id, {
+    event: WIKI_EVENTS.pageUpdated,
+    async change(tx, page) {
+      if (changesNothing(data)) return { row: page, changed: [] };
+      const scope = { scope: data.scope ?? page.scope, scopeId: data.scopeId ?? page.scopeId };
+      if (scope.scope !== page.scope || scope.scopeId !== page.scopeId) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
       const name = data.pagename ?? page.pagename;
-      if (name !== page.pagename || scope !== page.scope || scopeId !== page.scopeId) {
-        await assertNameFree(name, (prefix) => takenPagenames(tx, scope, scopeId, prefix, id), "pagename", "page name");
+      if (name !== page.pagename || scope.scope !== page.scope || scope.scopeId !== page.scopeId) {
+        await assertNameFree(name, pageNames(tx, scope, id), "pagename", "page name");
       }
-      let currentRevisionId: number | undefined;
-      const current = page.currentRevisionId
-        ? await tx.wikiRevision.findUnique({ where: { id: page.currentRevisionId }, select: { pagetext: true } })
-        : null;
-      if (data.pagetext != null && data.pagetext !== current?.pagetext) {
-        const last = await tx.wikiRevision.aggregate({ where: { pageId: id }, _max: { version: true } });
-        const revision = await tx.wikiRevision.create({
-          data: {
-            pageId: id,
-            version: (last._max.version ?? 0) + 1,
-            pagetext: data.pagetext,
-            summary: data.summary ?? "",
-            length: data.pagetext.length,
-            createdById: user.id,
-          },
-        });
-        currentRevisionId = revision.id;
+      const fields = {
+        title: data.title ?? undefined,
+        pagename: name,
+        scope: scope.scope,
+        scopeId: scope.scopeId,
+        state: data.state ?? undefined,
+        access: data.access ?? undefined,
+        params: data.params ?? undefined,
+        created: data.created ?? undefined,
+        createdById: await resolveCreator(tx, data.createdBy, page.createdById),
+      };
+      if (data.pagetext == null) {
+        const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, WIKI_PAGES, id, fields));
+        return { row: decodeScalars<WikiPage>(pageInfo(ctx), row!) };
       }
-      await tx.wikiPage.update({
-        where: { id },
-        data: {
-          title: data.title ?? undefined,
-          pagename: name,
-          scope,
-          scopeId,
-          state: data.state ?? undefined,
-          access: data.access ?? undefined,
-          params: (data.params ?? undefined) as Prisma.InputJsonObject | undefined,
-          created: data.created ?? undefined,
-          createdById,
-          currentRevisionId,
-        },
-      });
-    })
-    .catch(writeFailure({ conflict: { parameter: "pagename", message: "This page name is not available in this scope." }, missing: `Wiki page ${id} not found.` }));
+      // New text becomes the next revision, in the page's statement; the same text as the current revision adds none.
+      const [row] = await tx.tx.query<Record<string, unknown>>(Prisma.sql`
+        WITH revision AS (
+          INSERT INTO wiki_revisions (page_id, version, pagetext, summary, length, created, created_by)
+          SELECT ${id}, coalesce(max(r.version), 0) + 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id}
+            FROM wiki_revisions r WHERE r.page_id = ${id}
+          HAVING NOT EXISTS (SELECT 1 FROM wiki_revisions c WHERE c.id = ${page.currentRevisionId ?? 0} AND c.pagetext = ${data.pagetext})
+          RETURNING id)
+        ${updateStatement(tx, WIKI_PAGES, id, {
+          ...fields,
+          currentRevisionId: Prisma.sql`coalesce((SELECT id FROM revision), t.current_revision_id)`,
+          searchText: Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM revision) THEN lower(${data.pagetext}) ELSE t.search_text END`,
+        })}`);
+      return { row: decodeScalars<WikiPage>(pageInfo(ctx), row!) };
+    },
+  }).catch(writeFailure({ conflict: NAME_TAKEN, missing: `Wiki page ${id} not found.` }));
   return changedRecord<ReadPage>(ctx, WIKI_PAGES, id, query as Selection);
 }
 
 /** Deletes a page and its revisions: the creator, a group manager or an administrator. */
 export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<number> {
-  await wikiPageToChange(ctx, id);
-  await ctx.db.wikiPage.delete({ where: { id } }).catch(writeFailure({ missing: `Wiki page ${id} not found.` }));
+  await changeRecord<WikiPage>(ctx, WIKI_WRITES, id, {
+    event: WIKI_EVENTS.pageDeleted,
+    async change(tx) {
+      await tx.tx.query(deleteStatement(tx, WIKI_PAGES, id));
+      return { row: null };
+    },
+  });
   return id;
 }
+
+const pageInfo = (ctx: RequestContext) => modelInfo(ctx.db, "WikiPage");
+/** The page's scalars under their field names, as INSERT … RETURNING answers them. */
+const pageColumns = Prisma.raw(
+  ["id", "title", "pagename", "scope", "scope_id AS \"scopeId\"", "state", "access", "params", "created", "created_by AS \"createdById\"", "modified",
+   "current_revision_id AS \"currentRevisionId\"", "revision_count AS \"revisionCount\""].join(", "),
+);

@@ -162,8 +162,9 @@ describe("PUT /api/wiki/{id}", () => {
     const id = page.body.id;
     const same = await server.rest("PUT", `/wiki/${id}`, { token: alice.token, body: { title: "Editable 2", pagetext: "v1" } });
     expect(same.status).toBe(200);
-    // Omitted optional parameters take their documented defaults; created and created_by are kept.
-    expect(same.body).toMatchObject({ title: "Editable 2", revisions: 1, state: 0, access: 0, scope: "site", scope_id: 0, created_by: alice.id, created: page.body.created });
+    // Omitted optional parameters take their documented defaults, but access and scope, which would widen
+    // who may see the page, keep their stored values (PUT never loosens privacy); created and created_by are kept.
+    expect(same.body).toMatchObject({ title: "Editable 2", revisions: 1, state: 0, access: 1, scope: "project", scope_id: 3, created_by: alice.id, created: page.body.created });
     const changed = await server.rest("PUT", `/wiki/${id}`, { token: alice.token, body: { title: "Editable 2", pagetext: "v2", summary: "typo", state: 1 } });
     expect(changed.body).toMatchObject({ revisions: 2, pagetext: "v2", version: { version: 2, summary: "typo", created_by: alice.id } });
   });
@@ -242,16 +243,19 @@ describe("PUT /api/wiki/{id}: creator, concurrent edits, replacement", () => {
     expect(current.body).toMatchObject({ revisions: 6, version: { version: 6 }, pagetext: revisions[5]!.pagetext });
   });
 
-  it("PUT is a replacement (docs/decisions.md, PUT semantics): title and pagetext alone turn a private group page public in the site scope, while GraphQL's partial update keeps access and scope", async () => {
+  it("PUT is a replacement that never loosens privacy (docs/decisions.md, PUT semantics): title and pagetext alone unpublish a private group page but keep it private in its group, as GraphQL's partial update keeps access and scope", async () => {
     const privatePage = { pagetext: "secret", scope: "group", scope_id: groupId, state: 1, access: 4 };
     const viaRest = await create(member.token, { title: "Private via REST", ...privatePage });
     expect(viaRest.body).toMatchObject({ access: 4, scope: "group", scope_id: groupId });
     const replaced = await server.rest("PUT", `/wiki/${viaRest.body.id}`, { token: member.token, body: { title: "Private via REST", pagetext: "still secret?" } });
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
-    // Omitted parameters take their documented defaults: clients must send the full record.
-    expect(replaced.body).toMatchObject({ access: 0, scope: "site", scope_id: 0, state: 0, pagetext: "still secret?" });
+    // Omitted parameters take their documented defaults, except those that would widen who may see the page.
+    expect(replaced.body).toMatchObject({ access: 4, scope: "group", scope_id: groupId, state: 0, pagetext: "still secret?" });
     const stored = await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id: viaRest.body.id } });
-    expect(stored).toMatchObject({ access: 0, scope: "site", scopeId: 0, state: 0 });
+    expect(stored).toMatchObject({ access: 4, scope: "group", scopeId: groupId, state: 0 });
+    // Sent explicitly, they change as asked.
+    const moved = await server.rest("PUT", `/wiki/${viaRest.body.id}`, { token: member.token, body: { title: "Private via REST", pagetext: "public now", access: 0, scope: "site", scope_id: 0, state: 1 } });
+    expect(moved.body).toMatchObject({ access: 0, scope: "site", scope_id: 0, state: 1 });
 
     const viaGraphql = await create(member.token, { title: "Private via GraphQL", ...privatePage });
     const id = String(viaGraphql.body.id);

@@ -1,0 +1,59 @@
+import { Prisma } from "../generated/prisma/client.js";
+import type { SqlClient } from "../db/sql.js";
+import { decodeTimestamp } from "../db/sql.js";
+
+/**
+ * Reading the outbox without ever skipping an event.
+ *
+ * Event ids and transaction ids are taken before commit, so with concurrent writers an event with a lower
+ * id (or xid) can commit after one with a higher id has been read. A reader therefore takes only events of
+ * transactions older than the oldest one still running (`pg_snapshot_xmin(pg_current_snapshot())`): every
+ * such transaction has ended, so no event can still appear below that point, and the reader moves its
+ * cursor in (xid, id) order up to it. A long transaction holds delivery back while it runs; it never makes
+ * a reader skip.
+ *
+ * Order per record: the write path locks the record (or inserts it) as its transaction's first write,
+ * which is when PostgreSQL gives the transaction its id; a later write of the same record waits for that
+ * lock, so it gets a later xid. (xid, id) order is therefore each record's commit order.
+ */
+export interface OutboxCursor {
+  /** The last event's transaction id and event id, as text (64-bit). */
+  xid: string;
+  id: string;
+}
+
+export interface StoredEvent {
+  id: string;
+  xid: string;
+  type: string;
+  area: string;
+  recordId: number;
+  actorId: number | null;
+  anonymous: boolean;
+  scope: string;
+  scopeId: number;
+  visibility: string;
+  published: boolean;
+  audience: string;
+  subjectId: number | null;
+  changed: string[];
+  payload: Record<string, unknown>;
+  occurredAt: Date;
+}
+
+export const OUTBOX_START: OutboxCursor = { xid: "0", id: "0" };
+
+/** Up to `limit` events after `cursor` whose transactions have all ended, in (xid, id) order, and the cursor after them. */
+export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, limit = 100): Promise<{ events: StoredEvent[]; cursor: OutboxCursor }> {
+  const rows = await sql.query<Omit<StoredEvent, "occurredAt"> & { occurredAt: string }>(Prisma.sql`
+    SELECT id::text AS id, xid::text AS xid, type, area, record_id AS "recordId", actor_id AS "actorId", anonymous, scope, scope_id AS "scopeId",
+           visibility, published, audience, subject_id AS "subjectId", changed, payload, occurred_at AS "occurredAt"
+      FROM outbox
+     WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)
+       AND xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+     ORDER BY xid, id
+     LIMIT ${limit}`);
+  const events = rows.map((row) => ({ ...row, occurredAt: decodeTimestamp(row.occurredAt) }));
+  const last = events.at(-1);
+  return { events, cursor: last ? { xid: last.xid, id: last.id } : cursor };
+}

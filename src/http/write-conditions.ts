@@ -1,0 +1,103 @@
+import crypto from "node:crypto";
+import type { Request, Response } from "express";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import { ApiError } from "../common/errors.js";
+import type { RequestContext } from "../common/context.js";
+import { sqlClientOf } from "../db/sql.js";
+
+/**
+ * Safe retries and conditional writes on /api (docs/decisions.md, "Retries and conditional writes").
+ *
+ * Idempotency-Key (POST): the write path claims the key in the write's own transaction (so a retry can
+ * never make a second record), and the answer is stored before it is sent. A retry with the key gets the
+ * stored answer (`Idempotent-Replayed: true`); one while the first is still running gets 409; the key
+ * with another request (method, path, body) gets 422. Keys belong to the caller and last a day.
+ *
+ * If-Match (PUT, PATCH, DELETE): the write path compares it with the record's version on the locked row;
+ * a mismatch is 412 and changes nothing. Record answers carry that version as their ETag.
+ */
+
+/** How long a key is kept and honoured. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** What the facade does before running a row: nothing, or answer the stored reply of an earlier request. */
+export type Precondition = { replay: { status: number; answer: string } } | null;
+
+/**
+ * Reads Idempotency-Key and If-Match into the request context; answers a replay when the key was used
+ * before with an answer. Only signed-in POSTs take keys (every write needs a caller).
+ */
+export async function readWriteConditions(req: Request, ctx: RequestContext, db: PrismaClient): Promise<Precondition> {
+  const ifMatch = req.get("If-Match");
+  if (ifMatch && ["PUT", "PATCH", "DELETE"].includes(req.method)) ctx.ifMatch = ifMatch.split(",").map((tag) => tag.trim()).filter(Boolean);
+  const key = req.get("Idempotency-Key");
+  if (key === undefined || req.method !== "POST" || !ctx.viewer.user) return null;
+  if (!KEY_PATTERN.test(key)) {
+    throw new ApiError(400, 'Invalid header "Idempotency-Key": must be 1 to 255 visible ASCII characters', [
+      { parameter: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" },
+    ]);
+  }
+  const fingerprint = crypto
+    .createHash("sha256")
+    .update(JSON.stringify([req.method, req.originalUrl, req.body ?? null]))
+    .digest("base64url");
+  const [stored] = await sqlClientOf(db).query<{ fingerprint: string; status: number | null; answer: string | null }>(Prisma.sql`
+    SELECT fingerprint, status, answer FROM idempotency_keys
+     WHERE user_id = ${ctx.viewer.user.id} AND key = ${key} AND created > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`);
+  if (stored && stored.fingerprint !== fingerprint) {
+    throw new ApiError(422, "This Idempotency-Key was used with another request (method, path or body): use a new key for a new request.", [
+      { parameter: "Idempotency-Key", message: "was used with another request" },
+    ]);
+  }
+  if (stored?.status != null && stored.answer != null) return { replay: { status: stored.status, answer: stored.answer } };
+  if (stored) throw new ApiError(409, "A request with this Idempotency-Key is still being answered; retry shortly.", [{ parameter: "Idempotency-Key", message: "is in use" }]);
+  ctx.idempotency = { key, fingerprint };
+  return null;
+}
+
+/** Sends a stored answer again. */
+export function replay(res: Response, stored: { status: number; answer: string }): void {
+  res.set("Idempotent-Replayed", "true");
+  res.status(stored.status);
+  if (stored.answer === "") res.end();
+  else res.type("application/json").send(stored.answer);
+}
+
+/**
+ * Runs `send`, which answers through `res`; when the write claimed an Idempotency-Key, the answer is
+ * stored with the key before it leaves, so a retry that arrives the moment after gets it.
+ */
+export async function sendRemembered(res: Response, ctx: RequestContext, db: PrismaClient, send: () => void | Promise<void>): Promise<void> {
+  const claim = ctx.idempotency;
+  if (!claim?.claimed) return void (await send());
+  const original = { send: res.send.bind(res), end: res.end.bind(res) };
+  let held: { body: string } | undefined;
+  res.send = ((body?: unknown) => {
+    held = { body: typeof body === "string" ? body : Buffer.isBuffer(body) ? body.toString("utf8") : JSON.stringify(body ?? "") };
+    return res;
+  }) as Response["send"];
+  res.end = (() => {
+    held ??= { body: "" };
+    return res;
+  }) as unknown as Response["end"];
+  try {
+    await send();
+  } finally {
+    res.send = original.send;
+    res.end = original.end;
+  }
+  await sqlClientOf(db).query(
+    Prisma.sql`UPDATE idempotency_keys SET status = ${res.statusCode}, answer = ${held?.body ?? ""} WHERE user_id = ${ctx.viewer.user!.id} AND key = ${claim.key}`,
+  );
+  if (held?.body) original.send(held.body);
+  else original.end();
+}
+
+/** Deletes keys past their day (the purge timer, src/auth/purge.ts). */
+export async function deleteExpiredIdempotencyKeys(db: PrismaClient): Promise<number> {
+  const [deleted] = await sqlClientOf(db).query<{ rows: number }>(Prisma.sql`
+    WITH gone AS (DELETE FROM idempotency_keys WHERE created <= (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}) RETURNING 1)
+    SELECT count(*)::int AS rows FROM gone`);
+  return deleted!.rows;
+}

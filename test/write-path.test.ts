@@ -1,0 +1,245 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../src/generated/prisma/client.js";
+import { sqlClientOf } from "../src/db/sql.js";
+import { eventCatalogue, outboxInsert } from "../src/common/events.js";
+import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
+import "../src/areas.js";
+import { startServer, type Cast, type TestServer } from "./server.js";
+
+// The write path (src/common/write-path.ts, docs/events.md): one transaction per write with its domain
+// event; readers of the outbox never skip; retries with an Idempotency-Key are safe; If-Match; PUT never
+// loosens privacy.
+let server: TestServer;
+let cast: Cast;
+
+beforeAll(async () => {
+  server = await startServer();
+  cast = await server.cast("writers");
+});
+afterAll(() => server?.close());
+
+const sql = () => sqlClientOf(server.app.db.prisma);
+type EventRow = { type: string; record_id: number; actor_id: number | null; scope: string; scope_id: number; visibility: string; published: boolean; changed: string[]; payload: Record<string, unknown> };
+const eventsOf = (area: string, id: number) =>
+  sql().query<EventRow>(
+    Prisma.sql`SELECT type, record_id, actor_id, scope, scope_id, visibility, published, changed, payload FROM outbox WHERE area = ${area} AND record_id = ${id} ORDER BY id`,
+  );
+const eventCount = async () => Number((await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM outbox`))[0]!.n);
+
+describe("domain events", () => {
+  it("docs/events.md lists exactly the declared catalogue", () => {
+    const documented = [...fs.readFileSync(new URL("../docs/events.md", import.meta.url), "utf8").matchAll(/^\| `([a-z]+\.[a-zA-Z]+)` \| (.+) \|$/gm)].map(
+      ([, type, description]) => ({ type, description }),
+    );
+    expect(documented).toEqual(eventCatalogue().map(({ type, description }) => ({ type, description })));
+  });
+
+  it("every wiki write appends its event with the record's normalised visibility, the changed fields and names only", async () => {
+    const created = await server.rest("POST", "/wiki", {
+      token: cast.member.token,
+      body: { title: "Evented", pagetext: "A body that must not travel.", state: 1, access: 4, scope: "group", scope_id: cast.groupId },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    const patched = await server.rest("PATCH", `/wiki/${id}`, { token: cast.member.token, body: { title: "Evented again" } });
+    expect(patched.status).toBe(200);
+    expect((await server.rest("PATCH", `/wiki/${id}`, { token: cast.member.token, body: {} })).status).toBe(200); // changes nothing: no event
+    expect((await server.rest("PATCH", `/wiki/${id}`, { token: cast.member.token, body: { pagetext: "New text." } })).status).toBe(200);
+    expect((await server.rest("DELETE", `/wiki/${id}`, { token: cast.member.token })).status).toBe(204);
+
+    const events = await eventsOf("wiki", id);
+    expect(events.map((event) => event.type)).toEqual(["wiki.pageCreated", "wiki.pageUpdated", "wiki.pageUpdated", "wiki.pageDeleted"]);
+    for (const event of events) {
+      expect(event).toMatchObject({ record_id: id, actor_id: cast.member.id, scope: "group", scope_id: cast.groupId, visibility: "private", published: true });
+      expect(JSON.stringify(event.payload)).not.toContain("must not travel");
+      expect(Object.keys(event.payload).sort()).toEqual(["id", "pagename", "title"]);
+    }
+    expect(events[1]!.changed).toEqual(["title"]);
+    expect(events[2]!.changed).toEqual(["currentRevisionId"]);
+    expect(events[0]!.changed).toEqual(expect.arrayContaining(["title", "pagename", "access", "scope", "scopeId", "state"]));
+  });
+
+  it("blog and citation writes append theirs", async () => {
+    const entry = await server.rest("POST", "/blog", { token: cast.alice.token, body: { scope: "site", scope_id: 0, title: "Evented entry", content: "Body.", access: 2 } });
+    expect(entry.status).toBe(201);
+    await server.rest("PATCH", `/blog/${entry.body.id}`, { token: cast.alice.token, body: { state: 1 } });
+    const blogEvents = await eventsOf("blog", entry.body.id);
+    expect(blogEvents.map((event) => [event.type, event.visibility, event.published, event.changed])).toEqual([
+      ["blog.entryCreated", "registered", false, expect.any(Array)],
+      ["blog.entryUpdated", "registered", true, ["state"]],
+    ]);
+
+    const made = await fetch(new URL("/graphql", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
+      body: JSON.stringify({ query: 'mutation { createCitation(input: { title: "Evented citation", year: 2020 }) { id } }' }),
+    }).then((response) => response.json());
+    const citationId = Number(made.data.createCitation.id);
+    const citationEvents = await eventsOf("citations", citationId);
+    expect(citationEvents).toEqual([expect.objectContaining({ type: "citations.citationCreated", scope: "site", scope_id: 0, visibility: "public", actor_id: cast.admin.id })]);
+  });
+
+  it("a refused or failed write leaves neither its change nor its event", async () => {
+    const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Guarded", pagetext: "Text.", state: 1, pagename: "Guarded" } });
+    const before = await eventCount();
+    // 403 on the locked row, 400 from validation, 409 from the unique name, 404 for a missing record.
+    expect((await server.rest("PATCH", `/wiki/${page.body.id}`, { token: cast.bob.token, body: { title: "Taken over" } })).status).toBe(403);
+    expect((await server.rest("PATCH", `/wiki/${page.body.id}`, { token: cast.alice.token, body: { state: 7 } })).status).toBe(400);
+    expect((await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Twin", pagetext: "Text.", pagename: "Guarded" } })).status).toBe(409);
+    const other = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Other", pagetext: "Text.", pagename: "Other", state: 1 } });
+    const afterOther = await eventCount();
+    expect(afterOther).toBe(before + 1);
+    expect((await server.rest("PATCH", `/wiki/${other.body.id}`, { token: cast.alice.token, body: { pagename: "Guarded" } })).status).toBe(409);
+    expect((await server.rest("DELETE", "/wiki/999999", { token: cast.alice.token })).status).toBe(404);
+    expect(await eventCount()).toBe(afterOther);
+    expect((await server.rest("GET", `/wiki/${page.body.id}`)).body.title).toBe("Guarded");
+    expect((await server.rest("GET", `/wiki/${other.body.id}`)).body.pagename).toBe("Other");
+  });
+});
+
+describe("reading the outbox", () => {
+  it("delivers every committed event once, in (xid, id) order, and a lower id that commits late is delivered, not skipped", async (context) => {
+    if (server.kind === "pglite") {
+      console.log("skipped: concurrent transactions need PostgreSQL (PGlite runs one transaction at a time)");
+      context.skip();
+    }
+    let cursor = (await drain(OUTBOX_START)).cursor;
+    const insert = (recordId: number) =>
+      outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId, actorId: null, anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, changed: [], payload: {} });
+
+    // A takes the lower id and waits; B takes a higher one and commits first.
+    let releaseA!: () => void;
+    const aHolds = new Promise<void>((resolve) => (releaseA = resolve));
+    let aInserted!: () => void;
+    const aHasId = new Promise<void>((resolve) => (aInserted = resolve));
+    const a = sql().transaction(async (tx) => {
+      const [row] = await tx.query<{ id: string }>(insert(900001));
+      aInserted();
+      await aHolds;
+      return row!.id;
+    });
+    await aHasId;
+    const bId = await sql().transaction(async (tx) => (await tx.query<{ id: string }>(insert(900002)))[0]!.id);
+
+    const whileAOpen = await readCommittedEvents(sql(), cursor);
+    expect(whileAOpen.events.map((event) => event.recordId)).not.toContain(900002); // B waits behind A's transaction
+    cursor = whileAOpen.cursor;
+    releaseA();
+    const aId = await a;
+    expect(BigInt(aId)).toBeLessThan(BigInt(bId));
+
+    const afterA = await drain(cursor);
+    expect(afterA.events.map((event) => event.recordId)).toEqual([900001, 900002]);
+    expect((await readCommittedEvents(sql(), afterA.cursor)).events).toEqual([]);
+  });
+
+  it("pages through events with its cursor", async () => {
+    const all = await drain(OUTBOX_START);
+    const ids = all.events.map((event) => event.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const first = await readCommittedEvents(sql(), OUTBOX_START, 2);
+    const second = await readCommittedEvents(sql(), first.cursor, 2);
+    expect([...first.events, ...second.events].map((event) => event.id)).toEqual(ids.slice(0, 4));
+  });
+});
+
+async function drain(from: typeof OUTBOX_START) {
+  const events = [];
+  let cursor = from;
+  for (;;) {
+    const page = await readCommittedEvents(sql(), cursor, 500);
+    if (!page.events.length) return { events, cursor };
+    events.push(...page.events);
+    cursor = page.cursor;
+  }
+}
+
+describe("Idempotency-Key", () => {
+  it("answers a retried POST with the first answer and makes no second record", async () => {
+    const body = { title: "Once only", pagetext: "Text.", state: 1 };
+    const headers = { "Idempotency-Key": "create-once-1" };
+    const first = await server.rest("POST", "/wiki", { token: cast.alice.token, body, headers });
+    expect(first.status).toBe(201);
+    const again = await server.rest("POST", "/wiki", { token: cast.alice.token, body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    const listed = await server.rest("GET", "/wiki/list", { query: { search: "Once only" } });
+    expect(listed.body.total).toBe(1);
+
+    // Another caller's key of the same name is theirs.
+    expect((await server.rest("POST", "/wiki", { token: cast.bob.token, body, headers })).body.id).not.toBe(first.body.id);
+    // The same key with another body is refused and writes nothing.
+    const other = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { ...body, title: "Something else" }, headers });
+    expect(other.status).toBe(422);
+    expect(other.body.errors[0].parameter).toBe("Idempotency-Key");
+    expect((await server.rest("GET", "/wiki/list", { query: { search: "Something else" } })).body.total).toBe(0);
+  });
+
+  it("keeps no key when the write is refused, so a corrected retry goes through", async () => {
+    const headers = { "Idempotency-Key": "refused-then-fixed" };
+    const refused = await server.rest("POST", "/blog", { token: cast.alice.token, body: { scope: "group", scope_id: cast.groupId, title: "Not mine", content: "c" }, headers });
+    expect(refused.status).toBe(403);
+    const stored = await sql().query(Prisma.sql`SELECT 1 FROM idempotency_keys WHERE key = 'refused-then-fixed'`);
+    expect(stored).toEqual([]);
+  });
+
+  it("writes one record for parallel requests with one key", async () => {
+    const body = { title: "Raced once", pagetext: "Text.", state: 1 };
+    const headers = { "Idempotency-Key": "parallel-1" };
+    const answers = await Promise.all([1, 2, 3].map(() => server.rest("POST", "/wiki", { token: cast.alice.token, body, headers })));
+    expect(answers.every((answer) => [201, 409].includes(answer.status)), JSON.stringify(answers.map((answer) => [answer.status, answer.body]))).toBe(true);
+    expect((await server.rest("GET", "/wiki/list", { query: { search: "Raced once" } })).body.total).toBe(1);
+  });
+
+  it("refuses a malformed key", async () => {
+    const answer = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "x", pagetext: "y" }, headers: { "Idempotency-Key": "has space" } });
+    expect(answer.status).toBe(400);
+  });
+});
+
+describe("If-Match", () => {
+  it("writes only at the version the caller read; a stale version is 412 and changes nothing", async () => {
+    const created = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Versioned page", pagetext: "One.", state: 1 } });
+    const read = await server.rest("GET", `/wiki/${created.body.id}`);
+    const etag = read.headers.get("etag")!;
+    expect(etag).toMatch(/^"\d+"$/);
+    expect(created.headers.get("etag")).toBe(etag);
+
+    const changed = await server.rest("PATCH", `/wiki/${created.body.id}`, { token: cast.alice.token, body: { title: "Versioned page 2" }, headers: { "If-Match": etag } });
+    expect(changed.status).toBe(200);
+    const newer = changed.headers.get("etag")!;
+    expect(newer).not.toBe(etag);
+
+    for (const [method, body] of [["PUT", { title: "Lost update", pagetext: "Two." }], ["PATCH", { title: "Lost update" }], ["DELETE", undefined]] as const) {
+      const stale = await server.rest(method, `/wiki/${created.body.id}`, { token: cast.alice.token, body, headers: { "If-Match": etag } });
+      expect(stale.status, method).toBe(412);
+    }
+    const now = await server.rest("GET", `/wiki/${created.body.id}`);
+    expect(now.body.title).toBe("Versioned page 2");
+    expect(now.headers.get("etag")).toBe(newer);
+    expect((await server.rest("DELETE", `/wiki/${created.body.id}`, { token: cast.alice.token, headers: { "If-Match": `"1", ${newer}` } })).status).toBe(204);
+  });
+});
+
+describe("PUT never loosens privacy", () => {
+  // Every PUT row's privacy parameters, left out, keep the stored value, for every level and scope kind.
+  for (const area of ["wiki", "blog"] as const) {
+    for (const [level, access] of area === "wiki" ? ([["registered", 1], ["private", 4]] as const) : ([["registered", 2], ["private", 5]] as const)) {
+      for (const inGroup of [false, true]) {
+        it(`${area}: a ${level} record ${inGroup ? "of a group" : "of the site"} stays ${level} ${inGroup ? "in its group " : ""}after a PUT of only the required fields`, async () => {
+          const scope = inGroup ? { scope: "group", scope_id: cast.groupId } : { scope: "site", scope_id: 0 };
+          const required = area === "wiki" ? { title: `Kept ${level}`, pagetext: "Text." } : { title: `Kept ${level}`, content: "Text." };
+          const created = await server.rest("POST", `/${area}`, { token: cast.member.token, body: { ...required, ...scope, access, state: 1 } });
+          expect(created.status, JSON.stringify(created.body)).toBe(201);
+          const put = await server.rest("PUT", `/${area}/${created.body.id}`, { token: cast.member.token, body: { ...required, state: 1 } });
+          expect(put.status, JSON.stringify(put.body)).toBe(200);
+          expect(put.body).toMatchObject({ access, ...scope });
+          expect((await server.rest("GET", `/${area}/${created.body.id}`)).status).toBe(404);
+          if (level === "private") expect((await server.rest("GET", `/${area}/${created.body.id}`, { token: cast.bob.token })).status).toBe(404);
+        });
+      }
+    }
+  }
+});
