@@ -6,6 +6,11 @@
 //   GET /wiki/page-total  the same page and COUNT(*) of every matching page
 //   GET /wiki/read?id=N   one page with its current revision, as GET /api/wiki/{id}
 //   GET /blog/page        the first 25 site entries an anonymous caller sees, sorted like /api/blog/list
+//   POST /wiki/insert     one INSERT into bare_pages (a wiki page's columns; no trigger, index or reference)
+//   POST /wiki/create-sql the statements Hubgraph's wiki create sends (src/wiki/service.ts, src/common/write-path.ts):
+//                         one statement inserting the page, its first revision and its outbox event, then the
+//                         page read back with its revision. Our own overhead is the Hubgraph case's time
+//                         beyond this one's.
 //
 // The same rows and fields as the app's answers (revision counts and URLs included), so a ratio compares
 // like with like. When the app's SQL changes (a stored revision count, a new index), change these too.
@@ -37,7 +42,41 @@ const queries = {
     ORDER BY b.created DESC, b.id ASC LIMIT ${PAGE_SIZE}`,
 };
 
+const NOW = `(now() AT TIME ZONE 'UTC')::timestamp(3)`;
+const writes = {
+  bareInsert: `INSERT INTO bare_pages (title, pagename, scope, scope_id, state, access, params, created, created_by, modified)
+    VALUES ($1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}) RETURNING id, title, pagename`,
+  // One statement, as src/wiki/service.ts sends it: ids, the page (nothing if its name is taken), its
+  // first revision, its outbox event.
+  pageRevisionEvent: `WITH ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
+    created AS (INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text)
+      SELECT page_id, $1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}, revision_id, lower($4) FROM ids
+      ON CONFLICT (scope, scope_id, pagename) DO NOTHING
+      RETURNING id, title, pagename, scope, scope_id AS "scopeId", state, access),
+    revision AS (INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
+      SELECT ids.revision_id, created.id, 1, $4, '', length($4), ${NOW}, $3 FROM ids, created),
+    event AS (INSERT INTO outbox (type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, changed, payload)
+      SELECT 'wiki.pageCreated', 'wiki', id, $3, false, scope, "scopeId", CASE WHEN access IN (1) THEN 'registered' WHEN access IN (4) THEN 'private' ELSE 'public' END,
+             state = 1, 'readers', $5::text[], jsonb_build_object('id', id, 'title', title, 'pagename', pagename) FROM created)
+    SELECT * FROM created`,
+};
+
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+
+/** A POST body as JSON (the write cases send `{"title", "pagetext"}`). */
+async function readJson(req: http.IncomingMessage): Promise<{ title?: string; pagetext?: string }> {
+  let text = "";
+  for await (const chunk of req) text += chunk;
+  return text ? JSON.parse(text) : {};
+}
+
+async function createLikeHubgraph(title: string, pagetext: string, author: number) {
+  const pagename = title.replace(/[^A-Za-z0-9]/g, "");
+  const changed = ["title", "pagename", "scope", "scopeId", "state", "access", "params", "created", "createdById", "modified", "currentRevisionId", "revisionCount"];
+  const [page] = (await pool.query(writes.pageRevisionEvent, [title, pagename, author, pagetext, changed])).rows;
+  if (!page) throw new Error(`name ${pagename} taken`);
+  return (await pool.query(queries.wikiRead.replace("AND p.state = 1 AND p.access = 0", ""), [page.id])).rows[0];
+}
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
@@ -45,7 +84,14 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
   res.end(text);
 }
 
-async function answer(url: URL): Promise<[number, unknown]> {
+async function answer(url: URL, req: http.IncomingMessage): Promise<[number, unknown]> {
+  if (req.method === "POST") {
+    const body = await readJson(req);
+    if (!body.title || !body.pagetext) return [400, { message: "title and pagetext are required" }];
+    if (url.pathname === "/wiki/insert") return [201, (await pool.query(writes.bareInsert, [body.title, body.title.replace(/[^A-Za-z0-9]/g, ""), 1])).rows[0]];
+    if (url.pathname === "/wiki/create-sql") return [201, await createLikeHubgraph(body.title, body.pagetext, 1)];
+    return [404, { message: "not found" }];
+  }
   switch (url.pathname) {
     case "/ready":
       await pool.query("SELECT 1");
@@ -70,7 +116,7 @@ async function answer(url: URL): Promise<[number, unknown]> {
 }
 
 const server = http.createServer((req, res) => {
-  answer(new URL(req.url ?? "/", "http://bare")).then(
+  answer(new URL(req.url ?? "/", "http://bare"), req).then(
     ([status, body]) => send(res, status, body),
     (error: Error) => send(res, 500, { message: error.message }),
   );

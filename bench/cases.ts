@@ -6,17 +6,20 @@ import { SEARCH_WORD } from "./seed.js";
 export interface Fixture {
   /** Bearer token of the seeded bench user (bench/seed.ts BENCH_USER). */
   token: string;
+  /** Bearer token of the seeded administrator (bench/seed.ts BENCH_ADMIN), for the write cases. */
+  adminToken: string;
   /** Wiki page ids spread over the table, visible to anonymous callers / to the bench user. */
   anonymousReadIds: number[];
   userReadIds: number[];
 }
 
 export interface RequestSpec {
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PATCH";
   /** One path, or several that the connections cycle through. */
   path: string | string[];
   headers?: Record<string, string>;
-  body?: string;
+  /** One body, or several that the requests cycle through; `[<id>]` in a body becomes a new unique id per request. */
+  body?: string | string[];
 }
 
 /**
@@ -26,7 +29,13 @@ export interface RequestSpec {
  *   verdict is shown in parentheses, as information only).
  * Every case also has to answer without a single non-2xx status or failed request.
  */
-export type Target = { kind: "ratio"; min: number } | { kind: "p50"; maxMs: number; atRows: number };
+export type Target =
+  | { kind: "ratio"; min: number }
+  | { kind: "p50"; maxMs: number; atRows: number }
+  /** req/s at least `min` × another case's req/s in the same run (its own row). */
+  | { kind: "ratioOf"; of: string; min: number }
+  /** The server's CPU per answer at most `maxMs`. */
+  | { kind: "cpu"; maxMs: number };
 
 export interface BenchCase {
   name: string;
@@ -194,6 +203,91 @@ export const cases: BenchCase[] = [
   },
 ];
 
+/** The write cases' bodies: a new unique title per request (`[<id>]`), so every create derives a new page name. */
+const newPage = (extra: Record<string, unknown> = {}) => JSON.stringify({ title: "Bench write [<id>]", pagetext: "Written by the bench, [<id>].", state: 1, ...extra });
+const json = { "content-type": "application/json" };
+const admin = (fixture: Fixture) => ({ ...json, authorization: `Bearer ${fixture.adminToken}` });
+const createdPage = (body: any) => (typeof body?.id === "number" && typeof body?.pagetext === "string" ? null : `expected the created page, got ${JSON.stringify(body).slice(0, 200)}`);
+/** The groups the write cases spread over (bench/seed.ts GROUPS), and the one the bench user writes in as a member. */
+const TWENTY_GROUPS = Array.from({ length: 20 }, (_, index) => index + 1);
+
+// Issue 17, item 6: writes as fast as reads.
+const createRatio: Target = { kind: "ratio", min: 0.15 };
+const createCpu: Target = { kind: "cpu", maxMs: 1 };
+
+/** The write cases (run last: they add rows, which the read cases must not see change under them). */
+export const writeCases: BenchCase[] = [
+  {
+    name: "bare-insert",
+    description: "bare: one INSERT of a wiki-page-shaped row (no triggers, indexes or references)",
+    server: "bare",
+    request: () => ({ method: "POST", path: "/wiki/insert", headers: json, body: newPage() }),
+    expect: (body) => (typeof body?.id === "number" ? null : `expected the inserted row, got ${JSON.stringify(body).slice(0, 200)}`),
+    targets: [],
+  },
+  {
+    name: "bare-create-sql",
+    description: "bare: Hubgraph's wiki create statements (name check, page + revision, outbox event, read back)",
+    server: "bare",
+    request: () => ({ method: "POST", path: "/wiki/create-sql", headers: json, body: newPage() }),
+    expect: createdPage,
+    targets: [],
+  },
+  {
+    name: "rest-create",
+    description: "REST POST /api/wiki, administrator, one scope (the site)",
+    server: "hubgraph",
+    bare: "bare-insert",
+    request: (fixture) => ({ method: "POST", path: "/api/wiki", headers: admin(fixture), body: newPage() }),
+    expect: createdPage,
+    targets: [createRatio, { kind: "ratioOf", of: "bare-create-sql", min: 0.5 }, { kind: "ratioOf", of: "rest-create-scopes", min: 0.8 }, createCpu],
+  },
+  {
+    name: "rest-create-member",
+    description: "REST POST /api/wiki, a group member, one group scope",
+    server: "hubgraph",
+    bare: "bare-insert",
+    request: (fixture) => ({ method: "POST", path: "/api/wiki", headers: { ...json, authorization: `Bearer ${fixture.token}` }, body: newPage({ scope: "group", scope_id: 1 }) }),
+    expect: createdPage,
+    targets: [createRatio, createCpu],
+  },
+  {
+    name: "rest-create-scopes",
+    description: "REST POST /api/wiki, administrator, 20 group scopes in turn",
+    server: "hubgraph",
+    bare: "bare-insert",
+    request: (fixture) => ({ method: "POST", path: "/api/wiki", headers: admin(fixture), body: TWENTY_GROUPS.map((group) => newPage({ scope: "group", scope_id: group })) }),
+    expect: createdPage,
+    targets: [createRatio, createCpu],
+  },
+  {
+    name: "gql-create",
+    description: "GraphQL createWikiPage, administrator, one scope",
+    server: "hubgraph",
+    bare: "bare-insert",
+    request: (fixture) => ({
+      method: "POST",
+      path: "/graphql",
+      headers: admin(fixture),
+      body: JSON.stringify({
+        query: "mutation Create($input: CreateWikiPageInput!) { createWikiPage(input: $input) { id title pagename revisionCount } }",
+        variables: { input: { title: "Bench write [<id>]", pagetext: "Written by the bench.", state: 1 } },
+      }),
+    }),
+    expect: (body) => graphqlData(body) ?? (body?.data?.createWikiPage?.id ? null : `expected the created page, got ${JSON.stringify(body).slice(0, 200)}`),
+    targets: [createRatio, createCpu],
+  },
+  {
+    name: "rest-patch",
+    description: "REST PATCH /api/wiki/{id}: new text for one page, over and over",
+    server: "hubgraph",
+    bare: "bare-insert",
+    request: (fixture) => ({ method: "PATCH", path: `/api/wiki/${fixture.anonymousReadIds[0]}`, headers: admin(fixture), body: JSON.stringify({ pagetext: "Edited by the bench, [<id>]." }) }),
+    expect: createdPage,
+    targets: [],
+  },
+];
+
 /** Server memory goal: resident set size of the Hubgraph process after the run. */
 export const RSS_LIMIT_MB = 250;
 
@@ -202,7 +296,7 @@ export const RSS_LIMIT_MB = 250;
  * counterparts their ratios need, in table order.
  */
 export function selectCases(only: string[], mode: "postgresql" | "pglite"): BenchCase[] {
-  const available = cases.filter((benchCase) => (mode === "pglite" ? benchCase.pglite : true));
+  const available = [...cases, ...writeCases].filter((benchCase) => (mode === "pglite" ? benchCase.pglite : true));
   if (!only.length) return available;
   const matches = (name: string, pattern: string) => (pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern);
   const unknown = only.filter((pattern) => !available.some((benchCase) => matches(benchCase.name, pattern)));
@@ -210,6 +304,10 @@ export function selectCases(only: string[], mode: "postgresql" | "pglite"): Benc
     throw new Error(`--only: no ${mode} case named ${unknown.join(", ")}; cases: ${available.map((benchCase) => benchCase.name).join(", ")}`);
   }
   const chosen = new Set(available.filter((benchCase) => only.some((pattern) => matches(benchCase.name, pattern))).map((benchCase) => benchCase.name));
-  for (const benchCase of available) if (chosen.has(benchCase.name) && benchCase.bare) chosen.add(benchCase.bare);
+  for (const benchCase of available) {
+    if (!chosen.has(benchCase.name)) continue;
+    if (benchCase.bare) chosen.add(benchCase.bare);
+    for (const target of benchCase.targets) if (target.kind === "ratioOf") chosen.add(target.of);
+  }
   return available.filter((benchCase) => chosen.has(benchCase.name));
 }

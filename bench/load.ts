@@ -77,7 +77,9 @@ export function measure(
   options: { connections: number; seconds: number; warmupSeconds: number; serverCpuMs: () => number | null },
 ): Promise<Slice> {
   const paths = Array.isArray(spec.path) ? spec.path : [spec.path];
+  const bodies = spec.body === undefined ? [undefined] : Array.isArray(spec.body) ? spec.body : [spec.body];
   let next = 0;
+  let nextBody = 0;
   const started = performance.now();
   let answers = 0;
   let windowStart: number | undefined;
@@ -98,11 +100,22 @@ export function measure(
             method: spec.method ?? "GET",
             path: paths[0]!,
             headers: spec.headers,
-            body: spec.body,
-            // Every request takes the next path, so the read cases spread over many rows.
-            ...(paths.length > 1 ? { setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) } : {}),
+            body: bodies[0],
+            // Every request takes the next path (and body), so the read cases spread over many rows and
+            // the write cases over many scopes.
+            ...(paths.length > 1 || bodies.length > 1
+              ? {
+                  setupRequest: (request: autocannon.Request) => ({
+                    ...request,
+                    ...(paths.length > 1 ? { path: paths[next++ % paths.length]! } : {}),
+                    ...(bodies.length > 1 ? { body: bodies[nextBody++ % bodies.length]! } : {}),
+                  }),
+                }
+              : {}),
           },
         ],
+        // `[<id>]` in a body: a new unique id per request (creates need unique names).
+        idReplacement: bodies.some((body) => body?.includes("[<id>]")),
         verifyBody: (body) => !String(body).includes(`"errors":`),
       },
       (error, result) => {
@@ -159,7 +172,8 @@ export function measure(
 /** One request outside the load, to check the answer is the right one before measuring how fast it comes. */
 export async function probe(base: string, spec: RequestSpec): Promise<{ status: number; body: unknown }> {
   const path = Array.isArray(spec.path) ? spec.path[0]! : spec.path;
-  const response = await fetch(`${base}${path}`, { method: spec.method ?? "GET", headers: spec.headers, body: spec.body });
+  const sent = (Array.isArray(spec.body) ? spec.body[0] : spec.body)?.replaceAll("[<id>]", `probe${Date.now()}${Math.random().toString(36).slice(2)}`);
+  const response = await fetch(`${base}${path}`, { method: spec.method ?? "GET", headers: spec.headers, body: sent });
   const text = await response.text();
   let body: unknown = text;
   try {

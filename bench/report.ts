@@ -36,10 +36,26 @@ export interface RunReport {
   summary: { passed: number; failed: number; informational: number };
 }
 
-const describe = (target: Target, bare?: string) =>
-  target.kind === "ratio" ? `≥${target.min.toFixed(2)}× ${bare}` : `p50≤${target.maxMs}ms@${target.atRows.toExponential().replace("e+", "e")}`;
+function describe(target: Target, bare?: string): string {
+  switch (target.kind) {
+    case "ratio":
+      return `≥${target.min.toFixed(2)}× ${bare}`;
+    case "ratioOf":
+      return `≥${target.min.toFixed(2)}× ${target.of}`;
+    case "cpu":
+      return `CPU≤${target.maxMs}ms/answer`;
+    default:
+      return `p50≤${target.maxMs}ms@${target.atRows.toExponential().replace("e+", "e")}`;
+  }
+}
 
-export function judge(benchCase: BenchCase, measurement: Measurement, bareMeasurement: Measurement | undefined, wikiPages: number): { ratio?: number; verdicts: Verdict[] } {
+export function judge(
+  benchCase: BenchCase,
+  measurement: Measurement,
+  bareMeasurement: Measurement | undefined,
+  wikiPages: number,
+  measured: ReadonlyMap<string, Measurement> = new Map(),
+): { ratio?: number; verdicts: Verdict[] } {
   const ratio = bareMeasurement ? measurement.requestsPerSecond / bareMeasurement.requestsPerSecond : undefined;
   const verdicts: Verdict[] = [];
   if (measurement.requests === 0) verdicts.push({ target: "an answer within the run", status: "FAIL" });
@@ -47,6 +63,15 @@ export function judge(benchCase: BenchCase, measurement: Measurement, bareMeasur
     if (target.kind === "ratio") {
       if (ratio === undefined) continue; // no bare server (--pglite) or its case was not run
       verdicts.push({ target: describe(target, benchCase.bare), status: ratio >= target.min ? "pass" : "FAIL" });
+    } else if (target.kind === "ratioOf") {
+      const other = measured.get(target.of);
+      if (!other?.requestsPerSecond) continue; // not run (--only, --pglite) or not measured
+      const of = measurement.requestsPerSecond / other.requestsPerSecond;
+      verdicts.push({ target: `${describe(target)} (${of.toFixed(2)})`, status: of >= target.min ? "pass" : "FAIL" });
+    } else if (target.kind === "cpu") {
+      const cpu = measurement.serverCpuMsPerAnswer;
+      if (cpu === null) continue;
+      verdicts.push({ target: describe(target), status: cpu <= target.maxMs ? "pass" : "FAIL" });
     } else {
       const met = measurement.p50 <= target.maxMs;
       const binding = wikiPages >= target.atRows;

@@ -16,7 +16,7 @@ import { openDatabase, openPGlite } from "../src/db/database.js";
 import type { SqlRunner } from "../src/db/migrate.js";
 import { hashPassword } from "../src/auth/secrets.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
-import { BENCH_USER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
+import { BENCH_ADMIN, BENCH_USER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 import { RSS_LIMIT_MB, selectCases, type Fixture, type RequestSpec } from "./cases.js";
 import { combine, measure, probe, stopLoad, type Measurement, type Slice } from "./load.js";
 import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
@@ -312,17 +312,18 @@ async function main(): Promise<number> {
   }
   log(`Servers: ${Object.values(servers).map((server) => `${server.name} ${server.url} (pid ${server.pid}, log ${path.relative(root, server.logPath)})`).join(", ")}`);
 
-  let token = "";
-  if (servers.hubgraph) {
+  const signIn = async (username: string) => {
+    if (!servers.hubgraph) return "";
     const response = await fetch(`${servers.hubgraph.url}/api/developer/oauth/token`, {
       method: "POST",
-      body: new URLSearchParams({ grant_type: "password", username: BENCH_USER.username, password: BENCH_USER.password }),
+      body: new URLSearchParams({ grant_type: "password", username, password: BENCH_USER.password }),
     });
     const body = (await response.json()) as { access_token?: string };
-    if (!response.ok || !body.access_token) throw new Error(`signing in as ${BENCH_USER.username} failed: HTTP ${response.status} ${JSON.stringify(body)}`);
-    token = body.access_token;
-  }
-  const fixture: Fixture = { token, ...fixtureIds! };
+    if (!response.ok || !body.access_token) throw new Error(`signing in as ${username} failed: HTTP ${response.status} ${JSON.stringify(body)}`);
+    return body.access_token;
+  };
+  const [token, adminToken] = [await signIn(BENCH_USER.username), await signIn(BENCH_ADMIN.username)];
+  const fixture: Fixture = { token, adminToken, ...fixtureIds! };
 
   // 3. The cases, one after the other.
   log(
@@ -400,11 +401,19 @@ async function main(): Promise<number> {
     }
     measured.set(benchCase.name, measurement);
     result.measurement = measurement;
-    Object.assign(result, judge(benchCase, measurement, alongside ?? (benchCase.bare ? measured.get(benchCase.bare) : undefined), options.wikiPages));
+    Object.assign(result, judge(benchCase, measurement, alongside ?? (benchCase.bare ? measured.get(benchCase.bare) : undefined), options.wikiPages, measured));
     log(
       `  ${benchCase.name.padEnd(18)} ${measurement.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${measurement.p50.toFixed(1).padStart(6)} ms  ` +
         `p99 ${measurement.p99.toFixed(1).padStart(7)} ms  non-2xx ${measurement.non2xx}  failed ${measurement.failures}`,
     );
+  }
+
+  // Targets that compare a case with another one measured later (ratioOf) are judged once all have run.
+  for (const result of results) {
+    const benchCase = selected.find((candidate) => candidate.name === result.name)!;
+    if (!result.measurement || !benchCase.targets.some((target) => target.kind === "ratioOf")) continue;
+    const bareMeasurement = result.bareAlongside !== undefined ? { ...result.measurement, requestsPerSecond: result.bareAlongside } : benchCase.bare ? measured.get(benchCase.bare) : undefined;
+    Object.assign(result, judge(benchCase, result.measurement, bareMeasurement, options.wikiPages, measured));
   }
 
   // 4. Memory after the load, then the report.

@@ -15,6 +15,8 @@ export const AUTHORS = 20;
 export const GROUPS = 20;
 /** Groups (ids) the bench user belongs to; a manager of the first. */
 export const BENCH_USER_GROUPS = [1, 2];
+/** The write cases' administrator, signed in with BENCH_USER's password. */
+export const BENCH_ADMIN = { id: AUTHORS + 1, username: "bench-admin" } as const;
 /** Rows per INSERT statement: bounds the memory one statement needs at 10^6 rows. */
 const CHUNK = 50_000;
 /** Distinct texts the pages and entries draw from (~200 to ~1000 characters each). */
@@ -90,6 +92,15 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
      FROM generate_series(1, $4::int) g`,
     [BENCH_USER.id, BENCH_USER.username, passwordHash, AUTHORS],
   );
+  await db.query(`INSERT INTO users (id, username, email, name, password_hash, is_admin) VALUES ($1, $2, $2 || '@example.test', 'Bench administrator', $3, true)`, [
+    BENCH_ADMIN.id,
+    BENCH_ADMIN.username,
+    passwordHash,
+  ]);
+  await db.query(`SELECT setval(pg_get_serial_sequence('users', 'id'), $1)`, [BENCH_ADMIN.id]);
+  // The bare INSERT's table (bench/bare-server.ts): a wiki page's columns, with no trigger, index or reference.
+  await db.exec(`CREATE TABLE bare_pages (id serial PRIMARY KEY, title text NOT NULL, pagename text NOT NULL, scope text NOT NULL, scope_id int NOT NULL,
+    state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL, created_by int NOT NULL, modified timestamp(3) NOT NULL)`);
   await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS]);
   await db.query(
     `INSERT INTO group_members (group_id, user_id, role)

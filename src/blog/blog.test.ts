@@ -405,7 +405,7 @@ describe("PATCH /api/blog/{id}", () => {
 });
 
 describe("PUT /api/blog/{id}", () => {
-  it("applies the documented defaults for omitted parameters but keeps created, publish_up, creator, alias and tags", async () => {
+  it("applies the documented defaults for omitted parameters but keeps created, publish_up, creator, alias, tags and access (a PUT never widens privacy)", async () => {
     const original = await entry(alice.token, {
       title: "Before",
       alias: "kept-alias",
@@ -430,7 +430,7 @@ describe("PUT /api/blog/{id}", () => {
       scope: "site",
       scope_id: 0,
       state: 0,
-      access: 0,
+      access: 2,
       allow_comments: 1,
       hits: 0,
       tags: "keep",

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { BlogEntry, Prisma } from "../generated/prisma/client.js";
+import { Prisma, type BlogEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
-import { aliasFromTitle, assertNameFree, pickUniqueName, takenNames } from "../common/slug.js";
+import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { retryDerivedName, writeFailure } from "../db/errors.js";
+import { writeFailure } from "../db/errors.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
@@ -149,21 +149,21 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
   const publishUp = data.publishUp ?? new Date();
   assertWindow(publishUp, data.publishDown);
 
-  const entry = await retryDerivedName(!data.alias, () =>
-    createRecord<BlogEntry>(ctx, BLOG_WRITES, {
-      event: BLOG_EVENTS.entryCreated,
-      async insert(tx) {
-        const scope = { scope: data.scope, scopeId: data.scopeId };
-        const alias = await pickUniqueName({
-          requested: data.alias,
-          derivedFrom: aliasFromTitle(data.title),
-          separator: "-",
-          parameter: "alias",
-          label: "alias",
-          taken: aliases(tx, scope),
-        });
-        const [row] = await tx.tx.query<Record<string, unknown>>(
-          insertStatement(tx, BLOG_ENTRIES, {
+  const scope = { scope: data.scope, scopeId: data.scopeId };
+  const entry = await createWithUniqueName({
+    requested: data.alias,
+    derivedFrom: aliasFromTitle(data.title),
+    separator: "-",
+    parameter: "alias",
+    label: "alias",
+    taken: aliases(ctx, scope),
+    insert: (alias) =>
+      createRecord<BlogEntry>(ctx, BLOG_WRITES, {
+        event: BLOG_EVENTS.entryCreated,
+        inserted: Prisma.sql`created AS (${insertStatement(
+          ctx,
+          BLOG_ENTRIES,
+          {
             title: data.title,
             alias,
             content: data.content,
@@ -177,12 +177,11 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
             tags: data.tags ?? [],
             created: data.created ?? undefined,
             createdById,
-          }),
-        );
-        return entryOf(ctx, row);
-      },
-    }),
-  ).catch(writeFailure({ conflict: ALIAS_TAKEN }));
+          },
+          { skipConflictOn: ["scope", "scopeId", "alias"] },
+        )})`,
+      }),
+  });
   return createdRecord<BlogEntry>(ctx, BLOG_ENTRIES, entry.id, query as Selection);
 }
 
@@ -234,6 +233,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
 export async function deleteBlogEntry(ctx: RequestContext, id: number): Promise<number> {
   await changeRecord<BlogEntry>(ctx, BLOG_WRITES, id, {
     event: BLOG_EVENTS.entryDeleted,
+    deletes: true,
     async change(tx) {
       await tx.tx.query(deleteStatement(tx, BLOG_ENTRIES, id));
       return { row: null };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Citation, Prisma } from "../generated/prisma/client.js";
+import { Prisma, type Citation } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
@@ -125,9 +125,9 @@ export async function createCitation(ctx: RequestContext, input: CreateCitation,
   const data = parseInput(createInput, input);
   const citation = await createRecord<Citation>(ctx, CITATION_WRITES, {
     event: CITATION_EVENTS.citationCreated,
-    insert: async (tx) => citationOf(ctx, (await tx.tx.query<Record<string, unknown>>(insertStatement(tx, CITATIONS, { ...columns(data), title: data.title, createdById: user.id })))[0]),
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, CITATIONS, { ...columns(data), title: data.title, createdById: user.id })})`,
   });
-  return createdRecord<Citation>(ctx, CITATIONS, citation.id, query as Selection);
+  return createdRecord<Citation>(ctx, CITATIONS, citation!.id, query as Selection);
 }
 
 /** Changes the given fields only (`year: null` and `authors: null` clear them). */
@@ -146,6 +146,7 @@ export async function deleteCitation(ctx: RequestContext, id: number): Promise<n
   requireAdministrator(ctx);
   await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
     event: CITATION_EVENTS.citationDeleted,
+    deletes: true,
     async change(tx) {
       await tx.tx.query(deleteStatement(tx, CITATIONS, id));
       return { row: null };

@@ -1,5 +1,4 @@
 import { Prisma } from "../generated/prisma/client.js";
-import type { SqlClient } from "../db/sql.js";
 import type { AccessLevelName } from "./access.js";
 
 /**
@@ -47,6 +46,13 @@ export function domainEvents<const Area extends string, const Names extends stri
   return types;
 }
 
+/** Who may learn of events of this type (the catalogue's `audience`). */
+export function audienceOf(type: EventType): "readers" | "managers" {
+  const declared = catalogue.get(type);
+  if (!declared) throw new Error(`event type ${type} is not in the catalogue (declare it with domainEvents)`);
+  return declared.audience;
+}
+
 /** One domain event as the write path appends it. */
 export interface DomainEvent {
   type: EventType;
@@ -75,11 +81,4 @@ export function outboxInsert(event: DomainEvent): Prisma.Sql {
     VALUES (${event.type}, ${event.area}, ${event.recordId}, ${event.actorId}, ${event.anonymous}, ${event.scope}, ${event.scopeId}, ${event.visibility},
             ${event.published}, ${declared.audience}, ${event.subjectId ?? null}, ${event.changed}::text[], ${JSON.stringify(event.payload)}::jsonb)
     RETURNING id::text AS id`;
-}
-
-/** Appends events in the caller's transaction; answers their ids. */
-export async function appendEvents(tx: SqlClient, events: DomainEvent[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const event of events) ids.push((await tx.query<{ id: string }>(outboxInsert(event)))[0]!.id);
-  return ids;
 }

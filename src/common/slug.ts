@@ -45,36 +45,57 @@ export async function assertNameFree(name: string, taken: TakenNames, parameter:
 }
 
 /**
- * The name a new scoped record gets: the one the client asked for (409 when taken), or the first free
- * variant of `derivedFrom`. `taken(prefix)` lists the scope's names that start with `prefix`.
- */
-export async function pickUniqueName(options: {
-  requested: string | null | undefined;
-  derivedFrom: string;
-  separator: string;
-  parameter: string;
-  label: string;
-  taken: TakenNames;
-}): Promise<string> {
-  const { requested, derivedFrom, separator, parameter, label, taken } = options;
-  if (!requested) return firstFree(derivedFrom, await taken(derivedFrom), separator);
-  await assertNameFree(requested, taken, parameter, label);
-  return requested;
-}
-
-/**
- * `taken` for pickUniqueName/assertNameFree over a scoped table, in plain SQL through `sqlOf(ctx)` (the
+ * `taken` for createWithUniqueName/assertNameFree over a scoped table, in plain SQL through `sqlOf(ctx)` (the
  * write transaction's client inside the write path): the names of `field` in the scope that start with
  * the prefix, the record `exceptId` left out.
  */
 export function takenNames(ctx: RequestContext, records: RecordsDeclaration, field: string, scope: { scope: string; scopeId: number }, exceptId?: number): TakenNames {
   const info = modelInfo(ctx.db, records.model);
   const name = column(info, "t", field);
+  const inScope = Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}${
+    exceptId ? Prisma.sql` AND ${column(info, "t", "id")} <> ${exceptId}` : Prisma.empty
+  }`;
   return async (prefix) => {
-    const rows = await sqlOf(ctx).query<{ name: string }>(Prisma.sql`
-      SELECT ${name} AS name FROM ${table(info, "t")}
-       WHERE ${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}
-         AND ${name} LIKE ${`${escapeLike(prefix)}%`}${exceptId ? Prisma.sql` AND ${column(info, "t", "id")} <> ${exceptId}` : Prisma.empty}`);
+    // The name itself first, through the unique index: usually it is free, and then no other name matters
+    // (firstFree and assertNameFree take it). A prefix LIKE can use no index under most collations, so it
+    // reads every name of the scope: only when the name is taken.
+    const exact = await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM ${table(info, "t")} WHERE ${inScope} AND ${name} = ${prefix}`);
+    if (!exact.length) return new Set<string>();
+    const rows = await sqlOf(ctx).query<{ name: string }>(
+      Prisma.sql`SELECT ${name} AS name FROM ${table(info, "t")} WHERE ${inScope} AND ${name} LIKE ${`${escapeLike(prefix)}%`}`,
+    );
     return new Set(rows.map((row) => row.name));
   };
+}
+
+/**
+ * Creates a record under a unique name: the one the client asked for (409 naming `parameter` when taken),
+ * or the first free variant of `derivedFrom`. `insert(name)` makes the record in one statement that
+ * inserts nothing (null) when the name is taken (`insertStatement`'s `skipConflictOn`), so a name lost
+ * to a concurrent create is simply the next round: the first free name now, after a short random pause
+ * that spreads the losers of one round. The bound only stops a statement that never inserts.
+ */
+export async function createWithUniqueName<R>(options: {
+  requested: string | null | undefined;
+  derivedFrom: string;
+  separator: string;
+  parameter: string;
+  label: string;
+  taken: TakenNames;
+  insert(name: string): Promise<R | null>;
+}): Promise<R> {
+  const { requested, derivedFrom, separator, parameter, label, taken, insert } = options;
+  if (requested) {
+    const made = await insert(requested);
+    if (!made) throw conflict(parameter, `The ${label} "${requested}" is not available in this scope.`);
+    return made;
+  }
+  let name = derivedFrom;
+  for (let attempt = 1; attempt <= 1000; attempt++) {
+    const made = await insert(name);
+    if (made) return made;
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
+    name = firstFree(derivedFrom, await taken(derivedFrom), separator);
+  }
+  throw new Error(`no free ${label} derived from "${derivedFrom}" after 1000 attempts`);
 }

@@ -1,11 +1,11 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, conflict, forbidden, notFound } from "./errors.js";
-import { appendEvents, type DomainEvent, type EventType } from "./events.js";
-import { column, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
+import { audienceOf, type EventType } from "./events.js";
+import { column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
 import { managesSql } from "./scopes.js";
-import type { RequestContext } from "./context.js";
-import { IDEMPOTENCY_KEY_HOURS } from "../http/write-conditions.js";
+import { sqlOf, type RequestContext } from "./context.js";
+import { uniqueViolation } from "../db/errors.js";
 
 /**
  * The one write path (docs/adding-an-area.md, "Writes"). Every create, update, delete and named
@@ -50,22 +50,26 @@ export async function inWriteTransaction<T>(ctx: RequestContext, work: (tx: Requ
 export const recordEtag = (version: string) => `"${version}"`;
 
 /**
- * Creates one record: `insert` runs the statements (its first write must be the record's INSERT, which
- * gives the transaction its id; see src/common/outbox.ts on order per record) and answers the new row
- * with every scalar. Authorization (may the caller write in this scope) is the service's, before.
+ * Creates one record in ONE statement, which PostgreSQL runs as a transaction of its own (or inside the
+ * open one): `inserted` is the WITH list that inserts it, whose entry `created` RETURNs every scalar
+ * (`insertStatement`); the kit adds the outbox event and the Idempotency-Key claim as further entries
+ * reading `created`. Answers the new row, or null when `created` inserted nothing (its ON CONFLICT DO
+ * NOTHING met a taken name: the area picks another, see `createWithUniqueName`). Authorization (may the
+ * caller write in this scope) is the service's, before.
  */
-export async function createRecord<R extends Row>(
-  ctx: RequestContext,
-  target: WrittenRecords,
-  options: { event: EventType; insert(tx: RequestContext & { tx: SqlClient }): Promise<R> },
-): Promise<R> {
-  return inWriteTransaction(ctx, async (tx) => {
-    const row = await options.insert(tx);
-    const info = modelInfo(ctx.db, target.records.model);
-    const changed = info.scalars.filter((field) => !target.records.searchOnly?.includes(field.name) && field.name !== "id").map((field) => field.name);
-    await finishWrite(tx, target, { event: options.event, row, changed });
-    return row;
-  });
+export async function createRecord<R extends Row>(ctx: RequestContext, target: WrittenRecords, options: { event: EventType; inserted: Prisma.Sql }): Promise<R | null> {
+  const info = modelInfo(ctx.db, target.records.model);
+  const changed = info.scalars.filter((field) => !target.records.searchOnly?.includes(field.name) && field.name !== "id").map((field) => field.name);
+  const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT 1 FROM created`) : null;
+  const statement = Prisma.sql`WITH ${options.inserted},
+    event AS (${eventStatement(ctx, target, options.event, Prisma.sql`created`, changed)})${claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty}
+    SELECT * FROM created`;
+  const [row] = await sqlOf(ctx)
+    .query<Record<string, unknown>>(statement)
+    .catch(idempotencyConflict);
+  if (!row) return null;
+  if (claim) ctx.idempotency!.claimed = true;
+  return decodeScalars<R>(info, row);
 }
 
 /** What a change did: the row after it (null: deleted) and the fields it changed (none: no event). */
@@ -87,6 +91,8 @@ export async function changeRecord<R extends Row>(
     event: EventType;
     /** Replaces the default rule; throws the refusal. Runs on the locked row. */
     authorize?(locked: Locked<R>): void;
+    /** The change deletes the record: its event is appended first, from the row as it was. */
+    deletes?: boolean;
     change(tx: RequestContext & { tx: SqlClient }, locked: R): Promise<Change<R>>;
   },
 ): Promise<R | null> {
@@ -99,11 +105,13 @@ export async function changeRecord<R extends Row>(
       throw new ApiError(412, `The record has changed since the If-Match version was read (now ${recordEtag(locked.__version)}): read it again.`);
     }
     const { __visible: _visible, __manages: _manages, __version: _version, ...before } = locked;
+    // A delete's event is read from the row before it goes.
+    if (options.deletes) await appendEvent(tx, target, options.event, id, []);
     const change = await options.change(tx, before as unknown as R);
     const after = change.row;
     const info = modelInfo(ctx.db, target.records.model);
     const changed = change.changed ?? (after ? changedFields(info, target.records, before, after) : []);
-    if (after === null || changed.length) await finishWrite(tx, target, { event: options.event, row: after ?? (before as unknown as R), changed });
+    if (after !== null && changed.length) await appendEvent(tx, target, options.event, id, changed);
     return after;
   });
 }
@@ -128,44 +136,61 @@ function changedFields(info: ModelInfo, records: RecordsDeclaration, before: Rec
     .map((field) => field.name);
 }
 
-/** The event, then the Idempotency-Key: both in the write's transaction. */
-async function finishWrite<R extends Row>(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, write: { event: EventType; row: R; changed: string[] }) {
-  await appendEvents(tx.tx, [eventOf(tx, target, write)]);
-  const claim = tx.idempotency;
-  if (claim && !claim.claimed) {
-    const user = tx.viewer.user!;
-    // A key past its day is taken over; a live one claimed by a concurrent request that committed first is not.
-    const [claimed] = await tx.tx.query(Prisma.sql`
-      INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, created) VALUES (${user.id}, ${claim.key}, ${claim.fingerprint}, (now() AT TIME ZONE 'UTC'))
-      ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, answer = NULL, created = excluded.created
-       WHERE k.created <= excluded.created - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
-      RETURNING 1`);
-    const taken = !claimed;
-    // A concurrent request with the same key committed first: this one must not write a second record.
-    if (taken) throw conflict("Idempotency-Key", "A request with this Idempotency-Key was made while this one ran; retry to get its answer.");
-    claim.claimed = true;
+/** The event (read from the record's row as the transaction sees it), then the Idempotency-Key claim. */
+async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, event: EventType, id: number, changed: string[]) {
+  const info = modelInfo(tx.db, target.records.model);
+  await tx.tx.query(eventStatement(tx, target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed));
+  if (tx.idempotency && !tx.idempotency.claimed) {
+    await tx.tx.query(claimStatement(tx, Prisma.sql`SELECT 1`)).catch(idempotencyConflict);
+    tx.idempotency.claimed = true;
   }
 }
 
-/** The domain event of a write, normalised across areas: visibility, publication, anonymity, names. */
-function eventOf<R extends Row>(ctx: RequestContext, target: WrittenRecords, write: { event: EventType; row: R; changed: string[] }): DomainEvent {
+/**
+ * The INSERT of a write's domain event, its values read in SQL from `source` (a FROM item holding the
+ * record's row: the `created` entry of a create, the row itself for an update or delete): the record's
+ * scope, its visibility normalised across areas, whether it is published, its anonymity, its names.
+ */
+function eventStatement(ctx: RequestContext, target: WrittenRecords, type: EventType, source: Prisma.Sql, changed: string[]): Prisma.Sql {
   const { records } = target;
-  const row = write.row as Record<string, unknown>;
-  const payload: DomainEvent["payload"] = { id: row.id as number };
-  for (const name of target.names) payload[name] = (row[name] ?? null) as string | number | null;
-  return {
-    type: write.event,
-    area: target.area,
-    recordId: row.id as number,
-    actorId: ctx.viewer.user?.id ?? null,
-    anonymous: target.anonymous ? Boolean(row[target.anonymous]) : false,
-    scope: records.scoped ? String(row.scope) : "site",
-    scopeId: records.scoped ? Number(row.scopeId) : 0,
-    visibility: records.access ? records.access.levelOf(Number(row.access)) : "public",
-    published: row[records.published.field] === records.published.value,
-    changed: write.changed,
-    payload,
+  const info = modelInfo(ctx.db, records.model);
+  // `source` holds the record's scalars under their field names (`returning`).
+  const field = (name: string) => {
+    if (!info.fields.has(name)) throw new Error(`${info.name} has no field ${name}`);
+    return Prisma.raw(`"${name}"`);
   };
+  const levels = records.access;
+  const visibility = levels
+    ? Prisma.sql`CASE ${Prisma.join(
+        (["registered", "private"] as const).filter((level) => levels.valuesOf(level).length).map((level) => Prisma.sql`WHEN ${field("access")} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`),
+        " ",
+      )} ELSE 'public' END`
+    : Prisma.sql`'public'`;
+  const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
+    target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
+    "",
+  )})`;
+  return Prisma.sql`INSERT INTO outbox (type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, changed, payload)
+    SELECT ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
+           ${records.scoped ? field("scope") : Prisma.sql`'site'`}, ${records.scoped ? field("scopeId") : Prisma.sql`0`}, ${visibility},
+           ${field(records.published.field)} = ${records.published.value}, ${audienceOf(type)}, ${changed}::text[], ${payload}
+      FROM ${source}`;
+}
+
+/** The claim of the request's Idempotency-Key, made when `when` (a SELECT) yields a row. A live key already claimed is a unique violation. */
+function claimStatement(ctx: RequestContext, when: Prisma.Sql): Prisma.Sql {
+  const claim = ctx.idempotency!;
+  return Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, created)
+    SELECT ${ctx.viewer.user!.id}, ${claim.key}, ${claim.fingerprint}, (now() AT TIME ZONE 'UTC') WHERE EXISTS (${when})`;
+}
+
+/** A concurrent request with the same key committed first: this one writes nothing and says so. */
+function idempotencyConflict(error: unknown): never {
+  const fields = uniqueViolation(error)?.fields ?? [];
+  if (fields.includes("user_id") && fields.includes("key")) {
+    throw conflict("Idempotency-Key", "A request with this Idempotency-Key was made while this one ran; retry to get its answer.");
+  }
+  throw error;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -185,6 +210,9 @@ function valueSql(info: ModelInfo, field: string, value: unknown): Prisma.Sql {
 
 const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 
+/** `INSERT … RETURNING ${returningScalars(…)}`: every scalar of a record under its field name, as `createRecord` reads `created`. */
+export const returningScalars = (ctx: RequestContext, records: RecordsDeclaration) => returning(modelInfo(ctx.db, records.model), records);
+
 /** The select list answering every scalar under its field name (as reads answer rows). */
 function returning(info: ModelInfo, records: RecordsDeclaration): Prisma.Sql {
   return Prisma.raw(
@@ -199,13 +227,17 @@ function returning(info: ModelInfo, records: RecordsDeclaration): Prisma.Sql {
  * `INSERT … RETURNING` every scalar: `values` by field name (undefined: the column's default); the
  * updated-at stamp and an absent `created` are the transaction's time.
  */
-export function insertStatement(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>): Prisma.Sql {
+export function insertStatement(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>, options: { skipConflictOn?: string[] } = {}): Prisma.Sql {
   const info = modelInfo(ctx.db, records.model);
   const given = Object.entries(values).filter(([, value]) => value !== undefined);
   for (const field of info.scalars) if ((field.isUpdatedAt || field.name === "created") && values[field.name] === undefined) given.push([field.name, NOW]);
   const columns = given.map(([field]) => Prisma.raw(`"${info.fields.get(field)!.column}"`));
   const params = given.map(([field, value]) => (value === NOW ? NOW : valueSql(info, field, value)));
-  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${info.table}"`)} (${Prisma.join(columns)}) VALUES (${Prisma.join(params)}) RETURNING ${returning(info, records)}`;
+  // A unique name taken already inserts nothing (and no event): the caller picks another.
+  const onConflict = options.skipConflictOn
+    ? Prisma.sql` ON CONFLICT (${Prisma.raw(options.skipConflictOn.map((field) => `"${info.fields.get(field)!.column}"`).join(", "))}) DO NOTHING`
+    : Prisma.empty;
+  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${info.table}"`)} (${Prisma.join(columns)}) VALUES (${Prisma.join(params)})${onConflict} RETURNING ${returning(info, records)}`;
 }
 
 /** `UPDATE … RETURNING` every scalar of the row `id`: the fields given (undefined: unchanged), and the updated-at stamp. */

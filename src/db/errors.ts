@@ -56,24 +56,6 @@ export function writeFailure(options: { conflict?: { parameter: string; message:
 }
 
 /**
- * Runs a create again, deriving the name anew, for as long as it loses a race for a unique name it
- * derived itself: every lost race means another request took that name, so the next free one is
- * further on. Names the client chose are never retried; they are a 409. A short random pause spreads
- * the losers of one round so they do not all collide again on the next name; the attempt bound is
- * only a backstop against a constraint that fails for some other reason.
- */
-export async function retryDerivedName<T>(derived: boolean, run: () => Promise<T>, attempts = 1000): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (!derived || attempt >= attempts || !uniqueViolation(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
-    }
-  }
-}
-
-/**
  * Database errors that are the client's fault or a concurrent request's doing, as the contract's 4xx;
  * null for everything else. PostgreSQL text cannot hold NUL characters, and Prisma's query engine cannot
  * encode lone UTF-16 surrogates; the HTTP layers refuse both naming the parameter. A record another

@@ -42,7 +42,11 @@ export async function readWriteConditions(req: Request, ctx: RequestContext, db:
     .createHash("sha256")
     .update(JSON.stringify([req.method, req.originalUrl, req.body ?? null]))
     .digest("base64url");
+  // A key past its day is forgotten here, so the write path's claim of it can be a plain INSERT.
   const [stored] = await sqlClientOf(db).query<{ fingerprint: string; status: number | null; answer: string | null }>(Prisma.sql`
+    WITH expired AS (
+      DELETE FROM idempotency_keys
+       WHERE user_id = ${ctx.viewer.user.id} AND key = ${key} AND created <= (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}))
     SELECT fingerprint, status, answer FROM idempotency_keys
      WHERE user_id = ${ctx.viewer.user.id} AND key = ${key} AND created > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`);
   if (stored && stored.fingerprint !== fingerprint) {

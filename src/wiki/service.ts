@@ -8,12 +8,12 @@ import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
 import { SCOPE_PATTERN, assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
-import { assertNameFree, pagenameFromTitle, pickUniqueName, takenNames } from "../common/slug.js";
+import { assertNameFree, createWithUniqueName, pagenameFromTitle, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { retryDerivedName, writeFailure } from "../db/errors.js";
+import { writeFailure } from "../db/errors.js";
 import { utcTimestamp } from "../db/sql.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteStatement, returningScalars, updateStatement, writtenRecords } from "../common/write-path.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
@@ -131,37 +131,33 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
   await assertCanWriteInScope(ctx, scope.scope, scope.scopeId);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
 
-  const page = await retryDerivedName(!data.pagename, () =>
-    createRecord<WikiPage>(ctx, WIKI_WRITES, {
-      event: WIKI_EVENTS.pageCreated,
-      async insert(tx) {
-        const name = await pickUniqueName({
-          requested: data.pagename,
-          derivedFrom: pagenameFromTitle(data.title),
-          separator: "_",
-          parameter: "pagename",
-          label: "page name",
-          taken: pageNames(tx, scope),
-        });
-        // The page and its first revision in one statement: each refers to the other, and the foreign keys
-        // are checked when the statement ends. The page's search_text is set here, as its trigger cannot
-        // see a revision inserted by the same statement.
-        const [row] = await tx.tx.query<Record<string, unknown>>(Prisma.sql`
-          WITH ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
-          page AS (
+  // The page and its first revision in one statement: each refers to the other, and the foreign keys are
+  // checked when the statement ends. search_text is set here, as its trigger cannot see a revision inserted
+  // by the same statement. A taken page name inserts neither (ON CONFLICT DO NOTHING).
+  const page = await createWithUniqueName({
+    requested: data.pagename,
+    derivedFrom: pagenameFromTitle(data.title),
+    separator: "_",
+    parameter: "pagename",
+    label: "page name",
+    taken: pageNames(ctx, scope),
+    insert: (name) =>
+      createRecord<WikiPage>(ctx, WIKI_WRITES, {
+        event: WIKI_EVENTS.pageCreated,
+        inserted: Prisma.sql`
+          ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
+          created AS (
             INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text)
             SELECT page_id, ${data.title}, ${name}, ${scope.scope}, ${scope.scopeId}, ${data.state ?? 0}, ${data.access ?? WIKI_ACCESS.fallback},
                    ${JSON.stringify(data.params ?? {})}::jsonb, ${data.created ? utcTimestamp(data.created) : NOW}, ${createdById}, ${NOW}, revision_id, lower(${data.pagetext})
               FROM ids
-            RETURNING ${pageColumns}),
+            ON CONFLICT (scope, scope_id, pagename) DO NOTHING
+            RETURNING ${returningScalars(ctx, WIKI_PAGES)}),
           revision AS (
             INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
-            SELECT ids.revision_id, page.id, 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id} FROM ids, page)
-          SELECT * FROM page`);
-        return decodeScalars<WikiPage>(pageInfo(ctx), row!);
-      },
-    }),
-  ).catch(writeFailure({ conflict: NAME_TAKEN }));
+            SELECT ids.revision_id, created.id, 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id} FROM ids, created)`,
+      }),
+  });
   return createdRecord<ReadPage>(ctx, WIKI_PAGES, page.id, query as Selection);
 }
 
@@ -221,6 +217,7 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
 export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<number> {
   await changeRecord<WikiPage>(ctx, WIKI_WRITES, id, {
     event: WIKI_EVENTS.pageDeleted,
+    deletes: true,
     async change(tx) {
       await tx.tx.query(deleteStatement(tx, WIKI_PAGES, id));
       return { row: null };
@@ -230,8 +227,3 @@ export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<n
 }
 
 const pageInfo = (ctx: RequestContext) => modelInfo(ctx.db, "WikiPage");
-/** The page's scalars under their field names, as INSERT … RETURNING answers them. */
-const pageColumns = Prisma.raw(
-  ["id", "title", "pagename", "scope", "scope_id AS \"scopeId\"", "state", "access", "params", "created", "created_by AS \"createdById\"", "modified",
-   "current_revision_id AS \"currentRevisionId\"", "revision_count AS \"revisionCount\""].join(", "),
-);
