@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
-import { loadGroupRoles } from "../groups/membership.js";
 
 /** Who is calling. `user` is null for anonymous callers. */
 export interface Viewer {
@@ -13,29 +12,19 @@ export interface Viewer {
   sessionId?: number;
 }
 
-export interface GroupRoles {
-  /** Groups the viewer is a member of (managers are members too). */
-  member: Set<number>;
-  /** Groups the viewer manages. */
-  manager: Set<number>;
-}
-
 /** Everything a service needs for one request: the database, the caller and the configuration. */
 export interface RequestContext {
   db: PrismaClient;
   viewer: Viewer;
   config: Config;
-  /** The viewer's group roles, loaded at most once per request. */
-  groupRoles(): Promise<GroupRoles>;
 }
 
 export const anonymous: Viewer = { user: null, via: "anonymous" };
 
 /**
- * The one way to make a request context (HTTP requests, the CLI): group roles and every `defineLoader`
- * cache belong to this object, so they live exactly as long as the request.
+ * The one way to make a request context (HTTP requests, the CLI): every `defineLoader` cache (a scope
+ * kind's memberships among them) belongs to this object, so it lives exactly as long as the request.
  */
 export function createContext(db: PrismaClient, viewer: Viewer, config: Config): RequestContext {
-  const context: RequestContext = { db, viewer, config, groupRoles: () => loadGroupRoles(context) };
-  return context;
+  return { db, viewer, config };
 }

@@ -1,6 +1,13 @@
 import DataLoader from "dataloader";
-import type { GroupRoles, RequestContext } from "../common/context.js";
+import type { RequestContext } from "../common/context.js";
 import { byKeys, defineLoader } from "../common/loaders.js";
+
+export interface GroupRoles {
+  /** Groups the viewer is a member of (managers are members too). */
+  member: Set<number>;
+  /** Groups the viewer manages. */
+  manager: Set<number>;
+}
 
 /** Group roles by user id: one statement for every user asked about while resolving a request. */
 const groupRolesByUser = defineLoader(
