@@ -136,3 +136,47 @@ describe("20261124121000_scope_kinds", () => {
     expect(counts.filter((row) => !["site", "member", "group", "project"].includes(String(row.scope)))).toEqual([]);
   });
 });
+
+describe("20261124121100_group_membership_status", () => {
+  it("collapses each person's (group, user, role) rows into one row with a status and a manager flag", async () => {
+    const { db, migrateRest } = await databaseBefore("20261124121100_group_membership_status");
+    const users = (
+      await db.query(
+        `INSERT INTO users (username, email, name, password_hash) SELECT 'u' || n, 'u' || n || '@example.test', 'U' || n, 'x' FROM generate_series(1, 7) n RETURNING id`,
+      )
+    ).map((row) => Number(row.id));
+    const [group, other] = (await db.query(`INSERT INTO groups (cn, title) VALUES ('one', 'One'), ('two', 'Two') RETURNING id`)).map((row) => Number(row.id)) as [number, number];
+    const roles: [number, number, string[]][] = [
+      [group, users[0]!, ["manager", "member"]],
+      [group, users[1]!, ["member"]],
+      [group, users[2]!, ["manager"]],
+      [group, users[3]!, ["member", "invitee", "applicant"]],
+      [group, users[4]!, ["invitee", "applicant"]],
+      [group, users[5]!, ["applicant"]],
+      [other, users[0]!, ["invitee"]],
+      [other, users[6]!, ["member"]],
+    ];
+    for (const [groupId, userId, held] of roles) {
+      for (const role of held) await db.query(`INSERT INTO group_members (group_id, user_id, role) VALUES ($1, $2, $3)`, [groupId, userId, role]);
+    }
+
+    await migrateRest();
+
+    const rows = await db.query(`SELECT group_id, user_id, status::text AS status, manager FROM group_members ORDER BY group_id, user_id`);
+    expect(rows).toEqual([
+      { group_id: group, user_id: users[0], status: "member", manager: true },
+      { group_id: group, user_id: users[1], status: "member", manager: false },
+      { group_id: group, user_id: users[2], status: "member", manager: true },
+      { group_id: group, user_id: users[3], status: "member", manager: false },
+      { group_id: group, user_id: users[4], status: "invitee", manager: false },
+      { group_id: group, user_id: users[5], status: "applicant", manager: false },
+      { group_id: other, user_id: users[0], status: "invitee", manager: false },
+      { group_id: other, user_id: users[6], status: "member", manager: false },
+    ]);
+    // One row per (group, user), and managers are members.
+    await expect(db.query(`INSERT INTO group_members (group_id, user_id, status) VALUES ($1, $2, 'invitee')`, [group, users[1]])).rejects.toThrow(/group_members_pkey|duplicate/);
+    await expect(db.query(`INSERT INTO group_members (group_id, user_id, status, manager) VALUES ($1, $2, 'applicant', true)`, [other, users[1]])).rejects.toThrow(
+      /group_members_manager_check|check constraint/,
+    );
+  });
+});

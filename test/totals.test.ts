@@ -309,7 +309,7 @@ for (const testing of areas) {
             const after = await expectExactTotals(server, cast, contract, group, "the group, after");
             expect(after.member).toBe(before.member! + 1);
             expect(after.bob).toBe(before.bob);
-            await server.app.db.prisma.groupMember.create({ data: { groupId: cast.groupId, userId: cast.bob.id, role: "member" } });
+            await server.app.db.prisma.groupMember.create({ data: { groupId: cast.groupId, userId: cast.bob.id, status: "member" } });
             const joined = await expectExactTotals(server, cast, contract, group, "the group, after bob joined it");
             expect(joined.bob).toBe(after.member);
             await server.app.db.prisma.groupMember.deleteMany({ where: { groupId: cast.groupId, userId: cast.bob.id } });

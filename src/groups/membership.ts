@@ -13,15 +13,16 @@ export interface GroupRoles {
 const groupRolesByUser = defineLoader(
   (ctx) =>
     new DataLoader<number, GroupRoles>(async (userIds) => {
+      // Invitees and applicants are not members: only status=member rows count.
       const rows = await ctx.db.groupMember.findMany({
-        where: { userId: { in: [...userIds] }, role: { in: ["member", "manager"] } },
-        select: { userId: true, groupId: true, role: true },
+        where: { userId: { in: [...userIds] }, status: "member" },
+        select: { userId: true, groupId: true, manager: true },
       });
       return userIds.map((userId) => {
         const roles: GroupRoles = { member: new Set(), manager: new Set() };
         for (const row of rows.filter((candidate) => candidate.userId === userId)) {
           roles.member.add(row.groupId);
-          if (row.role === "manager") roles.manager.add(row.groupId);
+          if (row.manager) roles.manager.add(row.groupId);
         }
         return roles;
       });

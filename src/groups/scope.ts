@@ -9,8 +9,9 @@ import { groupsById, loadGroupRoles } from "./membership.js";
 export const GROUP_SCOPE = defineScopeKind({
   name: "group",
   exists: async (ctx, groupId) => (await groupsById(ctx).load(groupId)) !== null,
-  // The rows loadGroupRoles reads as memberships (managers are members too), as a sub-select.
-  members: (userId) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND role IN ('member', 'manager')`,
+  // Members only (managers are members with a flag; invitees and applicants are not members yet), as
+  // loadGroupRoles reads them; served by the (user_id, status, group_id) index.
+  members: (userId) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`,
   mayWrite: async (ctx, groupId) => (await loadGroupRoles(ctx)).member.has(groupId),
   writeRefused: "Only members of this group can write in it.",
   mayManage: async (ctx, groupId) => (await loadGroupRoles(ctx)).manager.has(groupId),
