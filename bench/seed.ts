@@ -103,9 +103,8 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
     state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL, created_by int NOT NULL, modified timestamp(3) NOT NULL)`);
   await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS]);
   await db.query(
-    `INSERT INTO group_members (group_id, user_id, role)
-     SELECT g, $1::int, 'member'::"GroupRole" FROM unnest($2::int[]) g
-     UNION ALL SELECT $3::int, $1::int, 'manager'::"GroupRole"`,
+    `INSERT INTO group_members (group_id, user_id, status, manager)
+     SELECT g, $1::int, 'member', g = $3::int FROM unnest($2::int[]) g`,
     [BENCH_USER.id, BENCH_USER_GROUPS, BENCH_USER_GROUPS[0]],
   );
   await db.exec(`CREATE TEMPORARY TABLE bench_texts (n int PRIMARY KEY, body text NOT NULL)`);

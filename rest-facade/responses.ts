@@ -45,7 +45,7 @@ registerResponseKind({
   send: (res, operation, value) => void (value === null ? res.status(204).end() : res.status(operation.status).json(value)),
   describe: (_operation, value) => ({ mediaType: "application/json", schema: withoutNull(value) }),
   otherResponses: (_operation, value): Record<number, string> =>
-    admitsNull(value) ? { 204: "Done, but the caller may change the record without being allowed to read it (a group manager and a member's draft), so nothing is shown." } : {},
+    admitsNull(value) ? { 204: "Done, but the caller may change the record without being allowed to read it (a scope's manager and a member's draft), so nothing is shown." } : {},
 });
 
 registerResponseKind({

@@ -5,7 +5,10 @@
  * its file name: its facade rows (`rest-facade/rows/<area>.ts`, rest-facade/table.ts), its documents
  * (`rest-facade/documents/<area>.graphql`, codegen.ts) and its tests' declarations
  * (`src/<area>/testing.ts`, test/areas.ts).
+ *
+ * Scope kinds register first (src/scope-kinds.ts): descriptions built with the schema list them.
  */
+import "./scope-kinds.js";
 import "./users/graphql.js";
 import "./auth/graphql.js";
 import "./wiki/graphql.js";

@@ -373,12 +373,10 @@ for (const area of areas) {
       const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `matrix-${area.area}-other`, title: "Another group" } });
       await db.groupMember.createMany({
         data: [
-          { groupId: group.id, userId: creator.id, role: "member" },
-          { groupId: group.id, userId: member.id, role: "member" },
-          { groupId: group.id, userId: manager.id, role: "member" },
-          { groupId: group.id, userId: manager.id, role: "manager" },
-          { groupId: otherGroup.id, userId: other.id, role: "member" },
-          { groupId: otherGroup.id, userId: other.id, role: "manager" },
+          { groupId: group.id, userId: creator.id, status: "member" },
+          { groupId: group.id, userId: member.id, status: "member" },
+          { groupId: group.id, userId: manager.id, status: "member", manager: true },
+          { groupId: otherGroup.id, userId: other.id, status: "member", manager: true },
         ],
       });
       // Records are made by their creator where users write them, by an administrator elsewhere.

@@ -28,7 +28,7 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
 
     /** Scoped areas keep each test's records in a scope of its own; unscoped ones share the one list. */
     let scopes = 0;
-    const ownScope = (): Record<string, string | number> => (spec.scoped ? { scope: "contract", scope_id: ++scopes } : {});
+    const ownScope = (): Record<string, string | number> => (spec.scoped ? { scope: "project", scope_id: ++scopes } : {});
     const list = (query: Record<string, string | number>, token?: string) => server.rest("GET", contract.list.path, { query, token });
     const items = (response: RestResult) => response.body[contract.list.key] as Record<string, unknown>[];
     const ids = (response: RestResult) => items(response).map((item) => item.id as number);

@@ -45,7 +45,7 @@ describe("statements per request on the hot paths", () => {
 
     if (contract.spec.search) {
       it(`${testing.area}: a search counts its total once; the same search again reuses it, until a write`, async () => {
-        const scope: Record<string, string | number> = contract.spec.scoped ? { scope: "hotsearch", scope_id: 1 } : {};
+        const scope: Record<string, string | number> = contract.spec.scoped ? { scope: "project", scope_id: 1 } : {};
         await testing.create(server, cast.admin.token, { ...scope, title: "Hot wombat" });
         await testing.create(server, cast.member.token, { ...scope, title: "Wombat draft", [contract.spec.records.published.field]: 0 }).catch(() => undefined);
         const counts = (queries: string[]) => queries.filter((sql) => /count\(/i.test(sql));
@@ -102,14 +102,14 @@ describe("records read on the driver, not through Prisma", () => {
       const response = await fetch(`${server.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query, variables: { input: { title: `At ${created}`, pagetext: "text", state: 1, created, scope: "times", scopeId: 1 } } }),
+        body: JSON.stringify({ query, variables: { input: { title: `At ${created}`, pagetext: "text", state: 1, created, scope: "project", scopeId: 2 } } }),
       });
       const id = ((await response.json()) as { data: { createWikiPage: { id: string } } }).data.createWikiPage.id;
       const stored = await server.app.db.prisma.wikiPage.findUniqueOrThrow({ where: { id: Number(id) }, include: { currentRevision: true } });
       const read = await fetch(`${server.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: `{ wikiPage(id: ${id}) { created modified version { created } } wikiPages(scope: "times", scopeId: 1, sort: "id", sortDir: "desc", limit: 1) { items { created } } }` }),
+        body: JSON.stringify({ query: `{ wikiPage(id: ${id}) { created modified version { created } } wikiPages(scope: "project", scopeId: 2, sort: "id", sortDir: "desc", limit: 1) { items { created } } }` }),
       });
       const { data } = (await read.json()) as { data: { wikiPage: { created: string; modified: string; version: { created: string } }; wikiPages: { items: { created: string }[] } } };
       expect(data.wikiPage.created).toBe(created);

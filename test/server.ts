@@ -139,9 +139,8 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
       const group = await app.db.prisma.group.create({ data: { cn: groupCn, title: groupCn } });
       await app.db.prisma.groupMember.createMany({
         data: [
-          { groupId: group.id, userId: member.id, role: "member" },
-          { groupId: group.id, userId: manager.id, role: "member" },
-          { groupId: group.id, userId: manager.id, role: "manager" },
+          { groupId: group.id, userId: member.id, status: "member" },
+          { groupId: group.id, userId: manager.id, status: "member", manager: true },
         ],
       });
       return { admin, alice, bob, member, manager, groupId: group.id };

@@ -172,8 +172,8 @@ for (const testing of areas) {
     });
 
     it("shows the exact total after creates, state, access and scope changes, failed writes and deletes", async () => {
-      const where: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 1 } : {};
-      const elsewhere: Record<string, string | number> = records.scoped ? { scope: "totals", scope_id: 2 } : {};
+      const where: Record<string, string | number> = records.scoped ? { scope: "project", scope_id: 1 } : {};
+      const elsewhere: Record<string, string | number> = records.scoped ? { scope: "project", scope_id: 2 } : {};
       const step = (name: string) => expectExactTotals(server, cast, contract, where, name);
       const initial = await step("before");
 
@@ -249,7 +249,7 @@ for (const testing of areas) {
       // Search totals are counted once and reused while the table's version for the scope is unchanged
       // (src/common/cached-totals.ts): every kind of write must make the next search count again.
       it("shows the exact search total after writes to matching and other records, changes of the searched text, membership, failed writes and deletes", async () => {
-        const scoped: Record<string, string | number> = records.scoped ? { scope: "searching", scope_id: 1 } : {};
+        const scoped: Record<string, string | number> = records.scoped ? { scope: "project", scope_id: 11 } : {};
         const where = { ...scoped, search: "Zyzzyva" };
         const step = (name: string) => expectExactTotals(server, cast, contract, where, name);
         const initial = await step("before");
@@ -295,7 +295,7 @@ for (const testing of areas) {
         }
 
         if (records.scoped) {
-          const elsewhere = { scope: "searching", scope_id: 2, search: "zyzzyva" };
+          const elsewhere = { scope: "project", scope_id: 12, search: "zyzzyva" };
           const there = await expectExactTotals(server, cast, contract, elsewhere, "another scope, before");
           expect((await change(other, { scope: elsewhere.scope, scopeId: elsewhere.scope_id })).errors).toBeUndefined();
           expect((await step("after moving a record to another scope")).admin).toBe(initial.admin! + 2);
@@ -309,7 +309,7 @@ for (const testing of areas) {
             const after = await expectExactTotals(server, cast, contract, group, "the group, after");
             expect(after.member).toBe(before.member! + 1);
             expect(after.bob).toBe(before.bob);
-            await server.app.db.prisma.groupMember.create({ data: { groupId: cast.groupId, userId: cast.bob.id, role: "member" } });
+            await server.app.db.prisma.groupMember.create({ data: { groupId: cast.groupId, userId: cast.bob.id, status: "member" } });
             const joined = await expectExactTotals(server, cast, contract, group, "the group, after bob joined it");
             expect(joined.bob).toBe(after.member);
             await server.app.db.prisma.groupMember.deleteMany({ where: { groupId: cast.groupId, userId: cast.bob.id } });
@@ -344,7 +344,7 @@ for (const testing of areas) {
     if (records.window) {
       const window = records.window;
       it("counts records into and out of their publishing window as time passes, with no write", async () => {
-        const where = { scope: "window", scope_id: 1 };
+        const where = { scope: "project", scope_id: 21 };
         const rest = (moment: Date) => moment.toISOString().slice(0, 19).replace("T", " ");
         const now = Date.now();
         const soon = new Date(now + 2_000);
@@ -380,7 +380,7 @@ for (const testing of areas) {
         const db = server.app.db.prisma;
         const info = modelInfo(db, model);
         const scopes = [
-          { scope: "days", scopeId: 1 },
+          { scope: "project", scopeId: 31 },
           { scope: "group", scopeId: cast.groupId },
         ];
         const [days, group] = scopes as [(typeof scopes)[number], (typeof scopes)[number]];
@@ -550,13 +550,13 @@ describe.skipIf(!process.env.DATABASE_URL)("two server processes on one PostgreS
   it("a search on one process shows the exact total straight after writes through the other", async () => {
     await signIn();
     const totalOn = async (base: string, anonymous = false) => {
-      const response = await fetch(`${base}/api/wiki/list?scope=shared&scope_id=2&search=quagga&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${base}/api/wiki/list?scope=project&scope_id=42&search=quagga&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
       const body = (await response.json()) as { pages: unknown[]; total: number };
       expect(body.total).toBe(body.pages.length);
       return body.total;
     };
     const [first, second] = urls as [string, string];
-    const page = (title: string, pagetext: string, state = 1) => ({ title, pagetext, state, scope: "shared", scope_id: 2 });
+    const page = (title: string, pagetext: string, state = 1) => ({ title, pagetext, state, scope: "project", scope_id: 42 });
     // Both processes have counted the search once (both callers), so each holds the totals in its cache.
     expect([await totalOn(first), await totalOn(first, true), await totalOn(second), await totalOn(second, true)]).toEqual([0, 0, 0, 0]);
     const ids: number[] = [];
@@ -582,7 +582,7 @@ describe.skipIf(!process.env.DATABASE_URL)("two server processes on one PostgreS
   it("a list on one process shows the exact total straight after writes through the other", async () => {
     await signIn();
     const totalOn = async (base: string, anonymous = false) => {
-      const response = await fetch(`${base}/api/wiki/list?scope=shared&scope_id=1&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${base}/api/wiki/list?scope=project&scope_id=41&limit=0`, anonymous ? {} : { headers: { authorization: `Bearer ${token}` } });
       const body = (await response.json()) as { pages: unknown[]; total: number };
       expect(body.total).toBe(body.pages.length);
       return body.total;
@@ -592,12 +592,12 @@ describe.skipIf(!process.env.DATABASE_URL)("two server processes on one PostgreS
     expect([await totalOn(first), await totalOn(second, true)]).toEqual([0, 0]);
     const ids: number[] = [];
     for (let index = 0; index < 3; index++) {
-      const created = await call(first, "POST", "/wiki", { title: `Shared ${index}`, pagetext: "text", state: 1, scope: "shared", scope_id: 1 });
+      const created = await call(first, "POST", "/wiki", { title: `Shared ${index}`, pagetext: "text", state: 1, scope: "project", scope_id: 41 });
       expect(created.status).toBe(201);
       ids.push(created.body!.id);
       expect(await totalOn(second, true)).toBe(index + 1);
     }
-    expect((await call(second, "PUT", `/wiki/${ids[0]}`, { title: "Shared 0", pagetext: "text", state: 0, scope: "shared", scope_id: 1 })).status).toBe(200);
+    expect((await call(second, "PUT", `/wiki/${ids[0]}`, { title: "Shared 0", pagetext: "text", state: 0, scope: "project", scope_id: 41 })).status).toBe(200);
     expect([await totalOn(first, true), await totalOn(first)]).toEqual([2, 3]);
     expect((await call(first, "DELETE", `/wiki/${ids[1]}`)).status).toBe(204);
     expect([await totalOn(second, true), await totalOn(second)]).toEqual([1, 2]);

@@ -3,6 +3,9 @@ import type { RestOperation, RestParam } from "../types.js";
 import { listParams } from "../list-params.js";
 import { PUBLISH_STATE } from "../../src/common/access.js";
 import { BLOG_ACCESS, BLOG_LIST } from "../../src/blog/service.js";
+import { describeScopeKinds } from "../../src/common/scope-kinds.js";
+// The kinds the description lists, also when the rows are loaded without the server (scripts, tests).
+import "../../src/scope-kinds.js";
 
 /** The blog entry table's optional fields; POST /blog and PUT /blog/{id} take them with the same defaults. */
 const optional: RestParam[] = [
@@ -19,7 +22,7 @@ const optional: RestParam[] = [
 
 const id: RestParam = { name: "id", type: "integer", required: true, description: "Entry identifier.", variable: "id" };
 /** Required on create, optional (no default: the entry stays where it is) on update. */
-const scope: Omit<RestParam, "required"> = { name: "scope", type: "string", privacy: true, description: "Scope type (site, group, member, …).", variable: "input.scope" };
+const scope: Omit<RestParam, "required"> = { name: "scope", type: "string", privacy: true, description: `${describeScopeKinds()}.`, variable: "input.scope" };
 const scopeId: Omit<RestParam, "required"> = { name: "scope_id", type: "integer", privacy: true, description: "Scope object ID.", variable: "input.scopeId" };
 const title: RestParam = { name: "title", type: "string", required: true, description: "Entry title.", variable: "input.title" };
 const content: RestParam = { name: "content", type: "string", required: true, description: "Entry content.", variable: "input.content" };

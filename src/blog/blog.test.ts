@@ -159,6 +159,7 @@ describe("POST /api/blog", () => {
       [{ allow_comments: 2 }, "allow_comments"],
       [{ created_by: "me" }, "created_by"],
       [{ scope: "Not A Scope" }, "scope"],
+      [{ scope: "anything" }, "scope"],
       [{ title: "   " }, "title"],
       [{ alias: "-leading-hyphen" }, "alias"],
       [{ alias: "has space" }, "alias"],
@@ -256,7 +257,7 @@ describe("POST /api/blog", () => {
 });
 
 describe("GET /api/blog/list", () => {
-  const scope = "listing";
+  const scope = "project"; // scope_id 0; the visibility entries are in project 1
   let byCreated: number[];
 
   beforeAll(async () => {
@@ -302,18 +303,19 @@ describe("GET /api/blog/list", () => {
 });
 
 describe("visibility: state, publishing window and access", () => {
-  const scope = "visibility";
+  const scope = "project";
+  const scopeId = 1;
   const named: Record<string, number> = {};
   let groupPrivate: number;
 
   beforeAll(async () => {
-    const published = { scope, scope_id: 0, state: 1 };
+    const published = { scope, scope_id: scopeId, state: 1 };
     const specs: Record<string, Record<string, unknown>> = {
       access0: { ...published, access: 0 },
       access1: { ...published, access: 1 },
       access2: { ...published, access: 2 },
       access5: { ...published, access: 5 },
-      draft: { scope, scope_id: 0, state: 0, access: 1 },
+      draft: { scope, scope_id: scopeId, state: 0, access: 1 },
       future: { ...published, access: 1, publish_up: ahead(DAY) },
       expired: { ...published, access: 1, publish_up: ago(2 * DAY), publish_down: ago(DAY) },
       closing: { ...published, access: 1, publish_up: ago(DAY), publish_down: ahead(DAY) },
@@ -323,7 +325,7 @@ describe("visibility: state, publishing window and access", () => {
   });
 
   const visibleTo = async (token?: string) => {
-    const response = await list({ scope, sort: "title", sort_Dir: "asc" }, token);
+    const response = await list({ scope, scope_id: scopeId, sort: "title", sort_Dir: "asc" }, token);
     expect(response.body.total).toBe(posts(response).length);
     return posts(response).map((post) => post.title);
   };
@@ -580,8 +582,8 @@ describe("GraphQL parity", () => {
     // everything by another rule than the creator) over the "visibility" entries.
     const totals: number[] = [];
     for (const token of [undefined, bob.token, alice.token, admin.token]) {
-      const viaRest = await list({ scope: "visibility", sort: "title", sort_Dir: "asc", limit: 3, start: 1 }, token);
-      const viaGraphql = await server.graphql(TestBlogEntriesDocument, { scope: "visibility", sort: "title", sortDir: "asc", limit: 3, start: 1 }, token);
+      const viaRest = await list({ scope: "project", scope_id: 1, sort: "title", sort_Dir: "asc", limit: 3, start: 1 }, token);
+      const viaGraphql = await server.graphql(TestBlogEntriesDocument, { scope: "project", scopeId: 1, sort: "title", sortDir: "asc", limit: 3, start: 1 }, token);
       expect(viaGraphql.errors).toEqual([]);
       expect(viaGraphql.data!.blogEntries.items.map((item) => Number(item.id))).toEqual(postIds(viaRest));
       expect(viaGraphql.data!.blogEntries.total).toBe(viaRest.body.total);

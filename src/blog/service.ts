@@ -5,7 +5,8 @@ import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
-import { SCOPE_PATTERN, assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { scopeKindField } from "../common/scope-kinds.js";
+import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
@@ -91,7 +92,7 @@ const fields = {
   publishUp: timestamp.optional().nullable(),
   publishDown: timestamp.optional().nullable(),
 };
-const scope = z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group");
+const scope = scopeKindField;
 const scopeId = z.number().int().min(0);
 const createInput = z.object({ ...fields, scope, scopeId });
 const updateInput = z.object({

@@ -4,6 +4,8 @@ import { createContext, type RequestContext, type Viewer } from "../common/conte
 import type { Database } from "../db/database.js";
 import type { User } from "../generated/prisma/client.js";
 import { ApiError } from "../common/errors.js";
+// The CLI calls services without the GraphQL schema (src/areas.ts): the scope kinds register here.
+import "../scope-kinds.js";
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

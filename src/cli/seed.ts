@@ -143,10 +143,13 @@ export async function seedDemo(run: CliRun, options: { password?: string }): Pro
     group = await db.group.create({ data: { cn: DEMO_GROUP.cn, title: DEMO_GROUP.title } });
     added.groups += 1;
   }
-  const memberships = [
-    ...DEMO_GROUP.members.map((username) => ({ groupId: group.id, userId: users.get(username)!.id, role: "member" as const })),
-    ...DEMO_GROUP.managers.map((username) => ({ groupId: group.id, userId: users.get(username)!.id, role: "manager" as const })),
-  ];
+  // One row per member; managers are members with the flag.
+  const memberships = DEMO_GROUP.members.map((username) => ({
+    groupId: group.id,
+    userId: users.get(username)!.id,
+    status: "member" as const,
+    manager: (DEMO_GROUP.managers as readonly string[]).includes(username),
+  }));
   added.memberships += (await db.groupMember.createMany({ data: memberships, skipDuplicates: true })).count;
 
   for (const page of DEMO_PAGES) {

@@ -1,7 +1,8 @@
 import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
-import { column, memberGroups, modelInfo, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
+import { belongsSql } from "./scope-kinds.js";
+import { column, modelInfo, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -21,7 +22,7 @@ import type { Caller } from "./paging.js";
  * What is kept does not depend on the caller: per owner (0: all rows; a user: the rows they created) the
  * number of all rows and of the published ones at each access level. A caller's total is put together from
  * them as the visibility rule (`visibleSql`) says: administrators all rows; everyone the published rows at
- * the levels they qualify for, private ones only in a group they belong to — read in the same statement, so
+ * the levels they qualify for, private ones only in a scope they belong to — read in the same statement, so
  * a membership change needs no version —; signed-in users also their own rows that are not among those.
  * Anonymous callers and administrators share one entry; a signed-in user adds one of their own.
  *
@@ -96,10 +97,12 @@ export function cachedTotal(
   const versionOf = scope ?? { scope: "", scopeId: 0 };
   // The versions of all the scope's shards, as one text (the write path's migration: writers spread over shards).
   const version = Prisma.sql`coalesce((SELECT string_agg(v.shard || ':' || v.version, ',' ORDER BY v.shard) FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
-  // Private records of a group are shown to its members: whether the caller is one, in the same snapshot.
+  // Private records of a scope are shown to its members (as its kind says): whether the caller is one, in
+  // the same snapshot.
   const shown = shownLevels(records, viewer);
-  const asksMembership = Boolean(user && !user.isAdmin && scope?.scope === "group" && shown?.toMembers.length);
-  const member = asksMembership ? Prisma.sql`${scope!.scopeId} IN (${memberGroups(user!.id)})` : Prisma.sql`false`;
+  const belongs = user && !user.isAdmin && scope && shown?.toMembers.length ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
+  const asksMembership = belongs !== null;
+  const member = belongs ?? Prisma.sql`false`;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
@@ -151,7 +154,7 @@ export function cachedTotal(
     let underWay = recounts.get(db);
     if (!underWay) recounts.set(db, (underWay = new Map()));
     // (Windowed counts hold for the moment they were counted at: shared only by requests of the same moment.)
-    // The recount's statement also reads whether this caller belongs to the group: shared only with
+    // The recount's statement also reads whether this caller belongs to the scope: shared only with
     // requests of the same caller then (their owners' keys alone would not tell callers apart for records
     // without a creator).
     const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null, asksMembership ? user!.id : null]);

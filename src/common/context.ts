@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
-import { loadGroupRoles } from "../groups/membership.js";
 import { sqlClientOf, type SqlClient } from "../db/sql.js";
 
 /** Who is calling. `user` is null for anonymous callers. */
@@ -14,20 +13,11 @@ export interface Viewer {
   sessionId?: number;
 }
 
-export interface GroupRoles {
-  /** Groups the viewer is a member of (managers are members too). */
-  member: Set<number>;
-  /** Groups the viewer manages. */
-  manager: Set<number>;
-}
-
 /** Everything a service needs for one request: the database, the caller and the configuration. */
 export interface RequestContext {
   db: PrismaClient;
   viewer: Viewer;
   config: Config;
-  /** The viewer's group roles, loaded at most once per request. */
-  groupRoles(): Promise<GroupRoles>;
   /** The open write transaction's client, inside the write path (src/common/write-path.ts); see `sqlOf`. */
   tx?: SqlClient;
   /** The request's Idempotency-Key, claimed by the write path in the write's own transaction. */
@@ -57,10 +47,9 @@ export const sqlOf = (ctx: RequestContext): SqlClient => ctx.tx ?? sqlClientOf(c
 export const anonymous: Viewer = { user: null, via: "anonymous" };
 
 /**
- * The one way to make a request context (HTTP requests, the CLI): group roles and every `defineLoader`
- * cache belong to this object, so they live exactly as long as the request.
+ * The one way to make a request context (HTTP requests, the CLI): every `defineLoader` cache (a scope
+ * kind's memberships among them) belongs to this object, so it lives exactly as long as the request.
  */
 export function createContext(db: PrismaClient, viewer: Viewer, config: Config): RequestContext {
-  const context: RequestContext = { db, viewer, config, groupRoles: () => loadGroupRoles(context) };
-  return context;
+  return { db, viewer, config };
 }

@@ -4,7 +4,8 @@ import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { column, memberGroups, modelInfo, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { belongsSql, describeScopeKinds, scopeKind } from "./scope-kinds.js";
+import { column, modelInfo, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -92,7 +93,7 @@ export function describeList(spec: ListSpec) {
     search: spec.search ? `Word or phrase in the ${spec.search.in} (case-insensitive, taken literally).` : undefined,
     sort: `Sort column: ${Object.keys(spec.sortColumns).join(", ")} (default ${spec.defaults.sort}).`,
     sortDir: `Sort direction: asc or desc (default ${spec.defaults.sortDir}).`,
-    scope: `Scope type (site, group, member, …; default "${DEFAULT_SCOPE.scope}").`,
+    scope: `${describeScopeKinds()} (default "${DEFAULT_SCOPE.scope}").`,
     scopeId: `Scope object ID (default ${DEFAULT_SCOPE.scopeId}).`,
   };
 }
@@ -146,11 +147,12 @@ export function listStatements<Item>(
   const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
   const { records } = spec;
   const info = modelInfo(caller.db, records.model);
-  const scope = spec.scoped ? { scope: args.scope ?? "site", scopeId: args.scopeId ?? 0 } : null;
+  const scope = spec.scoped ? { scope: args.scope ?? DEFAULT_SCOPE.scope, scopeId: args.scopeId ?? DEFAULT_SCOPE.scopeId } : null;
+  if (scope) scopeKind(scope.scope); // a kind nobody registered is 400, as on writes
   const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
   const scoping = scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : [];
   const matching = [...(search ? [search] : []), ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`)];
-  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now), ...matching], " AND ");
+  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now, scope?.scope), ...matching], " AND ");
   const direction = Prisma.raw(order.direction === "asc" ? "ASC" : "DESC");
   const orderBy = Prisma.sql`${column(info, "t", order.field)} ${direction}, ${column(info, "t", "id")} ${direction}`;
   // Searches and filtered lists count the matching rows (search through its trigram indexes) once per
@@ -270,12 +272,9 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   let allowed = (_alias: string) => Prisma.sql`TRUE`;
   const levels = shownLevels(records, caller.viewer);
   if (levels) {
-    // Private levels only in a group the caller belongs to (toMembers is empty for anonymous callers).
-    const member =
-      user && scope?.scope === "group" && levels.toMembers.length
-        ? (alias: string) =>
-            Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.toMembers)}) AND ${scope.scopeId} IN (${memberGroups(user.id)}))`
-        : () => Prisma.empty;
+    // Private levels only in a scope the caller belongs to, as its kind says (toMembers is empty for anonymous callers).
+    const belongs = user && scope && levels.toMembers.length ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
+    const member = belongs ? (alias: string) => Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.toMembers)}) AND ${belongs})` : () => Prisma.empty;
     allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(levels.open.length ? levels.open : [-1])})${member(alias)})`;
   }
   const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
@@ -293,7 +292,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
         ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
         ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
         Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`,
-        accessSql(info, records, "f", caller.viewer) ?? Prisma.sql`TRUE`,
+        accessSql(info, records, "f", caller.viewer, scope?.scope) ?? Prisma.sql`TRUE`,
         condition,
       ];
       return Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;

@@ -3,6 +3,7 @@ import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import { decodeTimestamp, utcTimestamp } from "../db/sql.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
+import { belongsToRecordScopeSql } from "./scope-kinds.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -13,7 +14,7 @@ import type { AccessLevels } from "./access.js";
 export interface RecordsDeclaration {
   /** The Prisma model; its table and columns come from the generated client. */
   model: Prisma.ModelName;
-  /** Records carry `scope`/`scopeId` (site, group, member, …); private records of a group are its members'. */
+  /** Records carry `scope`/`scopeId` (src/common/scope-kinds.ts); private records of a scope are its members'. */
   scoped: boolean;
   /** A record is published when this integer field holds this value (wiki and blog `state` 1). */
   published: { field: string; value: number };
@@ -226,13 +227,6 @@ export function rowsStatement<Row>(
 // ---------------------------------------------------------------------------------------------------
 // Visibility: the contract's access rule in SQL.
 
-/**
- * Group memberships that open private records, as src/groups/membership.ts reads them (members and
- * managers), as a sub-select: the rule costs no statement of its own.
- */
-export const memberGroups = (userId: number) =>
-  Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND role IN ('member', 'manager')`;
-
 const inList = (expression: Prisma.Sql, values: readonly number[]) =>
   values.length ? Prisma.sql`${expression} IN (${Prisma.join(values)})` : Prisma.sql`FALSE`;
 
@@ -248,8 +242,8 @@ export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, a
 
 /**
  * The access levels a caller qualifies for without owning the record: public for everyone (`open`),
- * registered for signed-in users (`open`), private for members of the record's group (`toMembers`: records
- * of scope group whose group the caller belongs to). Null: the records have no access levels.
+ * registered for signed-in users (`open`), private for members of the record's scope (`toMembers`: records
+ * of a scope the caller belongs to, as its kind declares). Null: the records have no access levels.
  */
 export function shownLevels(declaration: RecordsDeclaration, viewer: RequestContext["viewer"]): { open: number[]; toMembers: number[] } | null {
   const levels = declaration.access;
@@ -258,28 +252,39 @@ export function shownLevels(declaration: RecordsDeclaration, viewer: RequestCont
   return { open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")], toMembers: declaration.scoped ? levels.valuesOf("private") : [] };
 }
 
-/** `shownLevels` as SQL over `alias`. */
-export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"]): Prisma.Sql | null {
+/**
+ * `shownLevels` as SQL over `alias`. Membership is each scope kind's sub-select (src/common/scope-kinds.ts),
+ * in this statement: the rule costs no statement of its own. `listKind`: the kind a list already fixes, so
+ * only that kind's membership is asked.
+ */
+export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"], listKind?: string): Prisma.Sql | null {
   const shown = shownLevels(declaration, viewer);
   if (!shown) return null;
   const access = column(info, alias, "access");
   const open = inList(access, shown.open);
   const user = viewer.user;
-  if (!user || !declaration.scoped) return open;
-  const scope = column(info, alias, "scope");
-  const scopeId = column(info, alias, "scopeId");
-  return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${scope} = 'group' AND ${scopeId} IN (${memberGroups(user.id)})))`;
+  if (!user || !declaration.scoped || !shown.toMembers.length) return open;
+  const belongs = belongsToRecordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user.id, listKind);
+  if (!belongs) return open;
+  return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${belongs}))`;
 }
 
 /**
  * What the caller may see (the contract's "Access"): administrators everything, creators their own
- * records, everyone else published records at a level they qualify for.
+ * records, everyone else published records at a level they qualify for. `listKind`: see `accessSql`.
  */
-export function visibleSql(prisma: PrismaClient, declaration: RecordsDeclaration, viewer: RequestContext["viewer"], alias = "t", now = new Date()): Prisma.Sql {
+export function visibleSql(
+  prisma: PrismaClient,
+  declaration: RecordsDeclaration,
+  viewer: RequestContext["viewer"],
+  alias = "t",
+  now = new Date(),
+  listKind?: string,
+): Prisma.Sql {
   const user = viewer.user;
   if (user?.isAdmin) return Prisma.sql`TRUE`;
   const info = modelInfo(prisma, declaration.model);
-  const access = accessSql(info, declaration, alias, viewer);
+  const access = accessSql(info, declaration, alias, viewer, listKind);
   const shown = access ? Prisma.sql`${publishedSql(info, declaration, alias, now)} AND ${access}` : publishedSql(info, declaration, alias, now);
   if (!user || !declaration.creator) return Prisma.sql`(${shown})`;
   return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
@@ -302,7 +307,7 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
 
 /**
  * What an update answers: the changed record if the caller may read it, else null. Managing is not
- * reading (a group manager may change a member's draft but not see it), and an update never hands back
+ * reading (a scope's manager may change a member's draft but not see it), and an update never hands back
  * what the caller could not read (issue 7); the change itself is done either way.
  */
 export async function changedRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {

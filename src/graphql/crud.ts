@@ -77,7 +77,7 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
     loose.mutationField(`update${model}`, (t) =>
       t.prismaField({
         type: model,
-        // Null: the change is done, but the caller may not read the record (a group manager and a member's draft).
+        // Null: the change is done, but the caller may not read the record (a scope's manager and a member's draft).
         nullable: true,
         description: "Changes the record; answers it as the caller may read it, or null when the caller may change it but not read it.",
         authScopes: { [update.scope]: true },

@@ -7,7 +7,8 @@ import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
-import { SCOPE_PATTERN, assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { scopeKindField } from "../common/scope-kinds.js";
+import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, createWithUniqueName, pagenameFromTitle, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
@@ -61,7 +62,7 @@ const fields = {
   createdBy: z.number().int().min(0).optional().nullable(),
   state: PUBLISH_STATE.schema.optional().nullable(),
   access: WIKI_ACCESS.schema.optional().nullable(),
-  scope: z.string().regex(SCOPE_PATTERN, "must be a lower-case word such as site or group").optional().nullable(),
+  scope: scopeKindField.optional().nullable(),
   scopeId: z.number().int().min(0).optional().nullable(),
   params: options.optional().nullable(),
   summary: z.string().max(1024).optional().nullable(),

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { Prisma } from "../generated/prisma/client.js";
+import type { RequestContext } from "./context.js";
+import { badInput } from "./errors.js";
+
+/**
+ * Scope kinds: what `scope` may say (site, member, and the kinds areas bring). Each kind is declared once,
+ * with `defineScopeKind`, in the module of whatever owns the scope ids (src/users/scope.ts for members);
+ * the kit reads only these declarations, so it never names a kind an area brings. The registry is closed:
+ * a `scope` no module registered is 400 naming `scope`, on writes and on lists.
+ *
+ * Kinds register when their module is imported: src/scope-kinds.ts imports the application's, before any
+ * area (src/areas.ts) and in the CLI. A kind may also be registered later (a test's own kind), as long as
+ * it is before a request uses it: lookups happen per request, never at import time.
+ */
+export interface ScopeKind {
+  /** The value of `scope` (a lower-case word). */
+  name: string;
+  /**
+   * Whether `scopeId` names something of this kind (a user that exists). Writes into a scope whose id
+   * does not exist are 400 naming `scopeId`, for administrators too: nothing is written where its owner
+   * cannot find it. Absent: every id is accepted. Checked once per write, not on reads (a list of a scope
+   * that does not exist is empty).
+   */
+  exists?(ctx: RequestContext, scopeId: number): Promise<boolean>;
+  /**
+   * Who belongs: a sub-select of the scope ids `userId` belongs to. Members see the private records of
+   * their scopes. It is folded into the read's or list's own statement (as `scope_id IN (…)`), so
+   * visibility costs no statement; it should be served by an index led by the user id. Absent: nobody
+   * belongs (private records are their creator's and administrators').
+   */
+  members?(userId: number): Prisma.Sql;
+  /** Who may write new records into the scope (and move records there), besides administrators. */
+  mayWrite(ctx: RequestContext, scopeId: number, user: { id: number }): Promise<boolean>;
+  /** The 403's message when `mayWrite` says no. */
+  writeRefused?: string;
+  /**
+   * Who manages (updates, deletes) the scope's records of other creators, besides administrators: a
+   * sub-select of the scope ids `userId` manages, folded into the statement that locks the record a write
+   * changes (src/common/write-path.ts). Absent: nobody (creators manage their own records everywhere).
+   */
+  managers?(userId: number): Prisma.Sql;
+}
+
+/*
+ * `exists` and `mayWrite` run inside the write transaction when a record moves scope: they must read
+ * through `sqlOf(ctx)` (plain SQL on the transaction's connection), never through Prisma, which on PGlite
+ * would wait for that very transaction.
+ */
+
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const kinds = new Map<string, ScopeKind>();
+
+/** Registers a scope kind (at most once per name: two modules claiming one name is a programming error). */
+export function defineScopeKind<Kind extends ScopeKind>(kind: Kind): Kind {
+  if (!NAME.test(kind.name)) throw new Error(`scope kind ${JSON.stringify(kind.name)}: must be a lower-case word`);
+  const known = kinds.get(kind.name);
+  if (known && known !== kind) throw new Error(`scope kind ${kind.name} is declared twice`);
+  kinds.set(kind.name, kind);
+  return kind;
+}
+
+/** The registered kinds, in registration order. */
+export const scopeKinds = (): ScopeKind[] => [...kinds.values()];
+
+const kindList = () => {
+  const names = [...kinds.keys()];
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "none registered");
+};
+
+/** The kind a `scope` names, if registered. */
+export const scopeKindIfRegistered = (name: string): ScopeKind | undefined => kinds.get(name);
+
+/** The kind a `scope` names, or 400 naming `parameter`. */
+export function scopeKind(name: string, parameter = "scope"): ScopeKind {
+  const kind = kinds.get(name);
+  if (!kind) throw badInput(parameter, `must be a scope kind: ${kindList()}`);
+  return kind;
+}
+
+/**
+ * The zod rule for a `scope` field of a service's input: a registered kind. Checked when input is parsed
+ * (not when the schema is built), so kinds registered after the service's module still count.
+ */
+export const scopeKindField = z.string().superRefine((name, issues) => {
+  if (!kinds.has(name)) issues.addIssue({ code: "custom", message: `must be a scope kind: ${kindList()}` });
+});
+
+/** What `scope` means, for GraphQL and REST descriptions (the kinds registered when they are written). */
+export const describeScopeKinds = () => `Scope kind: ${kindList()}`;
+
+/**
+ * The condition "the user belongs to the scope `scopeIdSql` of kind `kind`" (the kind's `members`
+ * sub-select), or null when nobody belongs to scopes of that kind.
+ */
+export function belongsSql(kind: string, scopeIdSql: Prisma.Sql, userId: number): Prisma.Sql | null {
+  const members = kinds.get(kind)?.members;
+  return members ? Prisma.sql`${scopeIdSql} IN (${members(userId)})` : null;
+}
+
+/**
+ * "The record's scope is one the user belongs to", over the record's `scope` and `scope_id` columns:
+ * one `scope = kind AND scope_id IN (…)` per kind with members (only `onlyKind`'s when a list already
+ * fixes the scope). Null when no such kind is registered: nobody belongs to any scope.
+ */
+export function belongsToRecordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number, onlyKind?: string): Prisma.Sql | null {
+  const conditions = scopeKinds()
+    .filter((kind) => kind.members && (onlyKind === undefined || kind.name === onlyKind))
+    // The kind as a literal (names are checked words), as a constant the planner can see.
+    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${belongsSql(kind.name, scopeIdSql, userId)})`);
+  if (!conditions.length) return null;
+  return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
+}
