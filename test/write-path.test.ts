@@ -155,6 +155,58 @@ async function drain(from: typeof OUTBOX_START) {
   }
 }
 
+describe("a database that drops connections under writes", () => {
+  it("answers 503 with Retry-After and keeps nothing, or, when the connection broke during the commit, says the outcome is unknown; never a bare 500", async (context) => {
+    if (server.kind === "pglite") {
+      console.log("skipped: dropping connections needs PostgreSQL (PGlite has no server connections)");
+      context.skip();
+    }
+    let dropping = true;
+    const dropper = (async () => {
+      while (dropping) {
+        await sql()
+          .query(Prisma.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+          .catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    })();
+    const answers: { title: string; status: number; body: any; retryAfter: string | null }[] = [];
+    for (let round = 0; round < 10; round++) {
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, async (_, index) => {
+            const title = `Dropped ${round}-${index}`;
+            const answer = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title, pagetext: "Text.", state: 1 } }).catch((error: Error) => ({
+              status: 0,
+              body: { message: error.message },
+              headers: new Headers(),
+            }));
+            return { title, status: answer.status, body: answer.body, retryAfter: answer.headers.get("retry-after") };
+          }),
+        )),
+      );
+    }
+    dropping = false;
+    await dropper;
+    const statuses = answers.reduce<Record<number, number>>((counted, answer) => ({ ...counted, [answer.status]: (counted[answer.status] ?? 0) + 1 }), {});
+    console.log(`dropped connections under 200 creates: ${JSON.stringify(statuses)}`);
+    expect(statuses[503] ?? 0, JSON.stringify(statuses)).toBeGreaterThan(0);
+    for (const answer of answers) {
+      expect([201, 503, 500], JSON.stringify(answer)).toContain(answer.status);
+      if (answer.status === 503) expect(answer.retryAfter).toBe("1");
+      if (answer.status === 500) expect(answer.body.message).toMatch(/whether it was made is unknown/);
+    }
+    // Once the database answers again: every 201 was kept, nothing of a 503 was.
+    const stored = new Set(
+      (await sql().query<{ title: string }>(Prisma.sql`SELECT title FROM wiki_pages WHERE title LIKE 'Dropped %'`)).map((row) => row.title),
+    );
+    for (const answer of answers) {
+      if (answer.status === 201) expect(stored.has(answer.title), answer.title).toBe(true);
+      if (answer.status === 503) expect(stored.has(answer.title), answer.title).toBe(false);
+    }
+  });
+});
+
 describe("Idempotency-Key", () => {
   it("answers a retried POST with the first answer and makes no second record", async () => {
     const body = { title: "Once only", pagetext: "Text.", state: 1 };

@@ -35,6 +35,8 @@ function errorStatuses(method: string): number[] {
   // Idempotency-Key reused with another request; If-Match of an older version (src/http/write-conditions.ts).
   if (method.toUpperCase() === "POST") statuses.push(422);
   if (["PUT", "PATCH", "DELETE"].includes(method.toUpperCase())) statuses.push(412);
+  // The database connection broke while a write was committing: its outcome is unknown (src/db/sql.ts outcomeUnknown).
+  if (!SAFE_METHODS.has(method.toUpperCase())) statuses.push(500);
   for (const status of statuses) if (!ERROR_CODES[status]) throw new Error(`no error code for ${status} (src/common/errors.ts)`);
   return statuses.sort();
 }

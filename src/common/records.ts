@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
-import { decodeTimestamp, utcTimestamp } from "../db/sql.js";
+import { decodeTimestamp, isConnectionLost, utcTimestamp } from "../db/sql.js";
+import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
 import { belongsToRecordScopeSql } from "./scope-kinds.js";
@@ -311,12 +312,30 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
  * what the caller could not read (issue 7); the change itself is done either way.
  */
 export async function changedRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
-  return findVisible<Row>(ctx, declaration, id, query);
+  return readAfterWrite(id, () => findVisible<Row>(ctx, declaration, id, query));
+}
+
+/**
+ * The read that answers a committed write. The write is made, so a database that is busy or dropped the
+ * connection for a moment must not turn it into a 503 ("nothing was kept"): the read is tried again, a few
+ * times over about a second; should it still fail, the answer says the write was made.
+ */
+async function readAfterWrite<T>(id: number, read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      const busy = (error as { status?: number })?.status === 503 || isConnectionLost(error);
+      if (!busy) throw error;
+      if (attempt === 5) throw new ApiError(500, `The write was made (record ${id}), but reading it back failed while the database was unavailable: read it again.`);
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    }
+  }
 }
 
 /** What a create answers: the new record as the caller reads it (its creator, or an administrator, always may). */
 export async function createdRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row> {
-  const row = await findVisible<Row>(ctx, declaration, id, query);
+  const row = await readAfterWrite(id, () => findVisible<Row>(ctx, declaration, id, query));
   if (!row) throw new Error(`${declaration.model} ${id} was created but cannot be read back`);
   return row;
 }

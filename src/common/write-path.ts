@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
+import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
 import { column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
@@ -66,7 +66,11 @@ export async function createRecord<R extends Row>(ctx: RequestContext, target: W
     SELECT * FROM created`;
   const [row] = await sqlOf(ctx)
     .query<Record<string, unknown>>(statement)
-    .catch(idempotencyConflict);
+    .catch((error: unknown) => {
+      // Outside a transaction the statement commits on its own: lost without an answer, it may have been made.
+      if (!ctx.tx && isConnectionLost(error)) throw Object.assign(outcomeUnknown(), { cause: error });
+      return idempotencyConflict(error);
+    });
   if (!row) return null;
   if (claim) ctx.idempotency!.claimed = true;
   return decodeScalars<R>(info, row);

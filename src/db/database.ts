@@ -12,7 +12,7 @@ import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { StartupError } from "../config.js";
-import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isPoolWaitTimeout, outcomeUnknown, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
+import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isEndedByServer, isPoolWaitTimeout, outcomeUnknown, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
 
 /** PostgreSQL connections the server keeps at most (DATABASE_POOL_SIZE); Prisma and the list kit share them. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -106,7 +106,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         try {
           return await run<Row>(pool, statement);
         } catch (error) {
-          throw isPoolWaitTimeout(error) ? serviceBusy() : error;
+          // A connection lost without an answer stays as it is: a read is 503 (clientFaultFromDatabase), a
+          // write that commits on its own has an unknown outcome (createRecord).
+          throw isPoolWaitTimeout(error) || isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;
         }
       },
       async transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
@@ -126,9 +128,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           await connection.query("COMMIT");
           return result;
         } catch (error) {
-          if (isConnectionLost(error)) {
+          if (isConnectionLost(error) || isEndedByServer(error)) {
             broken = error as Error;
-            throw commitSent ? Object.assign(outcomeUnknown(), { cause: error }) : Object.assign(serviceBusy(), { cause: error });
+            // Lost without an answer to COMMIT: it may have been made. Any other loss: nothing was kept.
+            throw commitSent && isConnectionLost(error) ? Object.assign(outcomeUnknown(), { cause: error }) : Object.assign(serviceBusy(), { cause: error });
           }
           if (!commitSent) await connection.query("ROLLBACK").catch((rollbackError: Error) => void (broken = rollbackError));
           throw isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;

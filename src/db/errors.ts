@@ -1,5 +1,5 @@
 import { ApiError, conflict, notFound } from "../common/errors.js";
-import { isPoolWaitTimeout, serviceBusy } from "./sql.js";
+import { isBusyDatabase, isConnectionLost, isPoolWaitTimeout, serviceBusy } from "./sql.js";
 
 const prismaCode = (error: unknown) => (error as { code?: string })?.code;
 
@@ -66,6 +66,8 @@ export function writeFailure(options: { conflict?: { parameter: string; message:
 export function clientFaultFromDatabase(error: unknown): ApiError | null {
   // Not the client's fault either, but not an internal error: the pool had no free connection in time.
   if (isPoolWaitTimeout(error) || isPoolWaitTimeout((error as { cause?: unknown })?.cause)) return serviceBusy();
+  // The database went away under a read (a write's own paths say whether its outcome is known).
+  if (isConnectionLost(error) || isBusyDatabase(error)) return serviceBusy();
   if (prismaCode(error) === "P2025") return notFound("The record no longer exists: it was removed while this request ran.");
   if (foreignKeyViolation(error)) return new ApiError(409, "A record this request refers to was removed while it ran.");
   if (uniqueViolation(error)) return new ApiError(409, "Another request took this value while this one ran.");

@@ -124,15 +124,30 @@ export function outcomeUnknown(): ApiError {
   return new ApiError(500, "The database connection was lost while this write was committing, so whether it was made is unknown: read the record, or retry with the same Idempotency-Key.");
 }
 
-/** SQLSTATEs and driver messages of a connection that was lost or refused (pg_terminate_backend, a restart, a reset). */
-export function isConnectionLost(error: unknown): boolean {
+/**
+ * The server ended the session and said so (pg_terminate_backend 57P01, a shutdown or crash 57P02/57P03, a
+ * connection exception 08xxx): the statement it answered was not committed, so nothing it did was kept.
+ */
+export function isEndedByServer(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
-  if (code && /^(57P0[1-3]|08\d\d\d)$/.test(code)) return true;
+  return code !== undefined && /^(57P0[1-3]|08\d\d\d)$/.test(code);
+}
+
+/**
+ * The connection broke without an answer to the statement under way (a reset, the server gone): if that
+ * statement was a COMMIT or a write committing on its own, it may or may not have been made.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  if ((error as { code?: unknown })?.code !== undefined && !/^E[A-Z]+$/.test(String((error as { code?: unknown }).code))) return false;
   return /Connection terminated|connection (was )?(closed|lost)|ECONNRESET|EPIPE|Client has encountered a connection error/i.test(String((error as Error)?.message ?? ""));
 }
 
-/** The database gave up waiting (lock_timeout 55P03, statement_timeout 57014) or ran out of room for work (53xxx): busy, not broken. */
+/**
+ * The database gave up waiting (lock_timeout 55P03, statement_timeout 57014), ran out of room for work
+ * (53xxx), or ended the session with an answer (isEndedByServer): busy or gone for a moment, and nothing
+ * of the statement was kept. 503 with Retry-After.
+ */
 export function isBusyDatabase(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
-  return code === "55P03" || code === "57014" || (code !== undefined && /^53\d\d\d$/.test(code));
+  return code === "55P03" || code === "57014" || (code !== undefined && /^53\d\d\d$/.test(code)) || isEndedByServer(error);
 }
