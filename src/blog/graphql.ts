@@ -3,6 +3,7 @@ import { accessEnum } from "../graphql/access.js";
 import { PUBLISH_STATE, describeAccessDefault } from "../common/access.js";
 import { recordFields } from "../graphql/crud.js";
 import { scopedPath } from "../common/scopes.js";
+import { describeScopeKinds } from "../common/scope-kinds.js";
 import { BLOG_ACCESS, BLOG_LIST, createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
 
 const BlogAccess = accessEnum(BLOG_ACCESS);
@@ -51,7 +52,7 @@ const blogFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">
 
 const CreateBlogEntryInput = builder.inputType("CreateBlogEntryInput", {
   fields: (t) => ({
-    scope: t.string({ required: true, description: "site, group, member, …" }),
+    scope: t.string({ required: true, description: `${describeScopeKinds()}.` }),
     scopeId: t.int({ required: true, description: "The scope's record id (0 for site)." }),
     title: t.string({ required: true }),
     content: t.string({ required: true }),

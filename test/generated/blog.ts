@@ -29,7 +29,7 @@ export type CreateBlogEntryInput = {
   publishDown?: string | null | undefined;
   /** Start of the publishing window; default now. */
   publishUp?: string | null | undefined;
-  /** site, group, member, … */
+  /** Scope kind: site, member, group or project. */
   scope: string;
   /** The scope's record id (0 for site). */
   scopeId: number;
