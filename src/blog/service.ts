@@ -206,8 +206,8 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
       assertWindow(data.publishUp ?? entry.publishUp, publishDown);
       const alias = data.alias ?? entry.alias;
       if (alias !== entry.alias || moved) await assertNameFree(alias, aliases(tx, scope, id), "alias", "alias");
-      const [row] = await tx.tx.query<Record<string, unknown>>(
-        updateStatement(tx, BLOG_ENTRIES, id, {
+      return {
+        update: updateStatement(tx, BLOG_ENTRIES, id, {
           title: data.title ?? undefined,
           alias,
           content: data.content ?? undefined,
@@ -223,8 +223,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
           created: data.created ?? undefined,
           createdById,
         }),
-      );
-      return { row: entryOf(ctx, row) };
+      };
     },
   }).catch(writeFailure({ conflict: ALIAS_TAKEN, missing: `Blog entry ${id} not found.` }));
   return changedRecord<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);

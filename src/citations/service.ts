@@ -137,7 +137,7 @@ export async function updateCitation(ctx: RequestContext, id: number, input: Upd
   await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
     event: CITATION_EVENTS.citationUpdated,
     change: async (tx, citation) =>
-      changesNothing(data) ? { row: citation, changed: [] } : { row: citationOf(ctx, (await tx.tx.query<Record<string, unknown>>(updateStatement(tx, CITATIONS, id, columns(data))))[0]) },
+      changesNothing(data) ? { row: citation, changed: [] } : { update: updateStatement(tx, CITATIONS, id, columns(data)) },
   });
   return createdRecord<Citation>(ctx, CITATIONS, id, query as Selection);
 }

@@ -191,24 +191,21 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
         created: data.created ?? undefined,
         createdById: await resolveCreator(tx, data.createdBy, page.createdById),
       };
-      if (data.pagetext == null) {
-        const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, WIKI_PAGES, id, fields));
-        return { row: decodeScalars<WikiPage>(pageInfo(ctx), row!) };
-      }
+      if (data.pagetext == null) return { update: updateStatement(tx, WIKI_PAGES, id, fields) };
       // New text becomes the next revision, in the page's statement; the same text as the current revision adds none.
-      const [row] = await tx.tx.query<Record<string, unknown>>(Prisma.sql`
-        WITH revision AS (
+      return {
+        with: Prisma.sql`revision AS (
           INSERT INTO wiki_revisions (page_id, version, pagetext, summary, length, created, created_by)
           SELECT ${id}, coalesce(max(r.version), 0) + 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id}
             FROM wiki_revisions r WHERE r.page_id = ${id}
           HAVING NOT EXISTS (SELECT 1 FROM wiki_revisions c WHERE c.id = ${page.currentRevisionId ?? 0} AND c.pagetext = ${data.pagetext})
-          RETURNING id)
-        ${updateStatement(tx, WIKI_PAGES, id, {
+          RETURNING id)`,
+        update: updateStatement(tx, WIKI_PAGES, id, {
           ...fields,
           currentRevisionId: Prisma.sql`coalesce((SELECT id FROM revision), t.current_revision_id)`,
           searchText: Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM revision) THEN lower(${data.pagetext}) ELSE t.search_text END`,
-        })}`);
-      return { row: decodeScalars<WikiPage>(pageInfo(ctx), row!) };
+        }),
+      };
     },
   }).catch(writeFailure({ conflict: NAME_TAKEN, missing: `Wiki page ${id} not found.` }));
   return changedRecord<ReadPage>(ctx, WIKI_PAGES, id, query as Selection);
