@@ -68,6 +68,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       connectionTimeoutMillis: 5_000,
       statement_timeout: 30_000,
+      // A write that waits this long for a row another transaction holds gives up and is answered 503 with
+      // Retry-After (isBusyDatabase), rather than holding its connection until the pool runs dry.
+      lock_timeout: LOCK_TIMEOUT_MS,
     });
     pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout
     // Statements are prepared (preparedName), but planned for their parameters on every execution: a
@@ -75,9 +78,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // scope for `search` at 10^6 pages (850 ms instead of a few). Set on each new connection, before the
     // pool hands it out (its first query); not as the `options` startup parameter, which an `options` in
     // DATABASE_URL would replace and PgBouncer refuses.
-    // lock_timeout: a write that waits this long for a row another transaction holds gives up and is
-    // answered 503 with Retry-After (isBusyDatabase), rather than holding its connection until the pool runs dry.
-    pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}; SET lock_timeout = '${LOCK_TIMEOUT}'`).catch(() => {}));
+    pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).catch(() => {}));
     // The migration advisory lock belongs to a session: one connection runs all of it.
     const connection = await pool.connect().catch(async (error: Error) => {
       await pool.end();
@@ -244,8 +245,8 @@ async function initialiseInChildProcess(dir: string): Promise<void> {
   });
 }
 
-/** How long a statement waits for a row lock before the write is answered 503 (see the pool's "connect" handler). */
-export const LOCK_TIMEOUT = "5s";
+/** How long a statement waits for a row lock before the write is answered 503 (the pool's `lock_timeout`). */
+export const LOCK_TIMEOUT_MS = 5_000;
 
 /** How the pool's connections plan prepared statements (see the pool's "connect" handler). */
 export const PLAN_CACHE_MODE = "force_custom_plan";
