@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { defineScopeKind } from "../src/common/scope-kinds.js";
 import { sqlClientOf } from "../src/db/sql.js";
-import { sqlOf } from "../src/common/context.js";
 import { startServer, type TestServer, type TestUser } from "./server.js";
 
 /**
@@ -13,10 +12,9 @@ import { startServer, type TestServer, type TestUser } from "./server.js";
  */
 defineScopeKind({
   name: "team",
-  exists: async (ctx, teamId) => (await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM test_teams WHERE id = ${teamId}`)).length > 0,
+  exists: (teamId) => Prisma.sql`EXISTS (SELECT 1 FROM test_teams WHERE id = ${teamId})`,
   members: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId}`,
-  mayWrite: async (ctx, teamId, user) =>
-    (await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM test_team_players WHERE team_id = ${teamId} AND user_id = ${user.id}`)).length > 0,
+  writers: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId}`,
   writeRefused: "Only the team's players write in it.",
   managers: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND coach`,
 });

@@ -17,12 +17,12 @@ export interface ScopeKind {
   /** The value of `scope` (a lower-case word). */
   name: string;
   /**
-   * Whether `scopeId` names something of this kind (a user that exists). Writes into a scope whose id
-   * does not exist are 400 naming `scopeId`, for administrators too: nothing is written where its owner
-   * cannot find it. Absent: every id is accepted. Checked once per write, not on reads (a list of a scope
-   * that does not exist is empty).
+   * Whether `scopeId` names something of this kind: an SQL condition (`EXISTS (SELECT 1 FROM groups WHERE
+   * id = ${scopeId})`), or the answer itself when no lookup is needed (the site: id 0). Writes into a scope whose id does not exist are 400 naming `scopeId`, for
+   * administrators too: nothing is written where its owner cannot find it. Absent: every id is accepted.
+   * Checked once per write, not on reads (a list of a scope that does not exist is empty).
    */
-  exists?(ctx: RequestContext, scopeId: number): Promise<boolean>;
+  exists?(scopeId: number): Prisma.Sql | boolean;
   /**
    * Who belongs: a sub-select of the scope ids `userId` belongs to. Members see the private records of
    * their scopes. It is folded into the read's or list's own statement (as `scope_id IN (…)`), so
@@ -30,9 +30,13 @@ export interface ScopeKind {
    * belongs (private records are their creator's and administrators').
    */
   members?(userId: number): Prisma.Sql;
-  /** Who may write new records into the scope (and move records there), besides administrators. */
-  mayWrite(ctx: RequestContext, scopeId: number, user: { id: number }): Promise<boolean>;
-  /** The 403's message when `mayWrite` says no. */
+  /**
+   * Who may write new records into the scope (and move records there), besides administrators: `"anyone"`
+   * signed in, or a sub-select of the scope ids `userId` may write in. `exists` and this are asked in one
+   * statement per write (through `sqlOf(ctx)`, so also inside a write's transaction).
+   */
+  writers: "anyone" | ((userId: number) => Prisma.Sql);
+  /** The 403's message when `writers` says no. */
   writeRefused?: string;
   /**
    * Who manages (updates, deletes) the scope's records of other creators, besides administrators: a
@@ -42,11 +46,6 @@ export interface ScopeKind {
   managers?(userId: number): Prisma.Sql;
 }
 
-/*
- * `exists` and `mayWrite` run inside the write transaction when a record moves scope: they must read
- * through `sqlOf(ctx)` (plain SQL on the transaction's connection), never through Prisma, which on PGlite
- * would wait for that very transaction.
- */
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const kinds = new Map<string, ScopeKind>();

@@ -20,14 +20,19 @@ export function requireUser(ctx: RequestContext) {
 /**
  * May the caller put content into this scope? The scope's kind decides (src/common/scope-kinds.ts): its id
  * must exist (for administrators too), and then administrators may write anywhere, others where the
- * kind's `mayWrite` lets them. An unregistered kind is 400 naming `scope`.
+ * kind's `writers` lets them; both in one statement, through `sqlOf(ctx)`, and none when the kind needs no
+ * lookup. An unregistered kind is 400 naming `scope`.
  */
 export async function assertCanWriteInScope(ctx: RequestContext, scope: string, scopeId: number): Promise<void> {
   const user = requireUser(ctx);
   const kind = scopeKind(scope);
-  if (kind.exists && !(await kind.exists(ctx, scopeId))) throw badInput("scopeId", `no ${kind.name} with id ${scopeId}`);
-  if (user.isAdmin) return;
-  if (!(await kind.mayWrite(ctx, scopeId, user))) throw forbidden(kind.writeRefused ?? `You may not write in this ${kind.name} scope.`);
+  const exists = kind.exists ? kind.exists(scopeId) : true;
+  const writes = user.isAdmin || kind.writers === "anyone" ? true : Prisma.sql`${scopeId} IN (${kind.writers(user.id)})`;
+  const asked = typeof exists === "boolean" && typeof writes === "boolean"
+    ? { exists, writes }
+    : (await sqlOf(ctx).query<{ exists: boolean; writes: boolean }>(Prisma.sql`SELECT ${exists} AS exists, ${writes} AS writes`))[0]!;
+  if (!asked.exists) throw badInput("scopeId", `no ${kind.name} with id ${scopeId}`);
+  if (!asked.writes) throw forbidden(kind.writeRefused ?? `You may not write in this ${kind.name} scope.`);
 }
 
 /**
@@ -50,11 +55,6 @@ export function managesSql(info: ModelInfo, records: RecordsDeclaration, alias: 
   return rules.length ? Prisma.sql`(${Prisma.join(rules, " OR ")})` : Prisma.sql`FALSE`;
 }
 
-/** Whether a user exists (member scopes, `created_by`), read through `sqlOf(ctx)` so writes may ask it inside their transaction. */
-export async function userExists(ctx: RequestContext, userId: number): Promise<boolean> {
-  return (await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM users WHERE id = ${userId}`)).length > 0;
-}
-
 /**
  * Resolves `created_by`. 0 or absent keeps `current` (the caller on create, the stored creator on
  * update); naming anyone else is for administrators only, so nobody can hand a record to someone else
@@ -64,7 +64,7 @@ export async function resolveCreator(ctx: RequestContext, requested: number | nu
   const user = requireUser(ctx);
   if (!requested || requested === current) return current;
   if (!user.isAdmin) throw forbidden("Only administrators can change created_by.");
-  if (!(await userExists(ctx, requested))) throw badInput("createdBy", `no user with id ${requested}`);
+  if (!(await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM users WHERE id = ${requested}`)).length) throw badInput("createdBy", `no user with id ${requested}`);
   return requested;
 }
 

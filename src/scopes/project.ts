@@ -8,5 +8,5 @@ import { defineScopeKind } from "../common/scope-kinds.js";
  */
 export const PROJECT_SCOPE = defineScopeKind({
   name: "project",
-  mayWrite: async () => true,
+  writers: "anyone",
 });

@@ -1,5 +1,5 @@
 import { defineScopeKind } from "../common/scope-kinds.js";
-import { userExists } from "../common/scopes.js";
+import { Prisma } from "../generated/prisma/client.js";
 
 /**
  * `scope=member`, `scope_id` = a user's id: a member's own space. Only that member writes in it; its
@@ -8,7 +8,7 @@ import { userExists } from "../common/scopes.js";
  */
 export const MEMBER_SCOPE = defineScopeKind({
   name: "member",
-  exists: userExists,
-  mayWrite: async (_ctx, userId, user) => userId === user.id,
+  exists: (userId) => Prisma.sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId})`,
+  writers: (userId) => Prisma.sql`SELECT ${userId}::int`,
   writeRefused: "Only that member can write in a member scope.",
 });
