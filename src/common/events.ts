@@ -53,7 +53,7 @@ export function audienceOf(type: EventType): "readers" | "managers" {
   return declared.audience;
 }
 
-/** One domain event as the write path appends it. */
+/** One domain event as the write path appends it (in SQL: `eventStatement`, src/common/write-path.ts; `outboxInsert` for events no record's write makes). */
 export interface DomainEvent {
   type: EventType;
   area: string;

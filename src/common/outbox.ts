@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { SqlClient } from "../db/sql.js";
 import { decodeTimestamp } from "../db/sql.js";
+import type { DomainEvent } from "./events.js";
 
 /**
  * Reading the outbox without ever skipping an event.
@@ -22,22 +23,11 @@ export interface OutboxCursor {
   id: string;
 }
 
-export interface StoredEvent {
+/** An event as the outbox holds it: the appended event with its ids, audience and time. */
+export interface StoredEvent extends Required<DomainEvent> {
   id: string;
   xid: string;
-  type: string;
-  area: string;
-  recordId: number;
-  actorId: number | null;
-  anonymous: boolean;
-  scope: string;
-  scopeId: number;
-  visibility: string;
-  published: boolean;
-  audience: string;
-  subjectId: number | null;
-  changed: string[];
-  payload: Record<string, unknown>;
+  audience: "readers" | "managers";
   occurredAt: Date;
 }
 
