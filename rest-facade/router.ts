@@ -146,8 +146,12 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       const data = result.data as Record<string, unknown>;
       // A record's answer names its version, which If-Match on its writes checks (src/http/write-conditions.ts).
       if (ctx.recordVersion && operation.response.kind === "record") res.set("ETag", recordEtag(ctx.recordVersion));
-      await sendRemembered(res, ctx, ctx.db, () =>
-        route.respond.send(res, operation as never, render(data[operation.resultField], route.plan[operation.resultField] ?? {})),
+      await sendRemembered(
+        res,
+        ctx,
+        ctx.db,
+        () => route.respond.send(res, operation as never, render(data[operation.resultField], route.plan[operation.resultField] ?? {})),
+        log,
       );
     } catch (error) {
       next(error);

@@ -90,8 +90,9 @@ async function countsAndRecount(app: App, records: RecordsDeclaration) {
                 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
   );
   const kept = await sqlClientOf(db).query(
-    Prisma.sql`SELECT scope, scope_id, created_by, published, access, ends, rows FROM list_counts
-                WHERE table_name = ${info.table} AND rows <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
+    // Each key is kept in one row per writer shard: what a total reads is their sum.
+    Prisma.sql`SELECT scope, scope_id, created_by, published, access, ends, sum(rows)::int AS rows FROM list_counts
+                WHERE table_name = ${info.table} GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(rows) <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
   );
   if (!records.window) return { kept, recount };
   // Published rows by the day their window opens and, with an end, closes; empty windows (down <= up) on neither.
@@ -110,8 +111,8 @@ async function countsAndRecount(app: App, records: RecordsDeclaration) {
                 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
   );
   const keptDays = await sqlClientOf(db).query(
-    Prisma.sql`SELECT scope, scope_id, created_by, day::text AS day, edge, access, rows FROM list_count_days
-                WHERE table_name = ${info.table} AND rows <> 0 AND day >= ${yesterday} ORDER BY 1, 2, 3, 4, 5, 6`,
+    Prisma.sql`SELECT scope, scope_id, created_by, day::text AS day, edge, access, sum(rows)::int AS rows FROM list_count_days
+                WHERE table_name = ${info.table} AND day >= ${yesterday} GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(rows) <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
   );
   return { kept: [...kept, ...keptDays], recount: [...recount, ...recountDays] };
 }

@@ -98,6 +98,32 @@ describe("domain events", () => {
   });
 });
 
+describe("a write that fails after its event was appended", () => {
+  it("leaves neither the change nor the event (a statement refused inside the transaction)", async () => {
+    // A test-only trigger refuses renaming or deleting a page titled "Doomed…": the delete's event is
+    // appended before its DELETE, the update's event in the same statement as its UPDATE.
+    await sql().query(Prisma.sql`CREATE FUNCTION test_refuse_doomed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.title LIKE 'Doomed%' AND (TG_OP = 'DELETE' OR NEW.title IS DISTINCT FROM OLD.title) THEN RAISE EXCEPTION 'refused by a test trigger'; END IF;
+        RETURN COALESCE(NEW, OLD);
+      END $$`);
+    await sql().query(Prisma.sql`CREATE TRIGGER test_refuse_doomed BEFORE UPDATE OR DELETE ON wiki_pages FOR EACH ROW EXECUTE FUNCTION test_refuse_doomed()`);
+    try {
+      const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Doomed page", pagetext: "Text.", state: 1 } });
+      expect(page.status).toBe(201);
+      const before = await eventCount();
+      expect((await server.rest("PATCH", `/wiki/${page.body.id}`, { token: cast.alice.token, body: { title: "Doomed and renamed", pagetext: "New." } })).status).toBe(500);
+      expect((await server.rest("DELETE", `/wiki/${page.body.id}`, { token: cast.alice.token })).status).toBe(500);
+      expect(await eventCount()).toBe(before);
+      const stored = await server.rest("GET", `/wiki/${page.body.id}`);
+      expect(stored.body).toMatchObject({ title: "Doomed page", revisions: 1, pagetext: "Text." });
+    } finally {
+      await sql().query(Prisma.sql`DROP TRIGGER test_refuse_doomed ON wiki_pages`);
+      await sql().query(Prisma.sql`DROP FUNCTION test_refuse_doomed()`);
+    }
+  });
+});
+
 describe("reading the outbox", () => {
   it("delivers every committed event once, in (xid, id) order, and a lower id that commits late is delivered, not skipped", async (context) => {
     if (server.kind === "pglite") {

@@ -4,7 +4,7 @@ import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { scopeKindField } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from "../common/slug.js";
@@ -138,9 +138,8 @@ export const BLOG_WRITES = writtenRecords({
   forbidden: "Only the creator, a group manager or an administrator can change this entry.",
 });
 
-const ALIAS_TAKEN = { parameter: "alias", message: "This alias is not available in this scope." };
+const ALIAS_TAKEN = { parameter: "alias", message: "This alias is not available in this scope.", column: "alias" };
 const aliases = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) => takenNames(ctx, BLOG_ENTRIES, "alias", scope, exceptId);
-const entryOf = (ctx: RequestContext, row: Record<string, unknown> | undefined) => decodeScalars<BlogEntry>(modelInfo(ctx.db, "BlogEntry"), row!);
 
 export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntry, query: Query = {}) {
   const user = requireUser(ctx);

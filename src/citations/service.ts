@@ -3,7 +3,7 @@ import { Prisma, type Citation } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { requireUser } from "../common/scopes.js";
@@ -117,8 +117,6 @@ export const CITATION_WRITES = writtenRecords({
   notFound: (id) => `Citation ${id} not found.`,
   forbidden: "Only administrators can change citations.",
 });
-
-const citationOf = (ctx: RequestContext, row: Record<string, unknown> | undefined) => decodeScalars<Citation>(modelInfo(ctx.db, "Citation"), row!);
 
 export async function createCitation(ctx: RequestContext, input: CreateCitation, query: Query = {}) {
   const user = requireAdministrator(ctx);

@@ -39,7 +39,7 @@ export interface IdempotencyClaim {
 
 /**
  * The SQL client a service's statements must use: the write transaction's inside the write path, so the
- * kit's reads (findVisible, isVisible, lists) see what the transaction wrote and take part in its locks;
+ * kit's reads (findVisible, takenNames, scope checks) see what the transaction wrote and take part in its locks;
  * otherwise the pool's.
  */
 export const sqlOf = (ctx: RequestContext): SqlClient => ctx.tx ?? sqlClientOf(ctx.db);

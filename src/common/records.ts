@@ -189,6 +189,8 @@ const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 /** A statement that reads records, and what turns its rows into Prisma-shaped records. */
 export interface RowsStatement<Row> {
   sql: Prisma.Sql;
+  /** `finish` loads relations beyond to-one ones through Prisma: not inside a write transaction (it would wait for it on PGlite). */
+  needsPrisma: boolean;
   /** Decodes the rows; relations beyond to-one ones (lists, counts) cost one Prisma query for all rows together. */
   finish(rows: Record<string, unknown>[]): Promise<Row[]>;
 }
@@ -212,6 +214,7 @@ export function rowsStatement<Row>(
   }${statement.offset ? Prisma.sql` OFFSET ${statement.offset}` : Prisma.empty}${statement.lock ? Prisma.sql` FOR UPDATE OF t` : Prisma.empty}`;
   return {
     sql,
+    needsPrisma: plan.rest !== null,
     async finish(found) {
       const rows = found.map((row) => decode(plan, row));
       if (plan.rest && rows.length) {
@@ -298,6 +301,7 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
     where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
     extra: Prisma.sql`t.xmin::text AS "__version"`,
   });
+  if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
   const [row] = await statement.finish(await sqlOf(ctx).query(statement.sql));
   if (!row) return null;
   // The row's version (every update changes xmin): the ETag of REST record answers, checked by If-Match.
@@ -340,14 +344,6 @@ export async function createdRecord<Row>(ctx: RequestContext, declaration: Recor
   return row;
 }
 
-/** Whether the caller may see the record (for the 403-or-404 choice of writes). */
-export async function isVisible(ctx: RequestContext, declaration: RecordsDeclaration, id: number): Promise<boolean> {
-  const info = modelInfo(ctx.db, declaration.model);
-  const rows = await sqlOf(ctx).query(
-    Prisma.sql`SELECT 1 FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
-  );
-  return rows.length > 0;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Counts: what the list_counts triggers keep for a table, in list_counts and, for windowed records,

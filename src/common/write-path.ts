@@ -15,7 +15,7 @@ import { uniqueViolation } from "../db/errors.js";
  * - append the domain event to the outbox;
  * - claim the request's Idempotency-Key and check its If-Match.
  * A refused or failed write throws, and the transaction rolls back: neither the change nor its event is left.
- * The kit's reads (findVisible, isVisible) run in the same transaction through `sqlOf(ctx)`.
+ * The kit's reads (findVisible, takenNames, scope checks) run in the same transaction through `sqlOf(ctx)`.
  */
 
 /** What the write path needs to know of an area's records, besides their records declaration. */
@@ -60,7 +60,7 @@ export const recordEtag = (version: string) => `"${version}"`;
 export async function createRecord<R extends Row>(ctx: RequestContext, target: WrittenRecords, options: { event: EventType; inserted: Prisma.Sql }): Promise<R | null> {
   const info = modelInfo(ctx.db, target.records.model);
   const changed = info.scalars.filter((field) => !target.records.searchOnly?.includes(field.name) && field.name !== "id").map((field) => field.name);
-  const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT 1 FROM created`) : null;
+  const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM created`) : null;
   const statement = Prisma.sql`WITH ${options.inserted},
     event AS (${eventStatement(ctx, target, options.event, Prisma.sql`created`, changed)})${claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty}
     SELECT * FROM created`;
@@ -119,12 +119,13 @@ export async function changeRecord<R extends Row>(
     const change = await options.change(tx, before as unknown as R);
     const info = modelInfo(ctx.db, target.records.model);
     if ("update" in change) {
-      const [row] = await tx.tx.query<Record<string, unknown>>(updateWithEvent(tx, target, options.event, id, change));
+      const [row] = await tx.tx.query<Record<string, unknown>>(updateWithEvent(tx, target, options.event, id, change)).catch(idempotencyConflict);
+      if (tx.idempotency) tx.idempotency.claimed = true;
       return decodeScalars<R>(info, row!);
     }
     const after = change.row;
-    const changed = change.changed ?? (after ? changedFields(info, target.records, before, after) : []);
-    if (after !== null && changed.length) await appendEvent(tx, target, options.event, id, changed);
+    if (after !== null && change.changed?.length) await appendEvent(tx, target, options.event, id, change.changed);
+    else await claimKey(tx, id);
     return after;
   });
 }
@@ -141,22 +142,19 @@ async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: nu
   return row ?? null;
 }
 
-/** The scalar fields whose value differs between two versions of a row (the updated-at stamp aside). */
-function changedFields(info: ModelInfo, records: RecordsDeclaration, before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : JSON.stringify(a) === JSON.stringify(b));
-  return info.scalars
-    .filter((field) => !field.isUpdatedAt && !records.searchOnly?.includes(field.name) && !same(before[field.name], after[field.name]))
-    .map((field) => field.name);
-}
 
 /** The event (read from the record's row as the transaction sees it), then the Idempotency-Key claim. */
 async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, event: EventType, id: number, changed: string[]) {
   const info = modelInfo(tx.db, target.records.model);
   await tx.tx.query(eventStatement(tx, target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed));
-  if (tx.idempotency && !tx.idempotency.claimed) {
-    await tx.tx.query(claimStatement(tx, Prisma.sql`SELECT 1`)).catch(idempotencyConflict);
-    tx.idempotency.claimed = true;
-  }
+  await claimKey(tx, id);
+}
+
+/** The request's Idempotency-Key, claimed for record `id` in the write's transaction (a write that changed nothing too). */
+async function claimKey(tx: RequestContext & { tx: SqlClient }, id: number) {
+  if (!tx.idempotency || tx.idempotency.claimed) return;
+  await tx.tx.query(claimStatement(tx, Prisma.sql`SELECT ${id}::int AS id`)).catch(idempotencyConflict);
+  tx.idempotency.claimed = true;
 }
 
 /**
@@ -167,6 +165,7 @@ async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: Writt
 function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: WrittenRecords, type: EventType, id: number, change: { update: Prisma.Sql; with?: Prisma.Sql }) {
   const info = modelInfo(ctx.db, target.records.model);
   const compared = info.scalars.filter((field) => !field.isUpdatedAt && !target.records.searchOnly?.includes(field.name));
+  const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM updated`) : null;
   const differing = Prisma.raw(
     compared.map((field) => `CASE WHEN updated."${field.name}" IS DISTINCT FROM old."${field.name}" THEN '${field.name}' END`).join(", "),
   );
@@ -174,7 +173,9 @@ function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: Writte
     old AS (SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}),
     updated AS (${change.update}),
     changed AS (SELECT array_remove(ARRAY[${differing}], NULL) AS fields FROM updated, old),
-    event AS (${eventStatement(ctx, target, type, Prisma.sql`updated, changed`, Prisma.sql`changed.fields`, Prisma.sql`cardinality(changed.fields) > 0`)})
+    event AS (${eventStatement(ctx, target, type, Prisma.sql`updated, changed`, Prisma.sql`changed.fields`, Prisma.sql`cardinality(changed.fields) > 0`)})${
+      claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty
+    }
     SELECT * FROM updated`;
 }
 
@@ -209,18 +210,22 @@ function eventStatement(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
   )})`;
-  return Prisma.sql`INSERT INTO outbox (type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, changed, payload)
-    SELECT ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
+  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, changed, payload)
+    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`'site'`}, ${records.scoped ? field("scopeId") : Prisma.sql`0`}, ${visibility},
            ${field(records.published.field)} = ${records.published.value}, ${audienceOf(type)}, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
 }
 
-/** The claim of the request's Idempotency-Key, made when `when` (a SELECT) yields a row. A live key already claimed is a unique violation. */
-function claimStatement(ctx: RequestContext, when: Prisma.Sql): Prisma.Sql {
+/**
+ * The claim of the request's Idempotency-Key for the record `record` (a SELECT yielding its `id`), made when
+ * it yields a row. A live key already claimed is a unique violation. The record's id is kept with the key,
+ * so a retry whose first answer was never stored can still be told which record the write made.
+ */
+function claimStatement(ctx: RequestContext, record: Prisma.Sql): Prisma.Sql {
   const claim = ctx.idempotency!;
-  return Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, created)
-    SELECT ${ctx.viewer.user!.id}, ${claim.key}, ${claim.fingerprint}, (now() AT TIME ZONE 'UTC') WHERE EXISTS (${when})`;
+  return Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, record_id, created)
+    SELECT ${ctx.viewer.user!.id}, ${claim.key}, ${claim.fingerprint}, written.id, ${NOW} FROM (${record}) AS written`;
 }
 
 /** A concurrent request with the same key committed first: this one writes nothing and says so. */
@@ -247,7 +252,8 @@ function valueSql(info: ModelInfo, field: string, value: unknown): Prisma.Sql {
   return Prisma.sql`${value}`;
 }
 
-const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
+/** The writing transaction's time, as the UTC `timestamp(3)` Prisma's columns hold. */
+export const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 
 /** `INSERT … RETURNING ${returningScalars(…)}`: every scalar of a record under its field name, as `createRecord` reads `created`. */
 export const returningScalars = (ctx: RequestContext, records: RecordsDeclaration) => returning(modelInfo(ctx.db, records.model), records);

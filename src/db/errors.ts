@@ -47,9 +47,13 @@ function foreignKeyViolation(error: unknown): boolean {
  * parameter; a record deleted in the meantime (P2025, or a foreign-key violation when something is
  * written under it) becomes a 404.
  */
-export function writeFailure(options: { conflict?: { parameter: string; message: string }; missing?: string }) {
+export function writeFailure(options: { conflict?: { parameter: string; message: string; column: string }; missing?: string }) {
   return (error: unknown): never => {
-    if (options.conflict && uniqueViolation(error)) throw conflict(options.conflict.parameter, options.conflict.message);
+    // Only a violation of the name's own constraint is the name's conflict (an unknown constraint counts).
+    const unique = uniqueViolation(error);
+    if (options.conflict && unique && (!unique.fields.length || unique.fields.includes(options.conflict.column))) {
+      throw conflict(options.conflict.parameter, options.conflict.message);
+    }
     if (options.missing && (prismaCode(error) === "P2025" || foreignKeyViolation(error))) throw notFound(options.missing);
     throw error;
   };

@@ -43,11 +43,11 @@ export async function readWriteConditions(req: Request, ctx: RequestContext, db:
     .update(JSON.stringify([req.method, req.originalUrl, req.body ?? null]))
     .digest("base64url");
   // A key past its day is forgotten here, so the write path's claim of it can be a plain INSERT.
-  const [stored] = await sqlClientOf(db).query<{ fingerprint: string; status: number | null; answer: string | null }>(Prisma.sql`
+  const [stored] = await sqlClientOf(db).query<{ fingerprint: string; status: number | null; answer: string | null; recordId: number | null }>(Prisma.sql`
     WITH expired AS (
       DELETE FROM idempotency_keys
        WHERE user_id = ${ctx.viewer.user.id} AND key = ${key} AND created <= (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}))
-    SELECT fingerprint, status, answer FROM idempotency_keys
+    SELECT fingerprint, status, answer, record_id AS "recordId" FROM idempotency_keys
      WHERE user_id = ${ctx.viewer.user.id} AND key = ${key} AND created > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`);
   if (stored && stored.fingerprint !== fingerprint) {
     throw new ApiError(422, "This Idempotency-Key was used with another request (method, path or body): use a new key for a new request.", [
@@ -55,7 +55,11 @@ export async function readWriteConditions(req: Request, ctx: RequestContext, db:
     ]);
   }
   if (stored?.status != null && stored.answer != null) return { replay: { status: stored.status, answer: stored.answer } };
-  if (stored) throw new ApiError(409, "A request with this Idempotency-Key is still being answered; retry shortly.", [{ parameter: "Idempotency-Key", message: "is in use" }]);
+  if (stored) {
+    // Claimed but not answered: still running, or its answer was lost after the write was made (record_id says which).
+    const made = stored.recordId ? ` Its write was made (record ${stored.recordId}); if no answer comes, read that record.` : "";
+    throw new ApiError(409, `A request with this Idempotency-Key is still being answered; retry shortly.${made}`, [{ parameter: "Idempotency-Key", message: "is in use" }]);
+  }
   ctx.idempotency = { key, fingerprint };
   return null;
 }
@@ -72,7 +76,13 @@ export function replay(res: Response, stored: { status: number; answer: string }
  * Runs `send`, which answers through `res`; when the write claimed an Idempotency-Key, the answer is
  * stored with the key before it leaves, so a retry that arrives the moment after gets it.
  */
-export async function sendRemembered(res: Response, ctx: RequestContext, db: PrismaClient, send: () => void | Promise<void>): Promise<void> {
+export async function sendRemembered(
+  res: Response,
+  ctx: RequestContext,
+  db: PrismaClient,
+  send: () => void | Promise<void>,
+  log: (line: string, error?: unknown) => void,
+): Promise<void> {
   const claim = ctx.idempotency;
   if (!claim?.claimed) return void (await send());
   const original = { send: res.send.bind(res), end: res.end.bind(res) };
@@ -91,9 +101,11 @@ export async function sendRemembered(res: Response, ctx: RequestContext, db: Pri
     res.send = original.send;
     res.end = original.end;
   }
-  await sqlClientOf(db).query(
-    Prisma.sql`UPDATE idempotency_keys SET status = ${res.statusCode}, answer = ${held?.body ?? ""} WHERE user_id = ${ctx.viewer.user!.id} AND key = ${claim.key}`,
-  );
+  // The write is made: a database that cannot take its answer now must not turn it into an error (a retry
+  // is then told the record the key made).
+  await sqlClientOf(db)
+    .query(Prisma.sql`UPDATE idempotency_keys SET status = ${res.statusCode}, answer = ${held?.body ?? ""} WHERE user_id = ${ctx.viewer.user!.id} AND key = ${claim.key}`)
+    .catch((error: unknown) => log(`could not store the answer of Idempotency-Key ${JSON.stringify(claim.key)}`, error));
   if (held?.body) original.send(held.body);
   else original.end();
 }

@@ -6,7 +6,7 @@ import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { PUBLISH_STATE, accessLevels } from "../common/access.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { scopeKindField } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, createWithUniqueName, pagenameFromTitle, takenNames } from "../common/slug.js";
@@ -14,7 +14,7 @@ import { changesNothing, parseInput, timestamp, type RawInput } from "../common/
 import { writeFailure } from "../db/errors.js";
 import { utcTimestamp } from "../db/sql.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteStatement, returningScalars, updateStatement, writtenRecords } from "../common/write-path.js";
+import { NOW, changeRecord, createRecord, deleteStatement, returningScalars, updateStatement, writtenRecords } from "../common/write-path.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
@@ -121,9 +121,8 @@ export const WIKI_WRITES = writtenRecords({
   forbidden: "Only the creator, a group manager or an administrator can change this page.",
 });
 
-const NAME_TAKEN = { parameter: "pagename", message: "This page name is not available in this scope." };
+const NAME_TAKEN = { parameter: "pagename", message: "This page name is not available in this scope.", column: "pagename" };
 const pageNames = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) => takenNames(ctx, WIKI_PAGES, "pagename", scope, exceptId);
-const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 
 export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
@@ -223,5 +222,3 @@ export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<n
   });
   return id;
 }
-
-const pageInfo = (ctx: RequestContext) => modelInfo(ctx.db, "WikiPage");

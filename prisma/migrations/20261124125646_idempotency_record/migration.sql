@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "idempotency_keys" ADD COLUMN     "record_id" INTEGER;
+
