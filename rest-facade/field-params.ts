@@ -30,7 +30,7 @@ export function fieldParams(table: AnyFields, mode: "create" | "replace", option
     .map(([name, field]) => {
       const rest = field.rest || {};
       const derived = restTypeOf(field);
-      const fallback = rest.default ?? field.default;
+      const fallback = field.default;
       const format = rest.format ?? (rest.type ? undefined : derived.format);
       return {
         name: rest.name ?? restName(name),

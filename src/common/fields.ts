@@ -42,7 +42,7 @@ export interface FieldDeclaration {
   column?: string | false;
   /** The value as the column stores it (citations keep authors as "A; B"). */
   store?: (value: never) => unknown;
-  /** Present: an update's null stores this (clears the field). Absent: null keeps the stored value. */
+  /** Present: a null value stores this (an update clears the field). Absent: null keeps the stored value (a create stores the default). */
   clearedTo?: unknown;
   /** Its REST parameter (default: one named in snake_case, typed after `type`); false: none. */
   rest?: false | RestDeclaration;
@@ -58,8 +58,6 @@ export interface RestDeclaration {
   format?: RestParam["format"];
   privacy?: boolean;
   clears?: boolean;
-  /** A REST-only default; default: the field's `default`. */
-  default?: string | number | boolean;
 }
 
 export type FieldTable = Record<string, FieldDeclaration>;
