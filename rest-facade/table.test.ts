@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer, type TestUser } from "../test/server.js";
 import { restOperations } from "./table.js";
-import type { RestOperation } from "./types.js";
+import type { RestOperation, RestParam } from "./types.js";
 import { bodyParams, pathFor, plausibleValues } from "../test/rows.js";
 import { areaTestings } from "../test/areas.js";
+import { fieldParams } from "./field-params.js";
 
 const key = (operation: RestOperation, version: string) => `${operation.method} ${operation.path} ${version}`;
+const documentedAs = (param: RestParam) => (param.default === undefined ? [param.type, param.required] : [param.type, param.required, param.default]);
 
 /**
  * Each area's transcription of the API document (`documented` in src/<area>/testing.ts), keyed by
@@ -28,10 +30,28 @@ describe("the facade table matches the API document", () => {
     for (const [operation, documented] of Object.entries(testing.documented)) {
       it(`${operation} lists every parameter with the documented type, required flag and default`, () => {
         const row = rows.find((candidate) => candidate.versions.some((version) => key(candidate, version) === operation))!;
-        const actual = Object.fromEntries(
-          row.params.map((param) => [param.name, param.default === undefined ? [param.type, param.required] : [param.type, param.required, param.default]]),
-        );
-        expect(actual).toEqual(documented);
+        expect(Object.fromEntries(row.params.map((param) => [param.name, documentedAs(param)]))).toEqual(documented);
+      });
+    }
+  }
+});
+
+/**
+ * The field tables themselves (src/common/fields.ts), not only the rows built from them: every documented
+ * parameter of a POST or PUT row is a path placeholder or a field of the area's table, declared with the
+ * documented type, required flag and default for that method (POST: the create input; PUT: the replace).
+ */
+describe("each area's field table matches the API document", () => {
+  for (const testing of areaTestings.filter((candidate) => candidate.fields)) {
+    for (const [operation, documented] of Object.entries(testing.documented)) {
+      const [method, path] = operation.split(" ");
+      if (method !== "POST" && method !== "PUT") continue;
+      it(`${operation}: the ${testing.area} field table declares every documented parameter as documented`, () => {
+        const placeholders = [...path!.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!);
+        const declared = fieldParams(testing.fields!, method === "POST" ? "create" : "replace");
+        const fromTable = Object.fromEntries(declared.filter((param) => param.name in documented).map((param) => [param.name, documentedAs(param)]));
+        const fromDocument = Object.fromEntries(Object.entries(documented).filter(([name]) => !placeholders.includes(name)));
+        expect(fromTable).toEqual(fromDocument);
       });
     }
   }

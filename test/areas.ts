@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AccessLevels } from "../src/common/access.js";
+import type { AnyFields } from "../src/common/fields.js";
 import type { ListSpec } from "../src/common/paging.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
@@ -23,6 +24,11 @@ export interface AreaTesting {
   /** The facade area (first path segment). */
   area: string;
   documented: Record<string, Documented>;
+  /**
+   * The area's field table (src/common/fields.ts), when its facade rows take their write parameters from
+   * it: rest-facade/table.test.ts holds it to `documented`.
+   */
+  fields?: AnyFields;
   /**
    * Makes a record as `token` with these REST field values over plausible required ones (state 1 unless
    * given) and returns its id; when the API refuses, it throws `… failed (<status>): <body>`.

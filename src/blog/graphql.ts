@@ -1,10 +1,10 @@
-import { builder, type Types } from "../graphql/builder.js";
+import { builder } from "../graphql/builder.js";
+import { tableInput } from "../graphql/fields.js";
 import { accessEnum } from "../graphql/access.js";
-import { PUBLISH_STATE, describeAccessDefault } from "../common/access.js";
+import { PUBLISH_STATE } from "../common/access.js";
 import { recordFields } from "../graphql/crud.js";
 import { scopedPath } from "../common/scopes.js";
-import { describeScopeKinds } from "../common/scope-kinds.js";
-import { BLOG_ACCESS, BLOG_LIST, createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
+import { BLOG_ACCESS, BLOG_FIELDS, BLOG_LIST, createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "./service.js";
 
 const BlogAccess = accessEnum(BLOG_ACCESS);
 
@@ -38,40 +38,6 @@ export const BlogEntryType = builder.prismaObject("BlogEntry", {
   }),
 });
 
-const blogFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
-  alias: t.string({ description: "Derived from the title when absent." }),
-  tags: t.stringList({ description: "Trimmed; empty and repeated (case-insensitive) tags are dropped." }),
-  created: t.field({ type: "DateTime" }),
-  createdBy: t.int({ description: "0 or absent: the caller. Another user: administrators only." }),
-  state: t.int({ description: `${PUBLISH_STATE.description} Default 0.` }),
-  access: t.field({ type: BlogAccess, description: describeAccessDefault(BLOG_ACCESS) }),
-  allowComments: t.int({ description: "1 comments allowed (default), 0 not." }),
-  publishUp: t.field({ type: "DateTime", description: "Start of the publishing window; default now." }),
-  publishDown: t.field({ type: "DateTime", description: "End of the publishing window; must be after publishUp." }),
-});
-
-const CreateBlogEntryInput = builder.inputType("CreateBlogEntryInput", {
-  fields: (t) => ({
-    scope: t.string({ required: true, description: `${describeScopeKinds()}.` }),
-    scopeId: t.int({ required: true, description: "The scope's record id (0 for site)." }),
-    title: t.string({ required: true }),
-    content: t.string({ required: true }),
-    ...blogFields(t),
-  }),
-});
-
-const UpdateBlogEntryInput = builder.inputType("UpdateBlogEntryInput", {
-  description: "Only the given fields change.",
-  fields: (t) => ({
-    scope: t.string(),
-    scopeId: t.int(),
-    title: t.string(),
-    content: t.string(),
-    hits: t.int({ description: "Number of views, kept by clients." }),
-    ...blogFields(t),
-  }),
-});
-
 recordFields("BlogEntry", {
   type: BlogEntryType,
   plural: "blogEntries",
@@ -81,7 +47,7 @@ recordFields("BlogEntry", {
     spec: BLOG_LIST,
     resolve: listBlogEntries,
   },
-  create: { scope: "user", input: CreateBlogEntryInput, resolve: createBlogEntry },
-  update: { scope: "user", input: UpdateBlogEntryInput, resolve: updateBlogEntry },
+  create: { scope: "user", input: tableInput("CreateBlogEntryInput", BLOG_FIELDS, "create"), resolve: createBlogEntry },
+  update: { scope: "user", input: tableInput("UpdateBlogEntryInput", BLOG_FIELDS, "update", "Only the given fields change."), resolve: updateBlogEntry },
   remove: { scope: "user", description: "Deletes the entry; returns its id.", resolve: deleteBlogEntry },
 });

@@ -3,9 +3,10 @@ import { Prisma, type BlogEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { PUBLISH_STATE, accessLevels } from "../common/access.js";
+import { accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
-import { scopeKindField } from "../common/scope-kinds.js";
+import { describeScopeKinds, scopeKindField } from "../common/scope-kinds.js";
+import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -73,39 +74,62 @@ const alias = z
   .trim()
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9-]{0,254}$/, "may hold only letters, digits and hyphens, starting with a letter or digit (at most 255)");
-const fields = {
-  title: z.string().trim().min(1, "must not be empty").max(255),
-  alias: alias.optional().nullable(),
-  content: z.string().min(1, "must not be empty"),
-  // Checked on the whole list, so the problem names `tags` rather than `tags.<index>`.
-  tags: z
-    .array(z.string(), "must be a list of strings")
-    .transform(distinctTags)
-    .refine((tags) => tags.every((tag) => tag.length <= MAX_TAG_LENGTH), `each tag must be at most ${MAX_TAG_LENGTH} characters`)
-    .optional()
-    .nullable(),
-  created: timestamp.optional().nullable(),
-  createdBy: z.number().int().min(0).optional().nullable(),
-  state: PUBLISH_STATE.schema.optional().nullable(),
-  access: BLOG_ACCESS.schema.optional().nullable(),
-  allowComments: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)").optional().nullable(),
-  publishUp: timestamp.optional().nullable(),
-  publishDown: timestamp.optional().nullable(),
-};
-const scope = scopeKindField;
-const scopeId = z.number().int().min(0);
-const createInput = z.object({ ...fields, scope, scopeId });
-const updateInput = z.object({
-  ...fields,
-  title: fields.title.nullish(),
-  content: fields.content.nullish(),
-  scope: scope.nullish(),
-  scopeId: scopeId.nullish(),
-  hits: z.number().int().min(0).optional().nullable(),
+
+/** The blog's field table (src/common/fields.ts): its inputs, their rules, columns and REST parameters. */
+export const BLOG_FIELDS = fieldTable({
+  // Required to create an entry; a PUT that leaves them out keeps the entry where it is.
+  scope: {
+    type: "String",
+    rule: scopeKindField,
+    required: "create",
+    description: { create: () => `${describeScopeKinds()}.` },
+    rest: { description: () => `${describeScopeKinds()}.`, privacy: true },
+  },
+  scopeId: {
+    type: "Int",
+    rule: z.number().int().min(0),
+    required: "create",
+    description: { create: "The scope's record id (0 for site)." },
+    rest: { description: "Scope object ID.", privacy: true },
+  },
+  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: true, rest: { description: "Entry title." } },
+  content: { type: "String", rule: z.string().min(1, "must not be empty"), required: true, rest: { description: "Entry content." } },
+  alias: { type: "String", rule: alias, description: "Derived from the title when absent.", rest: { description: "Entry alias; derived from the title when absent." } },
+  tags: {
+    type: "[String]",
+    // Checked on the whole list, so the problem names `tags` rather than `tags.<index>`.
+    rule: z
+      .array(z.string(), "must be a list of strings")
+      .transform(distinctTags)
+      .refine((tags) => tags.every((tag) => tag.length <= MAX_TAG_LENGTH), `each tag must be at most ${MAX_TAG_LENGTH} characters`),
+    description: "Trimmed; empty and repeated (case-insensitive) tags are dropped.",
+    rest: { type: "string", format: "list", description: "Comma-separated list of tags." },
+  },
+  created: createdField,
+  createdBy: createdByField,
+  state: stateField,
+  access: accessField(BLOG_ACCESS),
+  allowComments: {
+    type: "Int",
+    rule: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)"),
+    description: "1 comments allowed (default), 0 not.",
+    default: 1,
+    rest: { description: "Allow comments (1) or not (0)." },
+  },
+  publishUp: { type: "DateTime", rule: timestamp, description: "Start of the publishing window; default now.", default: "now", rest: { description: "Publish start timestamp." } },
+  // null removes the end (the window stays open).
+  publishDown: {
+    type: "DateTime",
+    rule: timestamp,
+    description: "End of the publishing window; must be after publishUp.",
+    clearedTo: null,
+    rest: { description: "Publish end timestamp." },
+  },
+  hits: { type: "Int", rule: z.number().int().min(0), only: "update", description: "Number of views, kept by clients.", default: 0, rest: { description: "Record hits." } },
 });
 
-export type CreateBlogEntry = RawInput<typeof createInput>;
-export type UpdateBlogEntry = RawInput<typeof updateInput>;
+export type CreateBlogEntry = RawInput<typeof BLOG_FIELDS.create>;
+export type UpdateBlogEntry = RawInput<typeof BLOG_FIELDS.update>;
 
 export function listBlogEntries(ctx: RequestContext, args: ListArgs, query: Query = {}) {
   return pagedList<BlogEntry>(BLOG_LIST, ctx, args, query as Selection);
@@ -143,7 +167,7 @@ const aliases = (ctx: RequestContext, scope: { scope: string; scopeId: number },
 
 export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntry, query: Query = {}) {
   const user = requireUser(ctx);
-  const data = parseInput(createInput, input);
+  const data = parseInput(BLOG_FIELDS.create, input);
   await assertCanWriteInScope(ctx, data.scope, data.scopeId);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const publishUp = data.publishUp ?? new Date();
@@ -163,21 +187,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
         inserted: Prisma.sql`created AS (${insertStatement(
           ctx,
           BLOG_ENTRIES,
-          {
-            title: data.title,
-            alias,
-            content: data.content,
-            scope: data.scope,
-            scopeId: data.scopeId,
-            state: data.state ?? 0,
-            access: data.access ?? BLOG_ACCESS.fallback,
-            allowComments: data.allowComments ?? 1,
-            publishUp,
-            publishDown: data.publishDown ?? null,
-            tags: data.tags ?? [],
-            created: data.created ?? undefined,
-            createdById,
-          },
+          { ...columnValues(BLOG_FIELDS, data, "create"), alias, publishUp, createdById },
           { skipConflictOn: ["scope", "scopeId", "alias"] },
         )})`,
       }),
@@ -191,7 +201,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
  */
 export async function updateBlogEntry(ctx: RequestContext, id: number, input: UpdateBlogEntry, query: Query = {}) {
   requireUser(ctx);
-  const data = parseInput(updateInput, input);
+  const data = parseInput(BLOG_FIELDS.update, input);
   await changeRecord<BlogEntry>(ctx, BLOG_WRITES, id, {
     event: BLOG_EVENTS.entryUpdated,
     async change(tx, entry) {
@@ -199,30 +209,13 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
       const scope = { scope: data.scope ?? entry.scope, scopeId: data.scopeId ?? entry.scopeId };
       const moved = scope.scope !== entry.scope || scope.scopeId !== entry.scopeId;
       if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
-      const createdById = await resolveCreator(tx, data.createdBy, entry.createdById);
+      const createdBy = await resolveCreator(tx, data.createdBy, entry.createdById);
       // publishDown: absent keeps the stored end, null removes it (the window stays open).
       const publishDown = data.publishDown === undefined ? entry.publishDown : data.publishDown;
       assertWindow(data.publishUp ?? entry.publishUp, publishDown);
       const alias = data.alias ?? entry.alias;
       if (alias !== entry.alias || moved) await assertNameFree(alias, aliases(tx, scope, id), "alias", "alias");
-      return {
-        update: updateStatement(tx, BLOG_ENTRIES, id, {
-          title: data.title ?? undefined,
-          alias,
-          content: data.content ?? undefined,
-          scope: scope.scope,
-          scopeId: scope.scopeId,
-          state: data.state ?? undefined,
-          access: data.access ?? undefined,
-          allowComments: data.allowComments ?? undefined,
-          publishUp: data.publishUp ?? undefined,
-          publishDown,
-          hits: data.hits ?? undefined,
-          tags: data.tags ?? undefined,
-          created: data.created ?? undefined,
-          createdById,
-        }),
-      };
+      return { update: updateStatement(tx, BLOG_ENTRIES, id, { ...columnValues(BLOG_FIELDS, { ...data, createdBy }, "update"), alias, ...scope, publishDown }) };
     },
   }).catch(writeFailure({ conflict: ALIAS_TAKEN, missing: `Blog entry ${id} not found.` }));
   return changedRecord<BlogEntry>(ctx, BLOG_ENTRIES, id, query as Selection);

@@ -1,5 +1,5 @@
 import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
-import { BLOG_ACCESS, BLOG_LIST } from "./service.js";
+import { BLOG_ACCESS, BLOG_FIELDS, BLOG_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Blog entry" and the blog operations). */
 const fields: Documented = {
@@ -18,6 +18,7 @@ let serial = 0;
 
 export const testing: AreaTesting = {
   area: "blog",
+  fields: BLOG_FIELDS,
   documented: {
     "POST /blog 1.0": { scope: ["string", true], scope_id: ["integer", true], title: ["string", true], content: ["string", true], ...fields },
     "GET /blog/list 1.0": {

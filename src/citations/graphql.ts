@@ -1,6 +1,7 @@
-import { builder, type Types } from "../graphql/builder.js";
+import { builder } from "../graphql/builder.js";
+import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
-import { CITATION_LIST, CITATION_TYPES, createCitation, deleteCitation, getCitation, listCitations, updateCitation } from "./service.js";
+import { CITATION_FIELDS, CITATION_LIST, CITATION_TYPES, createCitation, deleteCitation, getCitation, listCitations, updateCitation } from "./service.js";
 
 const splitAuthors = (authors: string) => authors.split(";").map((name) => name.trim()).filter(Boolean);
 
@@ -31,38 +32,15 @@ export const CitationType = builder.prismaObject("Citation", {
   }),
 });
 
-const citationFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
-  type: t.string({ description: `${CITATION_TYPES.join(", ")}; default article.` }),
-  authors: t.stringList({ description: "Author names in order (no ';' inside a name)." }),
-  year: t.int(),
-  journal: t.string(),
-  booktitle: t.string({ description: "Book or proceedings title." }),
-  volume: t.string(),
-  issue: t.string(),
-  pages: t.string(),
-  publisher: t.string(),
-  doi: t.string({ description: "e.g. 10.1000/xyz123" }),
-  url: t.string({ description: "An http or https address." }),
-  abstract: t.string(),
-  published: t.int({ description: "1 listed to everyone (default), 0 administrators only." }),
-});
-
 recordFields("Citation", {
   type: CitationType,
   plural: "citations",
   read: { description: "One citation the caller may see.", resolve: getCitation },
   list: { description: "Citations the caller may see, searched, sorted and paged like GET /api/citations/list.", spec: CITATION_LIST, resolve: listCitations },
-  create: {
-    scope: "admin",
-    input: builder.inputType("CreateCitationInput", { fields: (t) => ({ title: t.string({ required: true }), ...citationFields(t) }) }),
-    resolve: createCitation,
-  },
+  create: { scope: "admin", input: tableInput("CreateCitationInput", CITATION_FIELDS, "create"), resolve: createCitation },
   update: {
     scope: "admin",
-    input: builder.inputType("UpdateCitationInput", {
-      description: "Only the given fields change; null clears year and authors.",
-      fields: (t) => ({ title: t.string(), ...citationFields(t) }),
-    }),
+    input: tableInput("UpdateCitationInput", CITATION_FIELDS, "update", "Only the given fields change; null clears year and authors."),
     resolve: updateCitation,
   },
   remove: { scope: "admin", description: "Deletes the citation; returns its id.", resolve: deleteCitation },

@@ -8,6 +8,7 @@ import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { columnValues, fieldTable } from "../common/fields.js";
 
 /** The kinds of work a citation may cite (BibTeX's entry types, in the words front ends show). */
 export const CITATION_TYPES = ["article", "book", "chapter", "inproceedings", "thesis", "report", "software", "dataset", "misc"] as const;
@@ -25,45 +26,62 @@ export const CITATION_LIST = listSpec({
 
 type Query = { include?: Prisma.CitationInclude; select?: Prisma.CitationSelect };
 
-const text = (max: number) => z.string().trim().max(max).optional().nullable();
-const fields = {
-  type: z.enum(CITATION_TYPES, `must be one of ${CITATION_TYPES.join(", ")}`).optional().nullable(),
-  title: z.string().trim().min(1, "must not be empty").max(1000),
-  authors: z
-    .array(z.string().trim().min(1, "must not be empty").max(255), "must be a list of names")
-    .max(500)
-    .refine((names) => names.every((name) => !name.includes(";")), "names must not contain ';'")
-    .optional()
-    .nullable(),
-  year: z.number().int().min(1000, "must be a year from 1000 to 2999").max(2999, "must be a year from 1000 to 2999").optional().nullable(),
-  journal: text(500),
-  booktitle: text(500),
-  volume: text(50),
-  issue: text(50),
-  pages: text(50),
-  publisher: text(500),
-  doi: z
-    .string()
-    .trim()
-    .regex(/^(10\.\d{4,9}\/\S+)?$/, "must be a DOI such as 10.1000/xyz123")
-    .max(255)
-    .optional()
-    .nullable(),
-  url: z
-    .string()
-    .trim()
-    .max(2048)
-    .regex(/^(https?:\/\/\S+)?$/, "must be an http or https address")
-    .optional()
-    .nullable(),
-  abstract: z.string().max(65_536).optional().nullable(),
-  published: z.union([z.literal(0), z.literal(1)], "must be 0 (administrators only) or 1 (listed)").optional().nullable(),
-};
-const createInput = z.object(fields);
-const updateInput = z.object({ ...fields, title: fields.title.nullish() });
+const text = (max: number) => z.string().trim().max(max);
 
-export type CreateCitation = RawInput<typeof createInput>;
-export type UpdateCitation = RawInput<typeof updateInput>;
+/** The citations' field table (src/common/fields.ts): the GraphQL inputs, their rules and columns (no REST writes). */
+export const CITATION_FIELDS = fieldTable({
+  type: { type: "String", rule: z.enum(CITATION_TYPES, `must be one of ${CITATION_TYPES.join(", ")}`), description: `${CITATION_TYPES.join(", ")}; default article.` },
+  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(1000), required: true },
+  authors: {
+    type: "[String]",
+    rule: z
+      .array(z.string().trim().min(1, "must not be empty").max(255), "must be a list of names")
+      .max(500)
+      .refine((names) => names.every((name) => !name.includes(";")), "names must not contain ';'"),
+    description: "Author names in order (no ';' inside a name).",
+    // Stored as written in the original: "A; B".
+    store: (names: string[]) => names.join("; "),
+    clearedTo: "",
+  },
+  year: {
+    type: "Int",
+    rule: z.number().int().min(1000, "must be a year from 1000 to 2999").max(2999, "must be a year from 1000 to 2999"),
+    clearedTo: null,
+  },
+  journal: { type: "String", rule: text(500) },
+  booktitle: { type: "String", rule: text(500), description: "Book or proceedings title." },
+  volume: { type: "String", rule: text(50) },
+  issue: { type: "String", rule: text(50) },
+  pages: { type: "String", rule: text(50) },
+  publisher: { type: "String", rule: text(500) },
+  doi: {
+    type: "String",
+    rule: z
+      .string()
+      .trim()
+      .regex(/^(10\.\d{4,9}\/\S+)?$/, "must be a DOI such as 10.1000/xyz123")
+      .max(255),
+    description: "e.g. 10.1000/xyz123",
+  },
+  url: {
+    type: "String",
+    rule: z
+      .string()
+      .trim()
+      .max(2048)
+      .regex(/^(https?:\/\/\S+)?$/, "must be an http or https address"),
+    description: "An http or https address.",
+  },
+  abstract: { type: "String", rule: z.string().max(65_536) },
+  published: {
+    type: "Int",
+    rule: z.union([z.literal(0), z.literal(1)], "must be 0 (administrators only) or 1 (listed)"),
+    description: "1 listed to everyone (default), 0 administrators only.",
+  },
+});
+
+export type CreateCitation = RawInput<typeof CITATION_FIELDS.create>;
+export type UpdateCitation = RawInput<typeof CITATION_FIELDS.update>;
 
 export function listCitations(ctx: RequestContext, args: ListArgs, query: Query = {}) {
   return pagedList<Citation>(CITATION_LIST, ctx, args, query as Selection);
@@ -80,26 +98,6 @@ function requireAdministrator(ctx: RequestContext) {
   const user = requireUser(ctx);
   if (!user.isAdmin) throw forbidden("Only administrators can change citations.");
   return user;
-}
-
-/** Stored text fields: absent keeps (update) or empties (create) them; authors are stored "A; B". */
-function columns(data: z.output<typeof updateInput>) {
-  return {
-    type: data.type ?? undefined,
-    title: data.title ?? undefined,
-    authors: data.authors ? data.authors.join("; ") : data.authors === null ? "" : undefined,
-    year: data.year,
-    journal: data.journal ?? undefined,
-    booktitle: data.booktitle ?? undefined,
-    volume: data.volume ?? undefined,
-    issue: data.issue ?? undefined,
-    pages: data.pages ?? undefined,
-    publisher: data.publisher ?? undefined,
-    doi: data.doi ?? undefined,
-    url: data.url ?? undefined,
-    abstract: data.abstract ?? undefined,
-    published: data.published ?? undefined,
-  };
 }
 
 /** The citations' domain events (docs/events.md). */
@@ -120,10 +118,10 @@ export const CITATION_WRITES = writtenRecords({
 
 export async function createCitation(ctx: RequestContext, input: CreateCitation, query: Query = {}) {
   const user = requireAdministrator(ctx);
-  const data = parseInput(createInput, input);
+  const data = parseInput(CITATION_FIELDS.create, input);
   const citation = await createRecord<Citation>(ctx, CITATION_WRITES, {
     event: CITATION_EVENTS.citationCreated,
-    inserted: Prisma.sql`created AS (${insertStatement(ctx, CITATIONS, { ...columns(data), title: data.title, createdById: user.id })})`,
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, CITATIONS, { ...columnValues(CITATION_FIELDS, data, "create"), createdById: user.id })})`,
   });
   return createdRecord<Citation>(ctx, CITATIONS, citation!.id, query as Selection);
 }
@@ -131,11 +129,11 @@ export async function createCitation(ctx: RequestContext, input: CreateCitation,
 /** Changes the given fields only (`year: null` and `authors: null` clear them). */
 export async function updateCitation(ctx: RequestContext, id: number, input: UpdateCitation, query: Query = {}) {
   requireAdministrator(ctx);
-  const data = parseInput(updateInput, input);
+  const data = parseInput(CITATION_FIELDS.update, input);
   await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
     event: CITATION_EVENTS.citationUpdated,
     change: async (tx, citation) =>
-      changesNothing(data) ? { row: citation, changed: [] } : { update: updateStatement(tx, CITATIONS, id, columns(data)) },
+      changesNothing(data) ? { row: citation, changed: [] } : { update: updateStatement(tx, CITATIONS, id, columnValues(CITATION_FIELDS, data, "update")) },
   });
   return createdRecord<Citation>(ctx, CITATIONS, id, query as Selection);
 }

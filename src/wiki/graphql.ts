@@ -1,12 +1,14 @@
-import { builder, type Types } from "../graphql/builder.js";
+import { builder } from "../graphql/builder.js";
+import { tableInput } from "../graphql/fields.js";
 import { accessEnum } from "../graphql/access.js";
-import { PUBLISH_STATE, describeAccessDefault } from "../common/access.js";
+import { PUBLISH_STATE } from "../common/access.js";
 import { recordFields } from "../graphql/crud.js";
 import { parseId } from "../common/validation.js";
 import { DEFAULT_PAGE_SIZE, describePage, pageWindow } from "../common/paging.js";
 import { scopedPath } from "../common/scopes.js";
 import {
   WIKI_ACCESS,
+  WIKI_FIELDS,
   WIKI_LIST,
   createWikiPage,
   deleteWikiPage,
@@ -83,17 +85,6 @@ export const WikiPageType = builder.prismaObject("WikiPage", {
   }),
 });
 
-const wikiFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
-  pagename: t.string({ description: "Derived from the title when absent." }),
-  created: t.field({ type: "DateTime" }),
-  createdBy: t.int({ description: "0 or absent: the caller. Another user: administrators only." }),
-  state: t.int({ description: `${PUBLISH_STATE.description} Default 0.` }),
-  access: t.field({ type: WikiAccess, description: describeAccessDefault(WIKI_ACCESS) }),
-  scope: t.string({ description: 'Default "site".' }),
-  scopeId: t.int({ description: "Default 0." }),
-  params: t.field({ type: "JSON", description: "Page options (an object)." }),
-});
-
 recordFields("WikiPage", {
   type: WikiPageType,
   plural: "wikiPages",
@@ -103,29 +94,10 @@ recordFields("WikiPage", {
     spec: WIKI_LIST,
     resolve: listWikiPages,
   },
-  create: {
-    scope: "user",
-    input: builder.inputType("CreateWikiPageInput", {
-      fields: (t) => ({
-        title: t.string({ required: true }),
-        pagetext: t.string({ required: true }),
-        summary: t.string({ description: "Summary of the first revision." }),
-        ...wikiFields(t),
-      }),
-    }),
-    resolve: createWikiPage,
-  },
+  create: { scope: "user", input: tableInput("CreateWikiPageInput", WIKI_FIELDS, "create"), resolve: createWikiPage },
   update: {
     scope: "user",
-    input: builder.inputType("UpdateWikiPageInput", {
-      description: "Only the given fields change. New `pagetext` adds a revision with `summary`.",
-      fields: (t) => ({
-        title: t.string(),
-        pagetext: t.string(),
-        summary: t.string({ description: "Summary of the changes made." }),
-        ...wikiFields(t),
-      }),
-    }),
+    input: tableInput("UpdateWikiPageInput", WIKI_FIELDS, "update", "Only the given fields change. New `pagetext` adds a revision with `summary`."),
     resolve: updateWikiPage,
   },
   remove: { scope: "user", description: "Deletes the page and its revisions; returns its id.", resolve: deleteWikiPage },

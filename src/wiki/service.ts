@@ -4,17 +4,17 @@ import { Prisma, type WikiPage, type WikiRevision } from "../generated/prisma/cl
 import { byKeys, defineLoader } from "../common/loaders.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
-import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { PUBLISH_STATE, accessLevels } from "../common/access.js";
+import { DEFAULT_SCOPE, listSpec, pagedList, type ListArgs } from "../common/paging.js";
+import { accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { scopeKindField } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { assertNameFree, createWithUniqueName, pagenameFromTitle, takenNames } from "../common/slug.js";
-import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
 import { writeFailure } from "../db/errors.js";
-import { utcTimestamp } from "../db/sql.js";
 import { domainEvents } from "../common/events.js";
-import { NOW, changeRecord, createRecord, deleteStatement, returningScalars, updateStatement, writtenRecords } from "../common/write-path.js";
+import { NOW, changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
@@ -54,24 +54,37 @@ const options = z
   .refine((value) => jsonLength(value, 16_384) <= 16_384, "must not be larger than 16 KB as JSON");
 
 const pagename = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/, "may hold only letters, digits and _ . : - (at most 255)");
-const fields = {
-  title: z.string().trim().min(1, "must not be empty").max(255),
-  pagename: pagename.optional().nullable(),
-  pagetext: z.string().min(1, "must not be empty"),
-  created: timestamp.optional().nullable(),
-  createdBy: z.number().int().min(0).optional().nullable(),
-  state: PUBLISH_STATE.schema.optional().nullable(),
-  access: WIKI_ACCESS.schema.optional().nullable(),
-  scope: scopeKindField.optional().nullable(),
-  scopeId: z.number().int().min(0).optional().nullable(),
-  params: options.optional().nullable(),
-  summary: z.string().max(1024).optional().nullable(),
-};
-const createInput = z.object(fields);
-const updateInput = z.object({ ...fields, title: fields.title.nullish(), pagetext: fields.pagetext.nullish() });
 
-export type CreateWikiPage = RawInput<typeof createInput>;
-export type UpdateWikiPage = RawInput<typeof updateInput>;
+/** The wiki's field table (src/common/fields.ts): its inputs, their rules, columns and REST parameters. */
+export const WIKI_FIELDS = fieldTable({
+  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: true, rest: { description: "Page title." } },
+  pagetext: { type: "String", rule: z.string().min(1, "must not be empty"), required: true, column: false, rest: { description: "Page content." } },
+  pagename: {
+    type: "String",
+    rule: pagename,
+    description: "Derived from the title when absent.",
+    column: false,
+    rest: { description: "Page name; derived from the title when absent." },
+  },
+  created: createdField,
+  createdBy: createdByField,
+  state: stateField,
+  access: accessField(WIKI_ACCESS),
+  scope: { type: "String", rule: scopeKindField, description: 'Default "site".', default: DEFAULT_SCOPE.scope, rest: { description: "Page scope.", privacy: true } },
+  scopeId: { type: "Int", rule: z.number().int().min(0), description: "Default 0.", default: DEFAULT_SCOPE.scopeId, rest: { description: "Page scope ID.", privacy: true } },
+  params: { type: "JSON", rule: options, description: "Page options (an object).", rest: { description: "Page options." } },
+  // The new revision's, not the page's (POST /wiki does not take it: its row leaves it out).
+  summary: {
+    type: "String",
+    rule: z.string().max(1024),
+    description: { create: "Summary of the first revision.", update: "Summary of the changes made." },
+    column: false,
+    rest: { description: "Summary of changes made." },
+  },
+});
+
+export type CreateWikiPage = RawInput<typeof WIKI_FIELDS.create>;
+export type UpdateWikiPage = RawInput<typeof WIKI_FIELDS.update>;
 
 type ReadPage = WikiPage & { currentRevision?: WikiRevision | null };
 
@@ -126,8 +139,9 @@ const pageNames = (ctx: RequestContext, scope: { scope: string; scopeId: number 
 
 export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
-  const data = parseInput(createInput, input);
-  const scope = { scope: data.scope ?? "site", scopeId: data.scopeId ?? 0 };
+  const data = parseInput(WIKI_FIELDS.create, input);
+  const values = columnValues(WIKI_FIELDS, data, "create");
+  const scope = { scope: values.scope as string, scopeId: values.scopeId as number };
   await assertCanWriteInScope(ctx, scope.scope, scope.scopeId);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
 
@@ -146,13 +160,19 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
         event: WIKI_EVENTS.pageCreated,
         inserted: Prisma.sql`
           ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
-          created AS (
-            INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text)
-            SELECT page_id, ${data.title}, ${name}, ${scope.scope}, ${scope.scopeId}, ${data.state ?? 0}, ${data.access ?? WIKI_ACCESS.fallback},
-                   ${JSON.stringify(data.params ?? {})}::jsonb, ${data.created ? utcTimestamp(data.created) : NOW}, ${createdById}, ${NOW}, revision_id, lower(${data.pagetext})
-              FROM ids
-            ON CONFLICT (scope, scope_id, pagename) DO NOTHING
-            RETURNING ${returningScalars(ctx, WIKI_PAGES)}),
+          created AS (${insertStatement(
+            ctx,
+            WIKI_PAGES,
+            {
+              ...values,
+              id: Prisma.sql`(SELECT page_id FROM ids)`,
+              pagename: name,
+              createdById,
+              currentRevisionId: Prisma.sql`(SELECT revision_id FROM ids)`,
+              searchText: Prisma.sql`lower(${data.pagetext})`,
+            },
+            { skipConflictOn: ["scope", "scopeId", "pagename"] },
+          )}),
           revision AS (
             INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
             SELECT ids.revision_id, created.id, 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id} FROM ids, created)`,
@@ -168,7 +188,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
  */
 export async function updateWikiPage(ctx: RequestContext, id: number, input: UpdateWikiPage, query: Query = {}) {
   const user = requireUser(ctx);
-  const data = parseInput(updateInput, input);
+  const data = parseInput(WIKI_FIELDS.update, input);
   await changeRecord<WikiPage>(ctx, WIKI_WRITES, id, {
     event: WIKI_EVENTS.pageUpdated,
     async change(tx, page) {
@@ -179,17 +199,8 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
       if (name !== page.pagename || scope.scope !== page.scope || scope.scopeId !== page.scopeId) {
         await assertNameFree(name, pageNames(tx, scope, id), "pagename", "page name");
       }
-      const fields = {
-        title: data.title ?? undefined,
-        pagename: name,
-        scope: scope.scope,
-        scopeId: scope.scopeId,
-        state: data.state ?? undefined,
-        access: data.access ?? undefined,
-        params: data.params ?? undefined,
-        created: data.created ?? undefined,
-        createdById: await resolveCreator(tx, data.createdBy, page.createdById),
-      };
+      const createdBy = await resolveCreator(tx, data.createdBy, page.createdById);
+      const fields = { ...columnValues(WIKI_FIELDS, { ...data, createdBy }, "update"), pagename: name, ...scope };
       if (data.pagetext == null) return { update: updateStatement(tx, WIKI_PAGES, id, fields) };
       // New text becomes the next revision, in the page's statement; the same text as the current revision adds none.
       return {

@@ -1,5 +1,5 @@
 import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
-import { WIKI_ACCESS, WIKI_LIST } from "./service.js";
+import { WIKI_ACCESS, WIKI_FIELDS, WIKI_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Wiki page" and the wiki operations). */
 const optional: Documented = {
@@ -17,6 +17,7 @@ let serial = 0;
 
 export const testing: AreaTesting = {
   area: "wiki",
+  fields: WIKI_FIELDS,
   documented: {
     "POST /wiki 1.0": { title: ["string", true], pagetext: ["string", true], ...optional },
     "GET /wiki/list 1.0": {
