@@ -15,7 +15,11 @@ import type { DomainEvent } from "./events.js";
  *
  * Order per record: the write path locks the record (or inserts it) as its transaction's first write,
  * which is when PostgreSQL gives the transaction its id; a later write of the same record waits for that
- * lock, so it gets a later xid. (xid, id) order is therefore each record's commit order.
+ * lock, so it gets a later xid. (xid, id) order is therefore each record's commit order — for writes that
+ * run in a transaction of their own. A write that joins an open one (`inWriteTransaction`: a write calling
+ * another) has its xid from its first record already; its events about records it locks later can come
+ * before a concurrent write's of those records that committed first. Multi-record writes (a group's
+ * deletion) must lock every record they will touch in their first statement.
  */
 export interface OutboxCursor {
   /** The last event's transaction id and event id, as text (64-bit). */
