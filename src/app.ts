@@ -30,6 +30,9 @@ import { createLogger, currentLogger, type Logger } from "./observability/logger
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { nameGraphQLOperations } from "./observability/graphql.js";
+import { securityHeaders } from "./http/security-headers.js";
+import { refuseUnlistedPreflights } from "./http/cors.js";
+import { frontDoorRoutes } from "./front-door/page.js";
 
 export interface App {
   app: express.Express;
@@ -58,7 +61,8 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
   });
-  const metrics = createMetrics({ database: db, token: config.metricsToken, versions: restOperations.flatMap((operation) => operation.versions) });
+  const apiVersions = restOperations.flatMap((operation) => operation.versions);
+  const metrics = createMetrics({ database: db, token: config.metricsToken, versions: apiVersions });
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, (line) => logger.info(line));
   else if ((await db.prisma.user.count({ where: { isAdmin: true } })) === 0 && !inMemory) {
@@ -116,6 +120,8 @@ export async function createApp({ config, inMemory = false, logger = createLogge
 
   // One JSON line per request (request id, user, operation, status, duration) and its metrics.
   app.use(requestLogging(logger), metrics.observeRequests);
+  app.use(securityHeaders());
+  app.use(frontDoorRoutes(apiVersions));
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.get("/metrics", metrics.endpoint);
   app.get("/ready", async (_req, res) => {
@@ -127,7 +133,8 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use(graphiqlAssets());
   app.use(apiDocsAssets());
 
-  app.use("/api", selectVersion());
+  app.use("/api", selectVersion(apiVersions));
+  app.use(["/api", yoga.graphqlEndpoint], refuseUnlistedPreflights(config.corsOrigins));
   if (config.corsOrigins.length) {
     app.use(
       ["/api", yoga.graphqlEndpoint],

@@ -65,7 +65,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     stopping = true;
     logger.info(`${signal}: stopping (running requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
     void stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info("stopped: every request answered, the database closed");
+        process.exit(0);
+      },
       (error: unknown) => exitWith(logger, error),
     );
   });
