@@ -21,6 +21,7 @@ import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { ensureAdministrator } from "./users/service.js";
+import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
@@ -48,10 +49,15 @@ export interface AppOptions {
   logger?: Logger;
   /** Called if another process takes over the DATA_DIR lock while the server runs. */
   onLockLost?: (error: Error) => void;
+  /**
+   * Create the first-run administrator when there is none and ADMIN_* is unset (default: unless
+   * `inMemory`, so test servers start without accounts).
+   */
+  firstRun?: boolean;
 }
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
-export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost }: AppOptions): Promise<App> {
+export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
   const db = await openDatabase({
@@ -65,8 +71,18 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const metrics = createMetrics({ database: db, token: config.metricsToken, versions: apiVersions });
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, (line) => logger.info(line));
-  else if ((await db.prisma.user.count({ where: { isAdmin: true } })) === 0 && !inMemory) {
-    logger.warn("no administrator yet: start once with ADMIN_USERNAME and ADMIN_PASSWORD set to create one");
+  else if (firstRun) {
+    const created = await ensureFirstRunAdministrator(db.prisma, config.dataDir);
+    if (created) {
+      // Shown once, here, so the first start ends with a way to sign in (README, "A walk through").
+      logger.warn(
+        { username: created.username, passwordFile: created.passwordFile },
+        `created administrator "${created.username}" with password ${created.password} (kept in ${created.passwordFile}, readable by you only, until you change it; ${CHANGE_PASSWORD_HINT})`,
+      );
+    }
+  }
+  if (!inMemory && (await forgetChangedFirstRunPassword(db.prisma, config.dataDir))) {
+    logger.info(`deleted ${passwordFileOf(config.dataDir)}: its password has been changed`);
   }
 
   const contextFor = (req: Request): RequestContext => {

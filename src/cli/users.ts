@@ -1,4 +1,5 @@
 import { randomSecret } from "../auth/secrets.js";
+import { forgetChangedFirstRunPassword, passwordFileOf } from "../auth/first-run.js";
 import { createUser, setPassword } from "../users/service.js";
 import { counted, findUserOrFail, operatorContext, readFirstLine, service, usageError, type CliRun } from "./context.js";
 import { revokeAccess } from "./tokens.js";
@@ -51,6 +52,7 @@ export async function resetPasswordCommand(run: CliRun, username: string, option
   await service(setPassword(run.db.prisma, user.id, password), { password: given === null ? "password" : "--password" });
   const ended = await revokeAccess(run, user.id, { sessions: true });
   run.say(`password of "${username}" changed; signed out everywhere (${counted(ended.tokens, "token")} and ${counted(ended.sessions, "session")} ended)`);
+  if (await forgetChangedFirstRunPassword(run.db.prisma, run.config.dataDir)) run.say(`deleted ${passwordFileOf(run.config.dataDir)}: it held the old password`);
   if (given === null) run.say(`password: ${password}`);
 }
 
