@@ -12,7 +12,7 @@ import { clientFaultFromDatabase } from "./db/errors.js";
 import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";
-import { queryLimitPlugins } from "./graphql/limits.js";
+import { introspectionPlugin, queryLimitPlugins } from "./graphql/limits.js";
 import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
 import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
@@ -99,7 +99,11 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     logging: false,
     // Documents run again are compiled (graphql-jit), else graphql-js's own execute; yoga's default executor
     // (@graphql-tools/executor) adds @defer/@stream handling the schema does not use (docs/performance.md).
-    plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
+    plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(),
+      introspectionPlugin(config.introspection, (context) => Boolean((context as { req?: Request }).req?.viewer?.user)),
+      nameGraphQLOperations(),
+      metrics.graphqlPlugin,
+    ],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
     cors: false,
     maskedErrors: {

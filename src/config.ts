@@ -39,8 +39,10 @@ export interface Config {
   trustProxy: boolean | string | number;
   /** Least severe log level written (LOG_LEVEL, default info). */
   logLevel: LogLevel;
-  /** Bearer token GET /metrics requires (METRICS_TOKEN); unset leaves /metrics open. */
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); unset, /metrics answers loopback callers only. */
   metricsToken?: string;
+  /** Who may introspect the GraphQL schema (INTROSPECTION, default public): everyone, signed-in callers, or nobody. */
+  introspection: "public" | "signed-in" | "off";
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -124,6 +126,7 @@ const environment = z
     ),
     LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
     METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters long")),
+    INTROSPECTION: oneOf(["public", "signed-in", "off"], "public"),
   })
   .superRefine((env, context) => {
     // One without the other was silently ignored before; now it is a mistake worth stopping for.
@@ -169,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    introspection: e.INTROSPECTION,
   };
 }
 

@@ -177,3 +177,40 @@ describe("the session cookie", () => {
     expect(await signIn(server, { "x-forwarded-proto": "https" })).not.toMatch(/;\s*Secure/i);
   });
 });
+
+describe("INTROSPECTION", () => {
+  const introspect = (target: TestServer, token?: string) =>
+    fetch(`${target.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query: "{ __schema { queryType { name } } }" }),
+    });
+
+  it("is public by default", async () => {
+    const response = await introspect(server);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { __schema: { queryType: { name: "Query" } } } });
+  });
+
+  /** Refused as any document that fails validation: errors naming introspection, no data. */
+  const refused = async (response: Response) => {
+    const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions: { code: string } }[] };
+    return body.data === undefined && Boolean(body.errors?.length) && body.errors!.every((error) => /introspection has been disabled/.test(error.message) && error.extensions.code === "GRAPHQL_VALIDATION_FAILED");
+  };
+
+  it("signed-in refuses anonymous callers and lets signed-in ones read it; off refuses everyone", async () => {
+    const signedIn = await startServer({ introspection: "signed-in" });
+    const off = await startServer({ introspection: "off" });
+    try {
+      expect(await refused(await introspect(signedIn))).toBe(true);
+      expect(await refused(await introspect(signedIn, (await signedIn.user()).token))).toBe(false);
+      expect(await refused(await introspect(off, (await off.user({ admin: true })).token))).toBe(true);
+      // Ordinary queries are unaffected.
+      const query = await fetch(`${off.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ wikiPages { total } }" }) });
+      expect(query.status).toBe(200);
+    } finally {
+      await signedIn.close();
+      await off.close();
+    }
+  });
+});

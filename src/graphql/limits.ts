@@ -2,6 +2,7 @@ import {
   GraphQLError,
   Kind,
   Lexer,
+  NoSchemaIntrospectionCustomRule,
   Source,
   TokenKind,
   getOperationAST,
@@ -208,6 +209,20 @@ function mayNestBeyond(text: string, limit: number): boolean {
     if ((code === 0x5b || code === 0x7b || code === 0x28) && ++opening > limit) return true;
   }
   return false;
+}
+
+/**
+ * INTROSPECTION: `public` lets everyone read the schema (GraphiQL's docs need it; the SDL and the OpenAPI
+ * document are public anyway), `signed-in` refuses anonymous callers, `off` everyone. Refused documents
+ * fail validation (400, GraphQL's own message naming the field) before anything runs.
+ */
+export function introspectionPlugin(policy: "public" | "signed-in" | "off", signedIn: (context: object) => boolean): Plugin {
+  return {
+    onValidate({ addValidationRule, context }) {
+      if (policy === "public" || (policy === "signed-in" && signedIn(context))) return;
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
 }
 
 export const queryLimitPlugins = (): Plugin[] => [
