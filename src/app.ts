@@ -34,6 +34,7 @@ import { nameGraphQLOperations } from "./observability/graphql.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { refuseUnlistedPreflights } from "./http/cors.js";
 import { frontDoorRoutes } from "./front-door/page.js";
+import { cliEndpoint } from "./cli/endpoint.js";
 
 export interface App {
   app: express.Express;
@@ -54,10 +55,12 @@ export interface AppOptions {
    * `inMemory`, so test servers start without accounts).
    */
   firstRun?: boolean;
+  /** Accept CLI commands at POST /_cli from loopback callers with this token (src/cli/local-access.ts). */
+  cliToken?: string;
 }
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
-export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory }: AppOptions): Promise<App> {
+export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory, cliToken }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
   const db = await openDatabase({
@@ -142,6 +145,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use(requestLogging(logger), metrics.observeRequests);
   app.use(securityHeaders());
   app.use(frontDoorRoutes(apiVersions));
+  if (cliToken) app.use(cliEndpoint(cliToken, db, config));
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.get("/metrics", metrics.endpoint);
   app.get("/ready", async (_req, res) => {

@@ -174,7 +174,8 @@ describe("hubgraph CLI against a running server's database", () => {
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const short = await cli(["user", "reset-password", user.username, "--password-stdin"], "short\n");
     expect(short.code).toBe(2);
-    expect(short.stderr).toContain("--password must be at least 8 characters");
+    // The option actually used is named: the password came from standard input.
+    expect(short.stderr).toContain("error: --password-stdin must be at least 8 characters");
     expect(await tokenWorks(user.token)).toBe(true);
 
     const reset = await cli(["user", "reset-password", user.username, "--password-stdin"], "brand new cobalt harbor 58\n");

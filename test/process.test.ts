@@ -233,6 +233,60 @@ describe("the first run", () => {
   });
 });
 
+describe("the CLI beside a running server on the embedded database", () => {
+  it("runs its commands inside the server, found through an owner-only access file that goes when the server stops", async () => {
+    const dir = dataDir();
+    const server = start({ DATA_DIR: dir });
+    const url = await ready(server);
+    const accessFile = path.join(dir, "cli-access.json");
+    expect(fs.statSync(accessFile).mode & 0o777).toBe(0o600);
+
+    const listed = await runCliProcess(["user", "list"], { DATA_DIR: dir });
+    expect(listed).toMatchObject({ code: 0, stderr: "" });
+    expect(listed.stdout).toMatch(/^1\s+admin\s+yes/m);
+    const created = await runCliProcess(["user", "create", "ada", "--email", "ada@example.test", "--password-stdin"], { DATA_DIR: dir }, "analytical-engine-notes-1843\n");
+    expect(created).toMatchObject({ code: 0, stderr: "" });
+    // Written by the server itself: it signs in at once.
+    const token = await fetch(`${url}/api/developer/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username: "ada", password: "analytical-engine-notes-1843" }) });
+    expect(token.status).toBe(200);
+    // Errors name the option the user typed.
+    const weak = await runCliProcess(["user", "create", "bob", "--email", "bob@example.test", "--password-stdin"], { DATA_DIR: dir }, "short\n");
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toMatch(/^error: --password-stdin /);
+
+    // Without the token nothing runs: the route does not exist for anyone else (a guessed bearer is refused as any bad token).
+    for (const headers of [{}, { authorization: "Bearer guessed" }]) {
+      const forged = await fetch(`${url}/_cli`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ argv: ["user", "list"] }) });
+      expect([401, 404]).toContain(forged.status);
+      expect(await forged.text()).not.toContain("admin@localhost");
+    }
+
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
+    expect(fs.existsSync(accessFile)).toBe(false);
+    // With no server, the CLI opens the database itself, as before.
+    const alone = await runCliProcess(["user", "list"], { DATA_DIR: dir });
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/^2\s+ada/m);
+  });
+
+  it("--version prints the package's version; output piped to a reader that goes away ends quietly", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    const printed = await runCliProcess(["--version"], { DATA_DIR: dataDir() });
+    expect(printed).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+
+    // `hubgraph openapi | head -1`: the reader closes after the first chunk.
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "openapi"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir() }, stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout!.once("data", () => child.stdout!.destroy());
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+});
+
 /** The CLI as a user runs it, in a process of its own (from source through tsx). */
 function runCliProcess(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _url, ...inherited } = process.env;
