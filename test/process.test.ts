@@ -255,7 +255,7 @@ describe("the CLI beside a running server on the embedded database", () => {
     expect(weak.stderr).toMatch(/^error: --password-stdin /);
 
     // Without the token nothing runs: the route does not exist for anyone else (a guessed bearer is refused as any bad token).
-    for (const headers of [{}, { authorization: "Bearer guessed" }]) {
+    for (const headers of [{}, { authorization: "Bearer guessed" }] as Record<string, string>[]) {
       const forged = await fetch(`${url}/_cli`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ argv: ["user", "list"] }) });
       expect([401, 404]).toContain(forged.status);
       expect(await forged.text()).not.toContain("admin@localhost");
