@@ -46,7 +46,7 @@ describe(`migration ${MIGRATION}`, () => {
       // Everything before this migration, as a database made before it would be.
       await applyMigrations(runner);
       await db.exec(`DROP TRIGGER users_username_key ON users; DROP FUNCTION users_username_key(); DROP INDEX users_username_key_key; ALTER TABLE users DROP COLUMN username_key;
-                     DELETE FROM "_prisma_migrations" WHERE migration_name >= '${MIGRATION}'`);
+                     DELETE FROM "_prisma_migrations" WHERE migration_name = '${MIGRATION}'`);
       await db.exec(`INSERT INTO users (id, username, email, name, password_hash) VALUES
         (1, 'admin', 'a1@x.test', 'A', 'h'), (2, 'bob', 'b@x.test', 'B', 'h'), (3, 'Admin', 'a3@x.test', 'A', 'h'),
         (4, 'ADMIN', 'a4@x.test', 'A', 'h'), (5, '${"L".repeat(64)}', 'l5@x.test', 'L', 'h'), (16, '${"l".repeat(64)}', 'l16@x.test', 'L', 'h')`);
