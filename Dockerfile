@@ -1,4 +1,4 @@
-# Hubgraph's production image: compiled JavaScript on Node 20, no TypeScript, no Prisma CLI, run as the
+# Hubgraph's production image: compiled JavaScript on Node 24 LTS, no TypeScript, no Prisma CLI, run as the
 # unprivileged `node` user.
 #
 #   docker build -t hubgraph .
@@ -7,7 +7,7 @@
 #
 # compose.yaml runs it with PostgreSQL. Configuration is the environment (README, "Configuration").
 # Pin the base image by digest for reproducible production builds.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

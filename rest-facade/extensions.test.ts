@@ -146,7 +146,7 @@ let url: string;
 beforeAll(async () => {
   const app = express();
   app.set("query parser", "extended");
-  app.use("/api", selectVersion());
+  app.use("/api", selectVersion(["1.0", "1.1"]));
   const facade = restFacade({ schema: testSchema, operations: rows, contextFor: () => ({}) as never, log: () => {}, bodyLimit: 16 * 1024 });
   app.use("/api", facade.readBody, facade.router);
   app.use(errorHandler(() => {}));

@@ -40,15 +40,19 @@ export function askedVersion(path: string, query: Record<string, unknown>, accep
 /**
  * For everything under /api: works out the asked version, strips a /v<major>.<minor> prefix from the
  * URL (so protocol routes such as /api/v1.0/session work too), keeps the asked version in
- * `res.locals.askedVersion` for the facade, and sets X-API-Version on every response, errors included.
+ * `res.locals.askedVersion` for the facade, and sets X-API-Version on every response, errors included,
+ * except when the asked version is none of `knownVersions`: an answer never names a version that does
+ * not exist (the 404 for it names the versions that do).
  */
-export function selectVersion(): RequestHandler {
+export function selectVersion(knownVersions: Iterable<string>): RequestHandler {
+  const known = new Set(knownVersions);
   return (req, res, next) => {
     res.set("X-API-Version", DEFAULT_VERSION);
     try {
       const { asked, path } = askedVersion(req.path, req.query as Record<string, unknown>, req.get("accept"));
       res.locals.askedVersion = asked;
-      if (asked) res.set("X-API-Version", asked);
+      if (asked && known.has(asked)) res.set("X-API-Version", asked);
+      else if (asked) res.removeHeader("X-API-Version");
       if (path !== req.path) {
         const query = req.url.indexOf("?");
         req.url = query === -1 ? path : path + req.url.slice(query);

@@ -12,7 +12,7 @@ import { clientFaultFromDatabase } from "./db/errors.js";
 import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";
-import { queryLimitPlugins } from "./graphql/limits.js";
+import { introspectionPlugin, queryLimitPlugins } from "./graphql/limits.js";
 import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
 import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
@@ -21,6 +21,7 @@ import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { ensureAdministrator } from "./users/service.js";
+import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
@@ -30,6 +31,10 @@ import { createLogger, currentLogger, type Logger } from "./observability/logger
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { nameGraphQLOperations } from "./observability/graphql.js";
+import { securityHeaders } from "./http/security-headers.js";
+import { refuseUnlistedPreflights } from "./http/cors.js";
+import { frontDoorRoutes } from "./front-door/page.js";
+import { cliEndpoint } from "./cli/endpoint.js";
 
 export interface App {
   app: express.Express;
@@ -45,10 +50,17 @@ export interface AppOptions {
   logger?: Logger;
   /** Called if another process takes over the DATA_DIR lock while the server runs. */
   onLockLost?: (error: Error) => void;
+  /**
+   * Create the first-run administrator when there is none and ADMIN_* is unset (default: unless
+   * `inMemory`, so test servers start without accounts).
+   */
+  firstRun?: boolean;
+  /** Accept CLI commands at POST /_cli from loopback callers with this token (src/cli/local-access.ts). */
+  cliToken?: string;
 }
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
-export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost }: AppOptions): Promise<App> {
+export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory, cliToken }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
   const db = await openDatabase({
@@ -58,11 +70,22 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
   });
-  const metrics = createMetrics({ database: db, token: config.metricsToken, versions: restOperations.flatMap((operation) => operation.versions) });
+  const apiVersions = restOperations.flatMap((operation) => operation.versions);
+  const metrics = createMetrics({ database: db, token: config.metricsToken, versions: apiVersions });
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, (line) => logger.info(line));
-  else if ((await db.prisma.user.count({ where: { isAdmin: true } })) === 0 && !inMemory) {
-    logger.warn("no administrator yet: start once with ADMIN_USERNAME and ADMIN_PASSWORD set to create one");
+  else if (firstRun) {
+    const created = await ensureFirstRunAdministrator(db.prisma, config.dataDir);
+    if (created) {
+      // Shown once, here, so the first start ends with a way to sign in (README, "A walk through").
+      logger.warn(
+        { username: created.username, passwordFile: created.passwordFile },
+        `created administrator "${created.username}" with password ${created.password} (kept in ${created.passwordFile}, readable by you only, until you change it; ${CHANGE_PASSWORD_HINT})`,
+      );
+    }
+  }
+  if (!inMemory && (await forgetChangedFirstRunPassword(db.prisma, config.dataDir))) {
+    logger.info(`deleted ${passwordFileOf(config.dataDir)}: its password has been changed`);
   }
 
   const contextFor = (req: Request): RequestContext => {
@@ -79,7 +102,11 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     logging: false,
     // Documents run again are compiled (graphql-jit), else graphql-js's own execute; yoga's default executor
     // (@graphql-tools/executor) adds @defer/@stream handling the schema does not use (docs/performance.md).
-    plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(), nameGraphQLOperations(), metrics.graphqlPlugin],
+    plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(),
+      introspectionPlugin(config.introspection, (context) => Boolean((context as { req?: Request }).req?.viewer?.user)),
+      nameGraphQLOperations(),
+      metrics.graphqlPlugin,
+    ],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
     cors: false,
     maskedErrors: {
@@ -116,6 +143,9 @@ export async function createApp({ config, inMemory = false, logger = createLogge
 
   // One JSON line per request (request id, user, operation, status, duration) and its metrics.
   app.use(requestLogging(logger), metrics.observeRequests);
+  app.use(securityHeaders());
+  app.use(frontDoorRoutes(apiVersions));
+  if (cliToken) app.use(cliEndpoint(cliToken, db, config));
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.get("/metrics", metrics.endpoint);
   app.get("/ready", async (_req, res) => {
@@ -127,7 +157,8 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use(graphiqlAssets());
   app.use(apiDocsAssets());
 
-  app.use("/api", selectVersion());
+  app.use("/api", selectVersion(apiVersions));
+  app.use(["/api", yoga.graphqlEndpoint], refuseUnlistedPreflights(config.corsOrigins));
   if (config.corsOrigins.length) {
     app.use(
       ["/api", yoga.graphqlEndpoint],

@@ -21,6 +21,8 @@ export interface Config {
   accessTokenTtl: number;
   /** Lifetime of refresh tokens in seconds (REFRESH_TOKEN_TTL, default 1209600 = 14 days). */
   refreshTokenTtl: number;
+  /** Seconds after a refresh in which the same refresh token gets the same new pair again (REFRESH_TOKEN_GRACE, default 10; 0 turns it off). */
+  refreshTokenGrace: number;
   /** Lifetime of cookie sessions in seconds (SESSION_TTL, default 604800 = 7 days). */
   sessionTtl: number;
   /** Mark the session cookie Secure (COOKIE_SECURE=true behind HTTPS; default false). */
@@ -39,8 +41,10 @@ export interface Config {
   trustProxy: boolean | string | number;
   /** Least severe log level written (LOG_LEVEL, default info). */
   logLevel: LogLevel;
-  /** Bearer token GET /metrics requires (METRICS_TOKEN); unset leaves /metrics open. */
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); unset, /metrics answers loopback callers only. */
   metricsToken?: string;
+  /** Who may introspect the GraphQL schema (INTROSPECTION, default public): everyone, signed-in callers, or nobody. */
+  introspection: "public" | "signed-in" | "off";
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -102,6 +106,7 @@ const environment = z
     REGISTRATION: oneOf(["open", "closed"], "closed"),
     ACCESS_TOKEN_TTL: wholeNumber(1, 365 * DAY, 3600, " (seconds)"),
     REFRESH_TOKEN_TTL: wholeNumber(1, 365 * DAY, 14 * DAY, " (seconds)"),
+    REFRESH_TOKEN_GRACE: wholeNumber(0, 300, 10, " (seconds; 0 turns the grace period off)"),
     SESSION_TTL: wholeNumber(1, 365 * DAY, 7 * DAY, " (seconds)"),
     COOKIE_SECURE: oneOf(["true", "false"], "false"),
     BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
@@ -124,6 +129,7 @@ const environment = z
     ),
     LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
     METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters long")),
+    INTROSPECTION: oneOf(["public", "signed-in", "off"], "public"),
   })
   .superRefine((env, context) => {
     // One without the other was silently ignored before; now it is a mistake worth stopping for.
@@ -159,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registration: e.REGISTRATION,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    refreshTokenGrace: e.REFRESH_TOKEN_GRACE,
     sessionTtl: e.SESSION_TTL,
     cookieSecure: e.COOKIE_SECURE === "true",
     bodyLimit: e.BODY_LIMIT,
@@ -169,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    introspection: e.INTROSPECTION,
   };
 }
 

@@ -45,9 +45,14 @@ try {
 
 // Loaded only now, so that a bad variable or a busy port is reported before the schema is even built.
 const { createApp } = await import("./app.js");
+const { newCliToken, publishCliAccess } = await import("./cli/local-access.js");
+// The CLI beside this server: with the embedded database, commands run in here (src/cli/local-access.ts).
+const cliToken = config.databaseUrl ? undefined : newCliToken();
+let withdrawCliAccess = () => {};
 const starting = createApp({
   config,
   logger,
+  cliToken,
   onLockLost: (error) => {
     // Another server took the embedded database over; writing on would corrupt it, so stop at once.
     logger.fatal({ err: error }, `lost the lock on DATA_DIR ${path.resolve(config.dataDir)} to another process; stopping`);
@@ -65,7 +70,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     stopping = true;
     logger.info(`${signal}: stopping (running requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
     void stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info("stopped: every request answered, the database closed");
+        process.exit(0);
+      },
       (error: unknown) => exitWith(logger, error),
     );
   });
@@ -82,6 +90,11 @@ try {
     const { restOperations } = await import("../rest-facade/table.js");
     const { describedAreas } = await import("./auth/api-description.js");
     const areas = describedAreas(restOperations).map((area) => `${base}/api/${area}`);
+    if (cliToken) {
+      // The CLI calls over loopback, whatever interface the server is bound to.
+      const loopback = ["0.0.0.0", "::", "127.0.0.1", "localhost"].includes(config.host) ? `http://127.0.0.1:${port}` : base;
+      withdrawCliAccess = publishCliAccess(config.dataDir, { url: loopback, token: cliToken, pid: process.pid });
+    }
     logger.info({ url: base }, `Hubgraph ready on ${base} (${database})`);
     logger.info(`GraphiQL ${base}/graphql; REST API ${base}/api: ${areas.join(", ")}`);
   }
@@ -91,6 +104,7 @@ try {
 
 /** Stops taking connections, lets running requests finish (closing their connections after the grace period), then closes the database. */
 async function stop(): Promise<void> {
+  withdrawCliAccess();
   for (const res of unanswered) if (!res.headersSent) res.setHeader("Connection", "close");
   await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => {

@@ -56,6 +56,11 @@ function expectTokenResponse(result: RestResult, { refresh = true } = {}): void 
 const passwordGrant = (user: { username: string; password: string }) =>
   server.rest("POST", TOKEN, { form: { grant_type: "password", username: user.username, password: user.password } });
 
+/** Moves a spent refresh token's rotation a minute back, past REFRESH_TOKEN_GRACE (as if time had passed). */
+async function pastGrace(refreshToken: string): Promise<void> {
+  await server.app.db.prisma.oAuthToken.updateMany({ where: { refreshTokenHash: hashSecret(refreshToken) }, data: { rotatedAt: new Date(Date.now() - 60_000) } });
+}
+
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
 /** Raw request with a cookie (and optional extra headers), outside the harness's bearer-only helper. */
@@ -210,7 +215,8 @@ describe("token endpoint: refresh_token grant", () => {
     expectTokenResponse(third);
     expect((await server.rest("GET", "/members/me", { token: third.body.access_token })).body.id).toBe(user.id);
 
-    // The spent refresh token is refused (and, being a replay, takes the family with it: see the next test).
+    // After the grace period the spent refresh token is refused (and, being a replay, takes the family with it: see the next test).
+    await pastGrace(first.body.refresh_token);
     const replay = await server.rest("POST", TOKEN, { body: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
     expectOAuthError(replay, 400, "invalid_grant");
   });
@@ -223,7 +229,8 @@ describe("token endpoint: refresh_token grant", () => {
     expectTokenResponse(second);
     expect((await server.rest("GET", "/members/me", { token: second.body.access_token })).status).toBe(200);
 
-    // Someone replays the spent token: refused, and every token descended from the same sign-in dies with it.
+    // Someone replays the spent token after the grace period: refused, and every token descended from the same sign-in dies with it.
+    await pastGrace(first.body.refresh_token);
     const replay = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token } });
     expectOAuthError(replay, 400, "invalid_grant");
     expectError(await server.rest("GET", "/members/me", { token: second.body.access_token }), 401);
@@ -234,18 +241,35 @@ describe("token endpoint: refresh_token grant", () => {
     expectTokenResponse(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: otherSignIn.body.refresh_token } }));
   });
 
-  it("of concurrent exchanges of one refresh token at most one succeeds, and presenting it again revokes what it got", async () => {
+  it("concurrent exchanges of one refresh token all get the same new pair; after the grace period it is a replay that revokes it", async () => {
     const user = await server.user();
     const issued = await passwordGrant(user);
     const exchange = () => server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: issued.body.refresh_token } });
-    // Exchanges that read the token before the winner marked it are simply refused; one that reads it after
-    // is a replay and revokes the family at once. Either way no two callers hold working tokens.
+    // One exchange rotates the token; the others, within REFRESH_TOKEN_GRACE, get what it got.
     const results = await Promise.all([exchange(), exchange(), exchange()]);
-    const winners = results.filter((result) => result.status === 200);
-    expect(winners.length).toBeLessThanOrEqual(1);
-    for (const loser of results.filter((result) => result.status !== 200)) expectOAuthError(loser, 400, "invalid_grant");
+    for (const result of results) expectTokenResponse(result);
+    expect(new Set(results.map((result) => result.body.access_token)).size).toBe(1);
+    expect(new Set(results.map((result) => result.body.refresh_token)).size).toBe(1);
+    const [pair] = results;
+    expect((await server.rest("GET", "/members/me", { token: pair!.body.access_token })).status).toBe(200);
+    // A retry a moment later still gets it.
+    expect((await exchange()).body.refresh_token).toBe(pair!.body.refresh_token);
+    // Another client presenting it gets nothing.
+    expectOAuthError(await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: issued.body.refresh_token, client_id: "someone-else" } }), 401, "invalid_client");
+
+    await pastGrace(issued.body.refresh_token);
     expectOAuthError(await exchange(), 400, "invalid_grant");
-    for (const winner of winners) expectError(await server.rest("GET", "/members/me", { token: winner.body.access_token }), 401);
+    expectError(await server.rest("GET", "/members/me", { token: pair!.body.access_token }), 401);
+  });
+
+  it("keeps the grace pair sealed: the database row holds no token in clear text", async () => {
+    const user = await server.user();
+    const issued = await passwordGrant(user);
+    const next = await server.rest("POST", TOKEN, { form: { grant_type: "refresh_token", refresh_token: issued.body.refresh_token } });
+    expectTokenResponse(next);
+    const row = await server.app.db.prisma.oAuthToken.findUniqueOrThrow({ where: { refreshTokenHash: hashSecret(issued.body.refresh_token) } });
+    expect(row.graceSealed).toBeTruthy();
+    for (const secret of [next.body.access_token, next.body.refresh_token]) expect(JSON.stringify(row)).not.toContain(secret);
   });
 
   it("refuses an unknown refresh token and a missing one", async () => {

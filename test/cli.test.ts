@@ -174,7 +174,8 @@ describe("hubgraph CLI against a running server's database", () => {
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const short = await cli(["user", "reset-password", user.username, "--password-stdin"], "short\n");
     expect(short.code).toBe(2);
-    expect(short.stderr).toContain("--password must be at least 8 characters");
+    // The option actually used is named: the password came from standard input.
+    expect(short.stderr).toContain("error: --password-stdin must be at least 8 characters");
     expect(await tokenWorks(user.token)).toBe(true);
 
     const reset = await cli(["user", "reset-password", user.username, "--password-stdin"], "brand new cobalt harbor 58\n");
@@ -248,11 +249,38 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(blank.stderr).toContain("<name> must not be empty");
   });
 
+  const counts = async () => {
+    const db = server.app.db.prisma;
+    return Promise.all([db.user.count(), db.group.count(), db.groupMember.count(), db.wikiPage.count(), db.wikiRevision.count(), db.blogEntry.count()]);
+  };
+
+  it("seeds all or nothing: a run that fails on its last record leaves nothing behind", async () => {
+    const db = server.app.db.prisma;
+    const before = await counts();
+    // The last blog entry cannot be written: the run fails after everything else was added.
+    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_hackathon() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      IF NEW.alias = 'summer-hackathon' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_hackathon BEFORE INSERT ON blog_entries FOR EACH ROW EXECUTE FUNCTION refuse_hackathon()`);
+    try {
+      const failed = await cli(["seed", "--demo", "--password", "demo cobalt orbit lantern 58"]);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain("seeding blog entries 6/6");
+      expect(await counts()).toEqual(before);
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER refuse_hackathon ON blog_entries`);
+      await db.$executeRawUnsafe(`DROP FUNCTION refuse_hackathon()`);
+    }
+  });
+
   it("seeds demo content through the services, and a second run adds nothing", async () => {
     expect((await cli(["seed"])).code).toBe(2);
     const seeded = await cli(["seed", "--demo", "--password", "demo cobalt orbit lantern 58"]);
     expect(seeded.code, seeded.stderr).toBe(0);
-    expect(seeded.stdout).toMatch(/^added 4 users, 1 group, 3 group memberships, 6 wiki pages, 10 wiki revisions, 6 blog entries\n$/);
+    expect(seeded.stdout).toMatch(/^added 4 users, 1 group, 3 group memberships, 6 wiki pages, 10 wiki revisions, 6 blog entries\n/);
+    expect(seeded.stdout).toContain("demo accounts: ada, grace, margaret, linus, with the password given with --password\n");
+    expect(seeded.stdout).toContain("sign in as one: curl");
+    // Progress, on stderr.
+    expect(seeded.stderr).toContain("seeding wiki pages 3/6…");
 
     // Anonymous readers see the published public content only; the rules of the services hold.
     const pages = await server.rest("GET", "/wiki/list", { query: { limit: 100 } });
@@ -265,13 +293,41 @@ describe("hubgraph CLI against a running server's database", () => {
     const grace = (await signIn("grace", "demo cobalt orbit lantern 58")).body.access_token;
     expect((await server.rest("GET", "/wiki/list", { token: grace })).body.total).toBe(4);
 
-    const counts = async () => {
-      const db = server.app.db.prisma;
-      return Promise.all([db.user.count(), db.group.count(), db.groupMember.count(), db.wikiPage.count(), db.wikiRevision.count(), db.blogEntry.count()]);
-    };
     const before = await counts();
     const again = await cli(["seed", "--demo"]);
-    expect(again).toEqual({ code: 0, stdout: "the demo content is there already; nothing added\n", stderr: "" });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^the demo content is there already; nothing added\ndemo accounts: ada, grace, margaret, linus, with the password they were given/);
     expect(await counts()).toEqual(before);
+  });
+
+  it("never touches what is not its own: a page, an entry or an account with a demo name is skipped and reported", async () => {
+    // A fresh database: the README's walk-through made "Getting Started" first, and someone registered LINUS.
+    const fresh = await startServer();
+    try {
+      const admin = await fresh.user({ admin: true });
+      expect((await fresh.rest("POST", "/wiki", { token: admin.token, body: { title: "Getting Started", pagetext: "Welcome to the hub.", state: 1 } })).status).toBe(201);
+      expect((await fresh.rest("POST", "/blog", { token: admin.token, body: { scope: "site", scope_id: 0, title: "Meetup", alias: "meetup-recap", content: "Ours.", state: 1 } })).status).toBe(201);
+      await fresh.user({ username: "LINUS" });
+      const run = async (args: string[]) => {
+        let stdout = "";
+        let stderr = "";
+        const code = await runCli(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: Readable.from([""]), env: process.env }, { database: fresh.app.db });
+        return { code, stdout, stderr };
+      };
+      const seeded = await run(["seed", "--demo"]);
+      expect(seeded.code, seeded.stderr).toBe(0);
+      expect(seeded.stdout).toContain("skipped account linus: the name belongs to an account that is not the demo's");
+      expect(seeded.stdout).toContain("skipped wiki page GettingStarted: a page with that name exists and is not the demo's");
+      expect(seeded.stdout).toContain("skipped blog entry meetup-recap: an entry with that alias exists and is not the demo's");
+      expect(seeded.stdout).toMatch(/demo accounts: ada, grace, margaret, with the password \S+\n/);
+      // The walk-through's page is as it was.
+      const page = await fresh.rest("GET", "/wiki/list", { query: { search: "Welcome to the hub." } });
+      expect(page.body.pages.find((found: { pagename: string }) => found.pagename === "GettingStarted")).toMatchObject({ revisions: 1 });
+      // Idempotent, skips included.
+      const again = await run(["seed", "--demo"]);
+      expect(again.stdout).toMatch(/^the demo content is there already; nothing added\n/);
+    } finally {
+      await fresh.close();
+    }
   });
 });

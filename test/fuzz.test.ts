@@ -551,16 +551,18 @@ async function send(sent: Sent): Promise<{ status: number; text: string; content
   } else if (sent.body !== undefined) body = Buffer.from(sent.body);
   if (body) headers["content-length"] = String(body.length);
   return new Promise((resolve, reject) => {
+    let answered: (() => void) | undefined;
     const request = http.request(sent.url, { method: sent.method, headers, agent: oneShot }, (response) => {
       const chunks: Buffer[] = [];
+      answered = () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString(), contentType: String(response.headers["content-type"] ?? "") });
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString(), contentType: String(response.headers["content-type"] ?? "") }),
-      );
-      response.on("error", reject);
+      response.on("end", answered);
+      response.on("error", answered);
     });
     request.setTimeout(30_000, () => request.destroy(new Error("no answer within 30 s")));
-    request.on("error", reject);
+    // Node 24 answers an oversized request head (431) and resets the connection while this client may
+    // still be writing it: the answer came, the reset that follows is not a failure of the server.
+    request.on("error", (error) => (answered ? answered() : reject(error)));
     request.end(body);
   });
 }

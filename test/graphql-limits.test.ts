@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "graphql";
-import { startServer, type TestServer, type TestUser } from "./server.js";
+import { capturingLogger, isServerFault, startServer, type LoggedLine, type TestServer, type TestUser } from "./server.js";
 import { QUERY_LIMITS, assertWithinQueryLimits, queryCost } from "../src/graphql/limits.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
@@ -150,5 +150,25 @@ describe("GraphQL query limits", () => {
   it("leaves introspection (GraphiQL) alone", async () => {
     const introspection = await run("{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name ofType { name } } } } } } } } }");
     expect(introspection.errors).toBeUndefined();
+  });
+});
+
+describe("a deeply nested list literal", () => {
+  it("is a 400 naming the problem, logged as nothing of the server's (not 200 'Unexpected error.' with a stack)", async () => {
+    const lines: LoggedLine[] = [];
+    const watched = await startServer({}, capturingLogger((line) => void lines.push(line)));
+    try {
+      for (const depth of [3_000, 20_000]) {
+        const query = `{ wikiPages(search: ${"[".repeat(depth)}"x"${"]".repeat(depth)}) { total } }`;
+        const response = await fetch(`${watched.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+        const body = (await response.json()) as Answer;
+        expect(response.status, String(depth)).toBe(400);
+        expect(body.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
+        expect(body.errors?.[0]?.message).not.toMatch(/Unexpected error/);
+      }
+      expect(lines.filter((line) => isServerFault(line) || line.err)).toEqual([]);
+    } finally {
+      await watched.close();
+    }
   });
 });

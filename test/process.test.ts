@@ -172,5 +172,130 @@ describe("a server on a fresh DATA_DIR", () => {
     // Closed cleanly: the DATA_DIR lock is gone, so the next server can start at once.
     expect(fs.existsSync(path.join(dir, "hubgraph.lock"))).toBe(false);
     expect(first.lines.filter((line) => /"level":"(error|fatal)"/.test(line))).toEqual([]);
+    // ... and said so when it had finished.
+    expect(first.lines.some((line) => /"msg":"stopped: every request answered, the database closed"/.test(line))).toBe(true);
   });
 });
+
+describe("the first run", () => {
+  const signIn = (url: string, username: string, password: string) =>
+    fetch(`${url}/api/developer/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username, password }) });
+
+  it("creates admin with a random password, logged once and kept owner-only in DATA_DIR until it is changed", async () => {
+    const dir = dataDir();
+    const passwordFile = path.join(dir, "admin-password");
+    const first = start({ DATA_DIR: dir });
+    const url = await ready(first);
+    const created = first.lines.map((line) => JSON.parse(line) as { msg: string }).filter((line) => /created administrator/.test(line.msg));
+    expect(created).toHaveLength(1);
+    const password = /with password (\S+)/.exec(created[0]!.msg)![1]!;
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    expect(created[0]!.msg).toContain(passwordFile);
+    expect(created[0]!.msg).toContain("user reset-password admin");
+    expect(fs.readFileSync(passwordFile, "utf8")).toBe(password);
+    expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
+    expect((await signIn(url, "admin", password)).status).toBe(200);
+    first.child.kill("SIGTERM");
+    expect(await first.exit).toBe(0);
+
+    // A second start finds the administrator: nothing created, the password not shown again, the file kept.
+    const second = start({ DATA_DIR: dir });
+    const again = await ready(second);
+    expect(second.lines.join("\n")).not.toContain(password);
+    expect(second.lines.join("\n")).not.toContain("created administrator");
+    expect(fs.existsSync(passwordFile)).toBe(true);
+    expect((await signIn(again, "admin", password)).status).toBe(200);
+    second.child.kill("SIGTERM");
+    expect(await second.exit).toBe(0);
+
+    // Changed with the CLI: the file goes.
+    const changed = await runCliProcess(["user", "reset-password", "admin", "--password-stdin"], { DATA_DIR: dir }, "a-new-and-much-longer-passphrase-4-admin\n");
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toContain(`deleted ${passwordFile}`);
+    expect(fs.existsSync(passwordFile)).toBe(false);
+  });
+
+  it("creates nothing when ADMIN_* is set (as before) or an administrator exists", async () => {
+    const dir = dataDir();
+    const server = start({ DATA_DIR: dir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "correct-horse-battery-staple-9" });
+    const url = await ready(server);
+    expect(server.lines.join("\n")).toContain('created administrator \\"root\\"');
+    expect(server.lines.join("\n")).not.toContain("with password");
+    expect(fs.existsSync(path.join(dir, "admin-password"))).toBe(false);
+    expect((await signIn(url, "admin", "anything-at-all")).status).toBe(400);
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
+    const next = start({ DATA_DIR: dir });
+    await ready(next);
+    expect(next.lines.join("\n")).not.toContain("created administrator");
+    next.child.kill("SIGTERM");
+    expect(await next.exit).toBe(0);
+  });
+});
+
+describe("the CLI beside a running server on the embedded database", () => {
+  it("runs its commands inside the server, found through an owner-only access file that goes when the server stops", async () => {
+    const dir = dataDir();
+    const server = start({ DATA_DIR: dir });
+    const url = await ready(server);
+    const accessFile = path.join(dir, "cli-access.json");
+    expect(fs.statSync(accessFile).mode & 0o777).toBe(0o600);
+
+    const listed = await runCliProcess(["user", "list"], { DATA_DIR: dir });
+    expect(listed).toMatchObject({ code: 0, stderr: "" });
+    expect(listed.stdout).toMatch(/^1\s+admin\s+yes/m);
+    const created = await runCliProcess(["user", "create", "ada", "--email", "ada@example.test", "--password-stdin"], { DATA_DIR: dir }, "analytical-engine-notes-1843\n");
+    expect(created).toMatchObject({ code: 0, stderr: "" });
+    // Written by the server itself: it signs in at once.
+    const token = await fetch(`${url}/api/developer/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username: "ada", password: "analytical-engine-notes-1843" }) });
+    expect(token.status).toBe(200);
+    // Errors name the option the user typed.
+    const weak = await runCliProcess(["user", "create", "bob", "--email", "bob@example.test", "--password-stdin"], { DATA_DIR: dir }, "short\n");
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toMatch(/^error: --password-stdin /);
+
+    // Without the token nothing runs: the route does not exist for anyone else (a guessed bearer is refused as any bad token).
+    for (const headers of [{}, { authorization: "Bearer guessed" }] as Record<string, string>[]) {
+      const forged = await fetch(`${url}/_cli`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ argv: ["user", "list"] }) });
+      expect([401, 404]).toContain(forged.status);
+      expect(await forged.text()).not.toContain("admin@localhost");
+    }
+
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
+    expect(fs.existsSync(accessFile)).toBe(false);
+    // With no server, the CLI opens the database itself, as before.
+    const alone = await runCliProcess(["user", "list"], { DATA_DIR: dir });
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/^2\s+ada/m);
+  });
+
+  it("--version prints the package's version; output piped to a reader that goes away ends quietly", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    const printed = await runCliProcess(["--version"], { DATA_DIR: dataDir() });
+    expect(printed).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+
+    // `hubgraph openapi | head -1`: the reader closes after the first chunk.
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "openapi"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir() }, stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout!.once("data", () => child.stdout!.destroy());
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+});
+
+/** The CLI as a user runs it, in a process of its own (from source through tsx). */
+function runCliProcess(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { DATABASE_URL: _url, ...inherited } = process.env;
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin!.end(input);
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr })));
+}

@@ -79,7 +79,9 @@ async function bearerUser(db: PrismaClient, token: string): Promise<{ user: NonN
 export function authRoutes(db: PrismaClient, config: Config) {
   const router = express.Router();
   const tokenEndpoint = createTokenEndpoint(db, config);
-  const cookieOptions = { httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure, path: "/" };
+  // Secure when COOKIE_SECURE says so, or when this request came over HTTPS: directly, or through a
+  // proxy TRUST_PROXY trusts that said X-Forwarded-Proto: https (express's req.secure weighs both).
+  const cookieOptions = (req: Request) => ({ httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure || req.secure, path: "/" });
 
   const limitSignIns = signInLimiter(config, db);
   // A token request that carries a live session cookie must echo its X-CSRF-Token like any other (identifyCaller).
@@ -105,7 +107,7 @@ export function authRoutes(db: PrismaClient, config: Config) {
       if (!user) throw unauthenticated("Invalid username and password combination.");
       if (req.session) await endSession(db, req.session.id);
       const { token, session } = await startSession(db, user.id, config.sessionTtl);
-      res.cookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: config.sessionTtl * 1000 });
+      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), maxAge: config.sessionTtl * 1000 });
       res.status(201).json({ user: publicUser(user), csrfToken: session.csrfToken });
     } catch (error) {
       next(error);
@@ -121,7 +123,7 @@ export function authRoutes(db: PrismaClient, config: Config) {
     try {
       if (!req.session) throw unauthenticated("No session.");
       await endSession(db, req.session.id);
-      res.clearCookie(SESSION_COOKIE, cookieOptions);
+      res.clearCookie(SESSION_COOKIE, cookieOptions(req));
       res.status(204).end();
     } catch (error) {
       next(error);

@@ -42,15 +42,75 @@ export async function registerClient(ctx: RequestContext, name: unknown) {
   return { client, secret };
 }
 
-/** The user the model hands the library; on a refresh it carries the family of the token being exchanged. */
+/**
+ * The user the model hands the library; on a refresh it carries the family of the token being exchanged
+ * and that token itself, whose row keeps the new pair sealed for the grace period.
+ */
 interface TokenUser {
   id: number;
   username: string;
   tokenFamily?: string;
+  exchangedRefreshToken?: string;
+}
+
+/** What a refresh answered, as kept (sealed) for a retry within the grace period. */
+interface SealedPair {
+  accessToken: string;
+  accessTokenExpiresAt: string;
+  refreshToken?: string;
+  scope?: string;
+}
+
+/**
+ * The key that seals a refresh's new pair: derived from the exchanged refresh token, which only its holder
+ * knows (the database keeps its SHA-256 hash, a different derivation), so a sealed pair is useless to
+ * anyone reading the database.
+ */
+const graceKey = (refreshToken: string) => crypto.createHash("sha256").update(`hubgraph refresh grace\u0000${refreshToken}`).digest();
+
+function sealPair(refreshToken: string, pair: SealedPair): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", graceKey(refreshToken), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(pair), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+function openPair(refreshToken: string, sealed: string): SealedPair | null {
+  try {
+    const bytes = Buffer.from(sealed, "base64url");
+    const decipher = crypto.createDecipheriv("aes-256-gcm", graceKey(refreshToken), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8")) as SealedPair;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a refresh token exchanged at `rotatedAt` is still within the grace period. */
+const withinGrace = (rotatedAt: Date, graceSeconds: number, now = Date.now()) => now - rotatedAt.getTime() < graceSeconds * 1000;
+
+/** How long a retry waits for the exchange it repeats to seal its pair (that exchange is milliseconds from done). */
+const SEAL_WAIT_MS = 3000;
+
+/**
+ * The pair a refresh token was exchanged for, when it is presented again within the grace period by the
+ * client it was issued to (a retry after a lost answer, or parallel refreshes of one app): null otherwise.
+ * Waits briefly for a concurrent exchange that has marked the token but not yet sealed its pair.
+ */
+async function pairWithinGrace(db: PrismaClient, refreshToken: string, clientId: string, graceSeconds: number): Promise<SealedPair | null> {
+  if (graceSeconds === 0) return null;
+  const deadline = Date.now() + SEAL_WAIT_MS;
+  for (;;) {
+    const row = await db.oAuthToken.findUnique({ where: { refreshTokenHash: hashSecret(refreshToken) }, select: { rotatedAt: true, graceSealed: true, clientId: true } });
+    if (!row?.rotatedAt || row.clientId !== clientId || !withinGrace(row.rotatedAt, graceSeconds)) return null;
+    if (row.graceSealed) return openPair(refreshToken, row.graceSealed);
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /** The storage model @node-oauth/oauth2-server calls; tokens never touch the database in clear text. */
-function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
+function oauthModel(db: PrismaClient, graceSeconds = 0): OAuth2Server.PasswordModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
   const asUser = (user: { id: number; username: string }) => ({ id: user.id, username: user.username });
   return {
     async getClient(clientId, clientSecret) {
@@ -91,6 +151,12 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
         await db.oAuthToken.deleteMany({ where: { id: saved.id } });
         throw new InvalidGrantError("Invalid grant: refresh token is invalid");
       }
+      const exchanged = (user as TokenUser).exchangedRefreshToken;
+      if (exchanged && graceSeconds > 0) {
+        // Kept on the spent token's row (in the database, so every server process sees it) for retries.
+        const pair: SealedPair = { accessToken: token.accessToken, accessTokenExpiresAt: token.accessTokenExpiresAt!.toISOString(), refreshToken: token.refreshToken, scope: token.scope?.join(" ") };
+        await db.oAuthToken.updateMany({ where: { refreshTokenHash: hashSecret(exchanged) }, data: { graceSealed: sealPair(exchanged, pair) } });
+      }
       return { ...token, client, user };
     },
     async getAccessToken(accessToken) {
@@ -112,6 +178,8 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
       if (!row) return false;
       const family = familyOf(row);
       if (row.rotatedAt) {
+        // Within the grace period this is a retry, answered with the same pair by the token endpoint.
+        if (withinGrace(row.rotatedAt, graceSeconds)) return false;
         // Reuse of a spent refresh token: it was stolen, or its holder's copy was. Either way nobody can
         // tell which party holds the newest token, so every token of the family goes (RFC 9700 §4.14.2).
         await revokeFamily(db, family);
@@ -123,7 +191,7 @@ function oauthModel(db: PrismaClient): OAuth2Server.PasswordModel & OAuth2Server
         scope: row.scope ? row.scope.split(" ") : undefined,
         client: { id: row.client.id, grants: row.client.grants },
         // The library hands this user to saveToken for the new pair, which so inherits the family.
-        user: { ...asUser(row.user), tokenFamily: family } satisfies TokenUser,
+        user: { ...asUser(row.user), tokenFamily: family, exchangedRefreshToken: refreshToken } satisfies TokenUser,
       };
     },
     async revokeToken(token) {
@@ -149,7 +217,7 @@ export const SUPPORTED_GRANTS = new Set(["password", "refresh_token", "client_cr
 
 export function createTokenEndpoint(db: PrismaClient, config: Config) {
   const server = new OAuth2Server({
-    model: oauthModel(db),
+    model: oauthModel(db, config.refreshTokenGrace),
     accessTokenLifetime: config.accessTokenTtl,
     refreshTokenLifetime: config.refreshTokenTtl,
     requireClientAuthentication: { password: false, refresh_token: false },
@@ -183,6 +251,23 @@ export function createTokenEndpoint(db: PrismaClient, config: Config) {
         scope: token.scope?.join(" ") ?? "api",
       });
     } catch (error) {
+      // A refresh token exchanged moments ago (parallel refreshes, a retry after a lost answer): the same
+      // pair again, within REFRESH_TOKEN_GRACE seconds, to the client it was issued to. The library has
+      // authenticated that client by now (a bad one is invalid_client, not invalid_grant).
+      if (error instanceof InvalidGrantError && body.grant_type === "refresh_token" && typeof body.refresh_token === "string") {
+        const clientId = clientCredentialsOf(req).clientId || FIRST_PARTY_CLIENT_ID;
+        const pair = await pairWithinGrace(db, body.refresh_token, clientId, config.refreshTokenGrace);
+        if (pair) {
+          res.status(200).set("Cache-Control", "no-store").json({
+            access_token: pair.accessToken,
+            token_type: "Bearer",
+            expires_in: Math.max(0, Math.round((Date.parse(pair.accessTokenExpiresAt) - Date.now()) / 1000)),
+            ...(pair.refreshToken ? { refresh_token: pair.refreshToken } : {}),
+            scope: pair.scope ?? "api",
+          });
+          return;
+        }
+      }
       sendOAuthError(res, error);
     }
   };

@@ -13,6 +13,8 @@ export async function purgeExpiredCredentials(db: PrismaClient, now = new Date()
   const tokens = await db.oAuthToken.deleteMany({
     where: { accessTokenExpiresAt: { lte: now }, OR: [{ refreshTokenExpiresAt: null }, { refreshTokenExpiresAt: { lte: now } }] },
   });
+  // A refresh's sealed pair is for retries within REFRESH_TOKEN_GRACE (300 s at most); after that it goes.
+  await db.oAuthToken.updateMany({ where: { graceSealed: { not: null }, rotatedAt: { lte: new Date(now.getTime() - 300_000) } }, data: { graceSealed: null } });
   return { sessions: sessions.count, tokens: tokens.count };
 }
 

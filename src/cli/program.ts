@@ -1,21 +1,29 @@
 import fs from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
-import { loadConfig } from "../config.js";
-import { openDatabase, type Database } from "../db/database.js";
+import { loadConfig, type Config } from "../config.js";
+import { PACKAGE } from "../version.js";
+import type { Database } from "../db/database.js";
 import { CliError, EXIT, counted, usageError, type CliIo, type CliRun } from "./context.js";
-import { createUserCommand, listUsersCommand, resetPasswordCommand, setAdministratorCommand } from "./users.js";
-import { issueTokenCommand, registerClientCommand, revokeTokenCommand } from "./tokens.js";
-import { seedCommand } from "./seed.js";
+
+/**
+ * A command loaded when it runs, not to parse a command line (the commands load the services, the
+ * database and the password policy's dictionaries): --help and --version answer at once.
+ */
+function later<A extends unknown[]>(load: () => Promise<(run: CliRun, ...args: A) => Promise<void>>) {
+  return async (run: CliRun, ...args: A) => (await load())(run, ...args);
+}
 
 export interface CliOptions {
-  /** An open database to use instead of opening the configured one (tests share the test server's). */
+  /** An open database to use instead of opening the configured one (tests share the test server's; the server its own). */
   database?: Database;
+  /** The configuration to use instead of reading io.env (the server's own, when a command runs inside it). */
+  config?: Config;
 }
 
 const DATABASE_NOTE = `
 The database is the server's: DATABASE_URL (postgres://…) or the embedded one in DATA_DIR (default ./data),
-migrated on open like the server does. Stop the server before using an embedded database from here:
-two processes must not open one PGlite folder at a time.`;
+migrated on open like the server does. While a server holds the embedded database, commands run inside
+that server (found through DATA_DIR/cli-access.json, readable by its owner only).`;
 
 /**
  * Runs one command line (without the program name) and returns the exit code: 0 done, 1 the command
@@ -28,8 +36,8 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
   const withDatabase =
     <A extends unknown[]>(command: (run: CliRun, ...args: A) => Promise<void>) =>
     async (...args: A) => {
-      const config = loadConfig(io.env);
-      const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: migrationLog }));
+      const config = options.config ?? loadConfig(io.env);
+      const db = options.database ?? (await (await import("../db/database.js")).openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: migrationLog }));
       try {
         await command({ db, config, io, say: (line) => io.stdout(`${line}\n`) }, ...args);
       } finally {
@@ -39,6 +47,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
 
   const program = new Command("hubgraph")
     .description("Hubgraph administration: accounts, tokens, OAuth clients, demo content and migrations.")
+    .version(PACKAGE.version, "-V, --version", "print the version")
     .addHelpText("after", DATABASE_NOTE)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -55,30 +64,30 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .option("--admin", "make it an administrator")
     .option("--password <password>", "password, at least 8 characters (visible in the process list: prefer --password-stdin)")
     .option("--password-stdin", "read the password from the first line of standard input")
-    .action(withDatabase(createUserCommand));
+    .action(withDatabase(later(async () => (await import("./users.js")).createUserCommand)));
   user
     .command("promote")
     .description("make an account an administrator")
     .argument("<username>")
-    .action(withDatabase((run, username: string) => setAdministratorCommand(run, username, true)));
+    .action(withDatabase(async (run, username: string) => (await import("./users.js")).setAdministratorCommand(run, username, true)));
   user
     .command("demote")
     .description("take administrator rights away from an account")
     .argument("<username>")
-    .action(withDatabase((run, username: string) => setAdministratorCommand(run, username, false)));
+    .action(withDatabase(async (run, username: string) => (await import("./users.js")).setAdministratorCommand(run, username, false)));
   user
     .command("reset-password")
     .description("set a new password (generated and printed unless given) and end the account's sessions and tokens")
     .argument("<username>")
     .option("--password <password>", "the new password, at least 8 characters")
     .option("--password-stdin", "read the new password from the first line of standard input")
-    .action(withDatabase(resetPasswordCommand));
+    .action(withDatabase(later(async () => (await import("./users.js")).resetPasswordCommand)));
   user
     .command("list")
     .description("list accounts")
     .option("--admins", "administrators only")
     .option("--json", "one JSON array instead of a table")
-    .action(withDatabase(listUsersCommand));
+    .action(withDatabase(later(async () => (await import("./users.js")).listUsersCommand)));
 
   const token = program.command("token").description("issue and revoke bearer tokens");
   token
@@ -86,14 +95,14 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .description("print a new bearer token for an account (no password needed; stdout carries only the token)")
     .argument("<username>")
     .option("--ttl <seconds>", "lifetime in seconds, at most a year (default: ACCESS_TOKEN_TTL, 3600)")
-    .action(withDatabase(issueTokenCommand));
+    .action(withDatabase(later(async () => (await import("./tokens.js")).issueTokenCommand)));
   token
     .command("revoke")
     .description("revoke one access or refresh token (its pair goes too), or every token of an account")
     .argument("[token]", "the token itself, as the token endpoint or `token issue` gave it")
     .option("--user <username>", "revoke every token of this account instead")
     .option("--sessions", "with --user: end the account's cookie sessions too")
-    .action(withDatabase(revokeTokenCommand));
+    .action(withDatabase(later(async () => (await import("./tokens.js")).revokeTokenCommand)));
 
   const client = program.command("client").description("OAuth clients");
   client
@@ -101,7 +110,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .description("register a confidential OAuth client; prints its id and its secret (shown once)")
     .argument("<name>", "a name for the application")
     .requiredOption("--owner <username>", "the account the client's client_credentials tokens act as")
-    .action(withDatabase(registerClientCommand));
+    .action(withDatabase(later(async () => (await import("./tokens.js")).registerClientCommand)));
 
   program
     .command("seed")
@@ -111,7 +120,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .action(
       withDatabase(async (run, seedOptions: { demo?: boolean; password?: string }) => {
         if (!seedOptions.demo) throw usageError("say which data to add: seed --demo");
-        await seedCommand(run, seedOptions);
+        await (await import("./seed.js")).seedCommand(run, seedOptions);
       }),
     );
 

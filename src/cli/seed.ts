@@ -1,4 +1,5 @@
 import type { User } from "../generated/prisma/client.js";
+import { equalsIgnoringCase } from "../common/search.js";
 import { createUser } from "../users/service.js";
 import { WIKI_ACCESS, createWikiPage, updateWikiPage } from "../wiki/service.js";
 import { BLOG_ACCESS, createBlogEntry } from "../blog/service.js";
@@ -11,6 +12,11 @@ import { generatedPassword } from "./users.js";
  * access rules something to hide. Everything except the group goes through the services (the groups area
  * has no service yet), so their rules hold. Records are found again by their names, so a second run adds
  * nothing; a run that stopped half-way is completed by the next.
+ *
+ * It never touches what is not its own: a name taken by someone else's record (the README walk-through's
+ * "Getting Started" page, an account called ada) is skipped and reported, and so is everything that would
+ * have been written by, or into, what was skipped. A run that fails deletes what it had added, so it adds
+ * all or nothing (see seedDemo for why that is not one database transaction).
  */
 
 const DEMO_USERS = [
@@ -119,85 +125,155 @@ export interface SeedResult {
   entries: number;
   /** Passwords of the accounts this run created (generated unless --password was given). */
   password: string | null;
+  /** Demo accounts that exist (made by this run or an earlier one), in order. */
+  accounts: string[];
+  /** What was left alone because its name belongs to someone else's record, one sentence each. */
+  skipped: string[];
 }
 
-export async function seedDemo(run: CliRun, options: { password?: string }): Promise<SeedResult> {
+/** The e-mail domain of demo accounts: how an account called ada is known to be the demo's. */
+const DEMO_DOMAIN = "@demo.hubgraph.invalid";
+
+/**
+ * Adds what is missing. All or nothing by undoing: the services open transactions of their own and the
+ * list kit reads through the driver, outside Prisma's transaction, so the records are written one service
+ * call at a time, as the API writes them, and on a failure everything this run created is deleted again,
+ * newest first, before the error is reported.
+ */
+export async function seedDemo(run: CliRun, options: { password?: string }, progress: (line: string) => void = () => {}): Promise<SeedResult> {
   const db = run.db.prisma;
-  const added: SeedResult = { users: 0, groups: 0, memberships: 0, pages: 0, revisions: 0, entries: 0, password: null };
+  const added: SeedResult = { users: 0, groups: 0, memberships: 0, pages: 0, revisions: 0, entries: 0, password: null, accounts: [], skipped: [] };
   const password = options.password ?? generatedPassword();
+  const created = { users: [] as number[], group: null as number | null, memberships: [] as { groupId: number; userId: number }[], pages: [] as number[], revisions: [] as number[], entries: [] as number[] };
 
-  const users = new Map<DemoUser, User>();
-  for (const demo of DEMO_USERS) {
-    let user = await db.user.findUnique({ where: { username: demo.username } });
-    if (!user) {
-      user = await service(createUser(operatorContext(run), { ...demo, password }), { password: "--password" });
-      added.users += 1;
-      added.password = password;
+  try {
+    progress(`accounts (${DEMO_USERS.length})`);
+    const users = new Map<DemoUser, User>();
+    for (const demo of DEMO_USERS) {
+      // Usernames are unique regardless of case: ADA would keep ada from being created.
+      let user = await db.user.findFirst({ where: { username: equalsIgnoringCase(demo.username) } });
+      if (user && user.email !== demo.email) {
+        added.skipped.push(`account ${demo.username}: the name belongs to an account that is not the demo's, so ${demo.username}'s pages and entries are left out too`);
+        continue;
+      }
+      if (!user) {
+        user = await service(createUser(operatorContext(run), { ...demo, password }), { password: "--password" });
+        created.users.push(user.id);
+        added.users += 1;
+        added.password = password;
+      }
+      users.set(demo.username, user);
+      added.accounts.push(demo.username);
     }
-    users.set(demo.username, user);
-  }
-  const as = (username: DemoUser) => contextAs(run, users.get(username)!);
+    const as = (username: DemoUser) => contextAs(run, users.get(username)!);
 
-  let group = await db.group.findUnique({ where: { cn: DEMO_GROUP.cn } });
-  if (!group) {
-    group = await db.group.create({ data: { cn: DEMO_GROUP.cn, title: DEMO_GROUP.title } });
-    added.groups += 1;
-  }
-  // One row per member; managers are members with the flag.
-  const memberships = DEMO_GROUP.members.map((username) => ({
-    groupId: group.id,
-    userId: users.get(username)!.id,
-    status: "member" as const,
-    manager: (DEMO_GROUP.managers as readonly string[]).includes(username),
-  }));
-  added.memberships += (await db.groupMember.createMany({ data: memberships, skipDuplicates: true })).count;
+    progress(`group ${DEMO_GROUP.cn}`);
+    let group = await db.group.findUnique({ where: { cn: DEMO_GROUP.cn }, include: { members: { select: { user: { select: { email: true } } } } } });
+    if (group && group.members.some((member) => !member.user.email.endsWith(DEMO_DOMAIN))) {
+      added.skipped.push(`group ${DEMO_GROUP.cn}: a group with that name has members who are not demo accounts, so the demo's group pages and entries are left out`);
+      group = null;
+    } else {
+      if (!group) {
+        group = { ...(await db.group.create({ data: { cn: DEMO_GROUP.cn, title: DEMO_GROUP.title } })), members: [] };
+        created.group = group.id;
+        added.groups += 1;
+      }
+      const groupId = group.id;
+      // One row per member; managers are members with the flag.
+      const memberships = DEMO_GROUP.members
+        .filter((username) => users.has(username))
+        .map((username) => ({ groupId, userId: users.get(username)!.id, status: "member" as const, manager: (DEMO_GROUP.managers as readonly string[]).includes(username) }));
+      for (const membership of memberships) {
+        const { count } = await db.groupMember.createMany({ data: [membership], skipDuplicates: true });
+        if (count) created.memberships.push({ groupId, userId: membership.userId });
+        added.memberships += count;
+      }
+    }
 
-  for (const page of DEMO_PAGES) {
-    const ctx = as(page.author);
-    const scope = page.inGroup ? { scope: "group", scopeId: group.id } : { scope: "site", scopeId: 0 };
-    let existing = await db.wikiPage.findUnique({
-      where: { scope_scopeId_pagename: { ...scope, pagename: page.pagename } },
-      select: { id: true, _count: { select: { revisions: true } } },
-    });
-    if (!existing) {
-      const [first] = page.revisions;
-      const created = await service(
-        createWikiPage(ctx, { title: page.title, pagename: page.pagename, pagetext: first!.text, summary: first!.summary, state: page.state ?? 1, access: page.access ?? WIKI_ACCESS.fallback, ...scope }),
+    for (const [index, page] of DEMO_PAGES.entries()) {
+      progress(`wiki pages ${index + 1}/${DEMO_PAGES.length}`);
+      if (!users.has(page.author)) continue;
+      if (page.inGroup && !group) continue;
+      const ctx = as(page.author);
+      const scope = page.inGroup ? { scope: "group", scopeId: group!.id } : { scope: "site", scopeId: 0 };
+      let existing = await db.wikiPage.findUnique({
+        where: { scope_scopeId_pagename: { ...scope, pagename: page.pagename } },
+        select: { id: true, createdById: true, _count: { select: { revisions: true } } },
+      });
+      if (existing && existing.createdById !== users.get(page.author)!.id) {
+        added.skipped.push(`wiki page ${page.pagename}: a page with that name exists and is not the demo's`);
+        continue;
+      }
+      if (!existing) {
+        const [first] = page.revisions;
+        const made = await service(
+          createWikiPage(ctx, { title: page.title, pagename: page.pagename, pagetext: first!.text, summary: first!.summary, state: page.state ?? 1, access: page.access ?? WIKI_ACCESS.fallback, ...scope }),
+        );
+        created.pages.push(made.id);
+        existing = { id: made.id, createdById: users.get(page.author)!.id, _count: { revisions: 1 } };
+        added.pages += 1;
+        added.revisions += 1;
+      }
+      for (const revision of page.revisions.slice(existing._count.revisions)) {
+        await service(updateWikiPage(ctx, existing.id, { pagetext: revision.text, summary: revision.summary }));
+        const latest = await db.wikiPage.findUniqueOrThrow({ where: { id: existing.id }, select: { currentRevisionId: true } });
+        if (latest.currentRevisionId) created.revisions.push(latest.currentRevisionId);
+        added.revisions += 1;
+      }
+    }
+
+    const day = 24 * 3600 * 1000;
+    for (const [index, entry] of DEMO_ENTRIES.entries()) {
+      progress(`blog entries ${index + 1}/${DEMO_ENTRIES.length}`);
+      if (!users.has(entry.author)) continue;
+      if (entry.inGroup && !group) continue;
+      const scope = entry.inGroup ? { scope: "group", scopeId: group!.id } : { scope: "site", scopeId: 0 };
+      const existing = await db.blogEntry.findUnique({ where: { scope_scopeId_alias: { ...scope, alias: entry.alias } }, select: { id: true, createdById: true } });
+      if (existing) {
+        if (existing.createdById !== users.get(entry.author)!.id) added.skipped.push(`blog entry ${entry.alias}: an entry with that alias exists and is not the demo's`);
+        continue;
+      }
+      const made = await service(
+        createBlogEntry(as(entry.author), {
+          title: entry.title,
+          alias: entry.alias,
+          content: entry.content,
+          tags: entry.tags,
+          state: 1,
+          access: entry.access ?? BLOG_ACCESS.valuesOf("public")[1],
+          publishUp: new Date(Date.now() + entry.publishInDays * day),
+          ...scope,
+        }),
       );
-      existing = { id: created.id, _count: { revisions: 1 } };
-      added.pages += 1;
-      added.revisions += 1;
+      created.entries.push(made.id);
+      added.entries += 1;
     }
-    for (const revision of page.revisions.slice(existing._count.revisions)) {
-      await service(updateWikiPage(ctx, existing.id, { pagetext: revision.text, summary: revision.summary }));
-      added.revisions += 1;
-    }
+    return added;
+  } catch (error) {
+    // Undone newest first; a page's revisions and an account's memberships go with them.
+    await db.blogEntry.deleteMany({ where: { id: { in: created.entries } } });
+    await db.wikiPage.deleteMany({ where: { id: { in: created.pages } } });
+    for (const revision of created.revisions.reverse()) await undoRevision(run, revision);
+    for (const membership of created.memberships) await db.groupMember.deleteMany({ where: membership });
+    if (created.group !== null) await db.group.deleteMany({ where: { id: created.group } });
+    await db.user.deleteMany({ where: { id: { in: created.users } } });
+    throw error;
   }
+}
 
-  const day = 24 * 3600 * 1000;
-  for (const entry of DEMO_ENTRIES) {
-    const scope = entry.inGroup ? { scope: "group", scopeId: group.id } : { scope: "site", scopeId: 0 };
-    const existing = await db.blogEntry.findUnique({ where: { scope_scopeId_alias: { ...scope, alias: entry.alias } }, select: { id: true } });
-    if (existing) continue;
-    await service(
-      createBlogEntry(as(entry.author), {
-        title: entry.title,
-        alias: entry.alias,
-        content: entry.content,
-        tags: entry.tags,
-        state: 1,
-        access: entry.access ?? BLOG_ACCESS.valuesOf("public")[1],
-        publishUp: new Date(Date.now() + entry.publishInDays * day),
-        ...scope,
-      }),
-    );
-    added.entries += 1;
-  }
-  return added;
+/** Takes back a revision added to a page that existed before this run: the page shows its previous one again. */
+async function undoRevision(run: CliRun, revisionId: number): Promise<void> {
+  const db = run.db.prisma;
+  const revision = await db.wikiRevision.findUnique({ where: { id: revisionId }, select: { pageId: true } });
+  if (!revision) return;
+  const previous = await db.wikiRevision.findFirst({ where: { pageId: revision.pageId, NOT: { id: revisionId } }, orderBy: { version: "desc" }, select: { id: true } });
+  await db.wikiPage.update({ where: { id: revision.pageId }, data: { currentRevisionId: previous?.id ?? null } });
+  await db.wikiRevision.delete({ where: { id: revisionId } });
 }
 
 export async function seedCommand(run: CliRun, options: { demo?: boolean; password?: string }): Promise<void> {
-  const added = await seedDemo(run, options);
+  // Progress on stderr, so stdout carries the result alone.
+  const added = await seedDemo(run, options, (line) => run.io.stderr(`seeding ${line}…\n`));
   const counts: [number, string, string?][] = [
     [added.users, "user"],
     [added.groups, "group"],
@@ -207,12 +283,10 @@ export async function seedCommand(run: CliRun, options: { demo?: boolean; passwo
     [added.entries, "blog entry", "blog entries"],
   ];
   const parts = counts.filter(([count]) => count > 0).map(([count, singular, plural]) => counted(count, singular, plural));
-  if (!parts.length) {
-    run.say("the demo content is there already; nothing added");
-    return;
-  }
-  run.say(`added ${parts.join(", ")}`);
-  if (added.users && !options.password) {
-    run.say(`demo accounts ${DEMO_USERS.map((user) => user.username).join(", ")} have the password: ${added.password}`);
-  }
+  run.say(parts.length ? `added ${parts.join(", ")}` : "the demo content is there already; nothing added");
+  for (const skipped of added.skipped) run.say(`skipped ${skipped}`);
+  if (!added.accounts.length) return;
+  const secret = added.users ? (options.password ? "the password given with --password" : `the password ${added.password}`) : "the password they were given when they were created (change it with: user reset-password <name>)";
+  run.say(`demo accounts: ${added.accounts.join(", ")}, with ${secret}`);
+  run.say(`sign in as one: curl -s http://localhost:3000/api/developer/oauth/token -d grant_type=password -d username=${added.accounts[0]} -d password=…`);
 }

@@ -1,4 +1,5 @@
 import { randomSecret } from "../auth/secrets.js";
+import { forgetChangedFirstRunPassword, passwordFileOf } from "../auth/first-run.js";
 import { createUser, setPassword } from "../users/service.js";
 import { counted, findUserOrFail, operatorContext, readFirstLine, service, usageError, type CliRun } from "./context.js";
 import { revokeAccess } from "./tokens.js";
@@ -15,6 +16,9 @@ export async function passwordFrom(run: CliRun, options: PasswordOptions): Promi
   return options.password ?? null;
 }
 
+/** The option a password came from, for error messages: the one the user actually typed. */
+export const passwordOptionOf = (options: PasswordOptions, given: string | null) => (given === null ? "password" : options.passwordStdin ? "--password-stdin" : "--password");
+
 /** A password for someone to change later: 20 URL-safe random characters (120 bits). */
 export const generatedPassword = () => randomSecret().slice(0, 20);
 
@@ -27,7 +31,7 @@ export async function createUserCommand(
   const password = given ?? generatedPassword();
   const user = await service(
     createUser(operatorContext(run), { username, email: options.email, name: options.name ?? username, password, isAdmin: options.admin ?? false }),
-    { username: "<username>", email: "--email", name: "--name", password: given === null ? "password" : "--password" },
+    { username: "<username>", email: "--email", name: "--name", password: passwordOptionOf(options, given) },
   );
   run.say(`created ${user.isAdmin ? "administrator" : "user"} "${user.username}" (id ${user.id})`);
   if (given === null) run.say(`password: ${password}`);
@@ -48,9 +52,10 @@ export async function resetPasswordCommand(run: CliRun, username: string, option
   const user = await findUserOrFail(run, username);
   const given = await passwordFrom(run, options);
   const password = given ?? generatedPassword();
-  await service(setPassword(run.db.prisma, user.id, password), { password: given === null ? "password" : "--password" });
+  await service(setPassword(run.db.prisma, user.id, password), { password: passwordOptionOf(options, given) });
   const ended = await revokeAccess(run, user.id, { sessions: true });
   run.say(`password of "${username}" changed; signed out everywhere (${counted(ended.tokens, "token")} and ${counted(ended.sessions, "session")} ended)`);
+  if (await forgetChangedFirstRunPassword(run.db.prisma, run.config.dataDir)) run.say(`deleted ${passwordFileOf(run.config.dataDir)}: it held the old password`);
   if (given === null) run.say(`password: ${password}`);
 }
 

@@ -1,6 +1,10 @@
 import {
   GraphQLError,
   Kind,
+  Lexer,
+  NoSchemaIntrospectionCustomRule,
+  Source,
+  TokenKind,
   getOperationAST,
   getNamedType,
   isEnumType,
@@ -42,6 +46,12 @@ export const QUERY_LIMITS = {
   maxCost: 5000,
   /** Tokens per document, so parsing stays cheap. */
   maxTokens: 2000,
+  /**
+   * Brackets ([ { () nested in a document's text. Parsers (graphql-js's, and graphql-armor's token
+   * counter, which parses first) recurse per level: a list literal 3,000 deep overflowed the stack and was
+   * answered as an internal error. Field depth is 10 and no real argument nests lists this deep.
+   */
+  maxNesting: 64,
   /**
    * Bytes of one operation's JSON result. Texts are bounded only by BODY_LIMIT each, so cost alone
    * cannot bound the answer's size; past this the result is replaced by an error asking for less.
@@ -165,7 +175,58 @@ function responseSizePlugin(): Plugin {
   };
 }
 
+/**
+ * Refuses documents that nest brackets deeper than QUERY_LIMITS.maxNesting before any parser sees them.
+ * Measured with graphql-js's lexer, which reads token by token without recursing (brackets inside strings
+ * and comments do not count), and only for documents with that many opening brackets at all.
+ */
+function nestingLimitPlugin(): Plugin {
+  return {
+    onParams({ params }) {
+      const query = params.query;
+      if (typeof query !== "string" || !mayNestBeyond(query, QUERY_LIMITS.maxNesting)) return;
+      const lexer = new Lexer(new Source(query));
+      let depth = 0;
+      try {
+        for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+          if (token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.BRACE_L || token.kind === TokenKind.PAREN_L) depth += 1;
+          else if (token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.BRACE_R || token.kind === TokenKind.PAREN_R) depth -= 1;
+          if (depth > QUERY_LIMITS.maxNesting) throw limitError(`The query nests brackets more than ${QUERY_LIMITS.maxNesting} deep.`);
+        }
+      } catch (error) {
+        if (error instanceof GraphQLError && error.extensions.code === "BAD_REQUEST") throw error;
+        // A syntax error: the parser reports it, with its location.
+      }
+    },
+  };
+}
+
+/** Whether `text` has more than `limit` opening brackets at all (a cheap first look). */
+function mayNestBeyond(text: string, limit: number): boolean {
+  let opening = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if ((code === 0x5b || code === 0x7b || code === 0x28) && ++opening > limit) return true;
+  }
+  return false;
+}
+
+/**
+ * INTROSPECTION: `public` lets everyone read the schema (GraphiQL's docs need it; the SDL and the OpenAPI
+ * document are public anyway), `signed-in` refuses anonymous callers, `off` everyone. Refused documents
+ * fail validation (400, GraphQL's own message naming the field) before anything runs.
+ */
+export function introspectionPlugin(policy: "public" | "signed-in" | "off", signedIn: (context: object) => boolean): Plugin {
+  return {
+    onValidate({ addValidationRule, context }) {
+      if (policy === "public" || (policy === "signed-in" && signedIn(context))) return;
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
+
 export const queryLimitPlugins = (): Plugin[] => [
+  nestingLimitPlugin(),
   maxDepthPlugin({ n: QUERY_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
   maxAliasesPlugin({ n: QUERY_LIMITS.maxAliases }),
   maxTokensPlugin({ n: QUERY_LIMITS.maxTokens }),

@@ -96,6 +96,11 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
         if (!given || !crypto.timingSafeEqual(digest(given), expected)) {
           throw new ApiError(401, "GET /metrics needs the METRICS_TOKEN as a bearer token.");
         }
+      } else if (!isLoopback(req.socket.remoteAddress)) {
+        // The socket's own peer, never req.ip: X-Forwarded-For is the client's to write, and a reverse
+        // proxy on this machine relays remote callers from a loopback address only if it is told to
+        // forward /metrics (documented: set METRICS_TOKEN when a proxy is in front).
+        throw new ApiError(403, "GET /metrics answers only this machine (loopback) unless METRICS_TOKEN is set; then it needs that token as a bearer token.");
       }
       res.set("Content-Type", registry.contentType).send(await registry.metrics());
     } catch (error) {
@@ -125,6 +130,13 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
   }) as Plugin;
 
   return { registry, observeRequests, endpoint, graphqlPlugin };
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses (a dual-stack socket's form of 127.0.0.1). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
 const digest = (value: string) => crypto.createHash("sha256").update(value).digest();

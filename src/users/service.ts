@@ -48,11 +48,12 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
   }
   const data = parseInput(newUserInput, input);
   const clash = await ctx.db.user.findFirst({
-    where: { OR: [{ username: data.username }, { email: equalsIgnoringCase(data.email) }] },
+    where: { OR: [{ username: equalsIgnoringCase(data.username) }, { email: equalsIgnoringCase(data.email) }] },
     select: { username: true },
   });
   if (clash) {
-    throw clash.username === data.username
+    // Usernames are unique regardless of case (users.username_key).
+    throw clash.username.toLowerCase() === data.username.toLowerCase()
       ? conflict("username", `The username "${data.username}" is taken.`)
       : conflict("email", "An account with this e-mail address exists.");
   }

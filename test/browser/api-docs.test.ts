@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../server.js";
-import { SKIPPED_LINE, hasBrowser, launchBrowser, nonLoopbackRequests, offlineProblems, waitForText, type TestBrowser } from "./browser.js";
+import { SKIPPED_LINE, hasBrowser, launchBrowser, policyViolations, nonLoopbackRequests, offlineProblems, waitForText, type TestBrowser } from "./browser.js";
 
 // The API docs page (/api/docs, Swagger UI from swagger-ui-dist) in a real headless Chromium: it renders
 // the OpenAPI document's operations and runs one, from this server's files alone.
@@ -44,5 +44,6 @@ describe.skipIf(!hasBrowser)("API docs page in a browser", { timeout: 180_000 },
 
     expect(nonLoopbackRequests(opened.requests)).toEqual([]);
     expect(offlineProblems(opened)).toEqual([]);
+    expect(policyViolations(opened)).toEqual([]);
   });
 });

@@ -115,6 +115,15 @@ export function offlineProblems(opened: OpenedPage, expectedFailure: (response: 
   ];
 }
 
+/**
+ * What the page's Content-Security-Policy refused (Chromium reports each refusal as a console error), and
+ * errors thrown by evaluating strings (a page needing 'unsafe-eval'): a page that works only without the
+ * policy would show here.
+ */
+export function policyViolations(opened: OpenedPage): string[] {
+  return opened.errors.filter((error) => /Content Security Policy|unsafe-eval|EvalError/i.test(error));
+}
+
 /** Requests that left the machine: anything not addressed to a loopback host. */
 export function nonLoopbackRequests(requests: BrowserRequest[]): BrowserRequest[] {
   return requests.filter((request) => !LOOPBACK_HOSTS.has(new URL(request.url).hostname));

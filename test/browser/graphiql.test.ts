@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HTTPResponse } from "puppeteer-core";
 import { startServer, type TestServer, type TestUser } from "../server.js";
-import { SKIPPED_LINE, hasBrowser, launchBrowser, offlineProblems, waitForText, type OpenedPage, type TestBrowser } from "./browser.js";
+import { SKIPPED_LINE, hasBrowser, launchBrowser, policyViolations, offlineProblems, waitForText, type OpenedPage, type TestBrowser } from "./browser.js";
 
 // GraphiQL in a real headless Chromium: the page renders from this server's files alone, runs its
 // example query, and with a cookie session sends the CSRF token so mutations work.
@@ -30,8 +30,11 @@ describe.skipIf(!hasBrowser)("GraphiQL in a browser", { timeout: 180_000 }, () =
   });
 
   /** Every request stayed on this machine and every file loaded; the session probe may answer 401. */
-  const expectSelfContained = (opened: OpenedPage, alsoExpected: (response: HTTPResponse) => boolean = () => false) =>
+  const expectSelfContained = (opened: OpenedPage, alsoExpected: (response: HTTPResponse) => boolean = () => false) => {
     expect(offlineProblems(opened, (response) => response.url().endsWith("/api/session") || alsoExpected(response))).toEqual([]);
+    // ... and under the server's Content-Security-Policy, which it works within.
+    expect(policyViolations(opened)).toEqual([]);
+  };
 
   async function runQuery(opened: OpenedPage, expected: string): Promise<string> {
     const { page } = opened;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "oauth_tokens" ADD COLUMN     "grace_sealed" TEXT;
+
