@@ -1,5 +1,7 @@
-import type { User } from "../generated/prisma/client.js";
-import { equalsIgnoringCase } from "../common/search.js";
+import { Prisma, type User } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { NOW } from "../common/write-path.js";
+import { sqlClientOf } from "../db/sql.js";
 import { createUser } from "../users/service.js";
 import { WIKI_ACCESS, createWikiPage, updateWikiPage } from "../wiki/service.js";
 import { BLOG_ACCESS, createBlogEntry } from "../blog/service.js";
@@ -135,58 +137,59 @@ export interface SeedResult {
 const DEMO_DOMAIN = "@demo.hubgraph.invalid";
 
 /**
- * Adds what is missing. All or nothing by undoing: the services open transactions of their own and the
- * list kit reads through the driver, outside Prisma's transaction, so the records are written one service
- * call at a time, as the API writes them, and on a failure everything this run created is deleted again,
- * newest first, before the error is reported.
+ * Adds what is missing, all or nothing: ONE transaction through the write path. The accounts, the group and
+ * its memberships are written in it with plain SQL, and the pages and entries by the services, whose writes
+ * join the open transaction (src/common/write-path.ts, `sqlOf`); a failure anywhere rolls everything back.
  */
 export async function seedDemo(run: CliRun, options: { password?: string }, progress: (line: string) => void = () => {}): Promise<SeedResult> {
-  const db = run.db.prisma;
-  const added: SeedResult = { users: 0, groups: 0, memberships: 0, pages: 0, revisions: 0, entries: 0, password: null, accounts: [], skipped: [] };
   const password = options.password ?? generatedPassword();
-  const created = { users: [] as number[], group: null as number | null, memberships: [] as { groupId: number; userId: number }[], pages: [] as number[], revisions: [] as number[], entries: [] as number[] };
+  return sqlClientOf(run.db.prisma).transaction(async (tx) => {
+    const added: SeedResult = { users: 0, groups: 0, memberships: 0, pages: 0, revisions: 0, entries: 0, password: null, accounts: [], skipped: [] };
+    const inTransaction = (ctx: RequestContext) => Object.assign(ctx, { tx });
 
-  try {
     progress(`accounts (${DEMO_USERS.length})`);
-    const users = new Map<DemoUser, User>();
+    const users = new Map<DemoUser, Pick<User, "id" | "username" | "isAdmin">>();
     for (const demo of DEMO_USERS) {
       // Usernames are unique regardless of case: ADA would keep ada from being created.
-      let user = await db.user.findFirst({ where: { username: equalsIgnoringCase(demo.username) } });
+      let [user] = await tx.query<{ id: number; username: string; email: string; isAdmin: boolean }>(
+        Prisma.sql`SELECT id, username, email, is_admin AS "isAdmin" FROM users WHERE lower(username) = lower(${demo.username})`,
+      );
       if (user && user.email !== demo.email) {
         added.skipped.push(`account ${demo.username}: the name belongs to an account that is not the demo's, so ${demo.username}'s pages and entries are left out too`);
         continue;
       }
       if (!user) {
-        user = await service(createUser(operatorContext(run), { ...demo, password }), { password: "--password" });
-        created.users.push(user.id);
+        user = await service(createUser(inTransaction(operatorContext(run)), { ...demo, password }), { password: "--password" });
         added.users += 1;
         added.password = password;
       }
       users.set(demo.username, user);
       added.accounts.push(demo.username);
     }
-    const as = (username: DemoUser) => contextAs(run, users.get(username)!);
+    const as = (username: DemoUser) => inTransaction(contextAs(run, users.get(username)!));
 
     progress(`group ${DEMO_GROUP.cn}`);
-    let group = await db.group.findUnique({ where: { cn: DEMO_GROUP.cn }, include: { members: { select: { user: { select: { email: true } } } } } });
-    if (group && group.members.some((member) => !member.user.email.endsWith(DEMO_DOMAIN))) {
+    const [found] = await tx.query<{ id: number; foreign: boolean }>(Prisma.sql`
+      SELECT g.id, coalesce(bool_or(u.email NOT LIKE ${`%${DEMO_DOMAIN}`}), false) AS foreign
+        FROM groups g LEFT JOIN group_members m ON m.group_id = g.id LEFT JOIN users u ON u.id = m.user_id
+       WHERE g.cn = ${DEMO_GROUP.cn} GROUP BY g.id`);
+    let group: { id: number } | null = found ?? null;
+    if (found?.foreign) {
       added.skipped.push(`group ${DEMO_GROUP.cn}: a group with that name has members who are not demo accounts, so the demo's group pages and entries are left out`);
       group = null;
     } else {
       if (!group) {
-        group = { ...(await db.group.create({ data: { cn: DEMO_GROUP.cn, title: DEMO_GROUP.title } })), members: [] };
-        created.group = group.id;
+        group = (await tx.query<{ id: number }>(Prisma.sql`INSERT INTO groups (cn, title, created) VALUES (${DEMO_GROUP.cn}, ${DEMO_GROUP.title}, ${NOW}) RETURNING id`))[0]!;
         added.groups += 1;
       }
-      const groupId = group.id;
       // One row per member; managers are members with the flag.
-      const memberships = DEMO_GROUP.members
-        .filter((username) => users.has(username))
-        .map((username) => ({ groupId, userId: users.get(username)!.id, status: "member" as const, manager: (DEMO_GROUP.managers as readonly string[]).includes(username) }));
-      for (const membership of memberships) {
-        const { count } = await db.groupMember.createMany({ data: [membership], skipDuplicates: true });
-        if (count) created.memberships.push({ groupId, userId: membership.userId });
-        added.memberships += count;
+      for (const username of DEMO_GROUP.members) {
+        if (!users.has(username)) continue;
+        const manager = (DEMO_GROUP.managers as readonly string[]).includes(username);
+        const made = await tx.query(Prisma.sql`
+          INSERT INTO group_members (group_id, user_id, status, manager) VALUES (${group!.id}, ${users.get(username)!.id}, 'member', ${manager})
+          ON CONFLICT DO NOTHING RETURNING 1`);
+        added.memberships += made.length;
       }
     }
 
@@ -196,10 +199,9 @@ export async function seedDemo(run: CliRun, options: { password?: string }, prog
       if (page.inGroup && !group) continue;
       const ctx = as(page.author);
       const scope = page.inGroup ? { scope: "group", scopeId: group!.id } : { scope: "site", scopeId: 0 };
-      let existing = await db.wikiPage.findUnique({
-        where: { scope_scopeId_pagename: { ...scope, pagename: page.pagename } },
-        select: { id: true, createdById: true, _count: { select: { revisions: true } } },
-      });
+      let [existing] = await tx.query<{ id: number; createdById: number; revisions: number }>(Prisma.sql`
+        SELECT id, created_by AS "createdById", revision_count AS revisions FROM wiki_pages
+         WHERE scope = ${scope.scope} AND scope_id = ${scope.scopeId} AND pagename = ${page.pagename}`);
       if (existing && existing.createdById !== users.get(page.author)!.id) {
         added.skipped.push(`wiki page ${page.pagename}: a page with that name exists and is not the demo's`);
         continue;
@@ -209,15 +211,12 @@ export async function seedDemo(run: CliRun, options: { password?: string }, prog
         const made = await service(
           createWikiPage(ctx, { title: page.title, pagename: page.pagename, pagetext: first!.text, summary: first!.summary, state: page.state ?? 1, access: page.access ?? WIKI_ACCESS.fallback, ...scope }),
         );
-        created.pages.push(made.id);
-        existing = { id: made.id, createdById: users.get(page.author)!.id, _count: { revisions: 1 } };
+        existing = { id: made.id, createdById: users.get(page.author)!.id, revisions: 1 };
         added.pages += 1;
         added.revisions += 1;
       }
-      for (const revision of page.revisions.slice(existing._count.revisions)) {
+      for (const revision of page.revisions.slice(existing.revisions)) {
         await service(updateWikiPage(ctx, existing.id, { pagetext: revision.text, summary: revision.summary }));
-        const latest = await db.wikiPage.findUniqueOrThrow({ where: { id: existing.id }, select: { currentRevisionId: true } });
-        if (latest.currentRevisionId) created.revisions.push(latest.currentRevisionId);
         added.revisions += 1;
       }
     }
@@ -228,12 +227,13 @@ export async function seedDemo(run: CliRun, options: { password?: string }, prog
       if (!users.has(entry.author)) continue;
       if (entry.inGroup && !group) continue;
       const scope = entry.inGroup ? { scope: "group", scopeId: group!.id } : { scope: "site", scopeId: 0 };
-      const existing = await db.blogEntry.findUnique({ where: { scope_scopeId_alias: { ...scope, alias: entry.alias } }, select: { id: true, createdById: true } });
+      const [existing] = await tx.query<{ createdById: number }>(Prisma.sql`
+        SELECT created_by AS "createdById" FROM blog_entries WHERE scope = ${scope.scope} AND scope_id = ${scope.scopeId} AND alias = ${entry.alias}`);
       if (existing) {
         if (existing.createdById !== users.get(entry.author)!.id) added.skipped.push(`blog entry ${entry.alias}: an entry with that alias exists and is not the demo's`);
         continue;
       }
-      const made = await service(
+      await service(
         createBlogEntry(as(entry.author), {
           title: entry.title,
           alias: entry.alias,
@@ -245,30 +245,10 @@ export async function seedDemo(run: CliRun, options: { password?: string }, prog
           ...scope,
         }),
       );
-      created.entries.push(made.id);
       added.entries += 1;
     }
     return added;
-  } catch (error) {
-    // Undone newest first; a page's revisions and an account's memberships go with them.
-    await db.blogEntry.deleteMany({ where: { id: { in: created.entries } } });
-    await db.wikiPage.deleteMany({ where: { id: { in: created.pages } } });
-    for (const revision of created.revisions.reverse()) await undoRevision(run, revision);
-    for (const membership of created.memberships) await db.groupMember.deleteMany({ where: membership });
-    if (created.group !== null) await db.group.deleteMany({ where: { id: created.group } });
-    await db.user.deleteMany({ where: { id: { in: created.users } } });
-    throw error;
-  }
-}
-
-/** Takes back a revision added to a page that existed before this run: the page shows its previous one again. */
-async function undoRevision(run: CliRun, revisionId: number): Promise<void> {
-  const db = run.db.prisma;
-  const revision = await db.wikiRevision.findUnique({ where: { id: revisionId }, select: { pageId: true } });
-  if (!revision) return;
-  const previous = await db.wikiRevision.findFirst({ where: { pageId: revision.pageId, NOT: { id: revisionId } }, orderBy: { version: "desc" }, select: { id: true } });
-  await db.wikiPage.update({ where: { id: revision.pageId }, data: { currentRevisionId: previous?.id ?? null } });
-  await db.wikiRevision.delete({ where: { id: revisionId } });
+  });
 }
 
 export async function seedCommand(run: CliRun, options: { demo?: boolean; password?: string }): Promise<void> {

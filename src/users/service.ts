@@ -1,6 +1,8 @@
 import { z } from "zod";
-import type { Prisma, PrismaClient, User } from "../generated/prisma/client.js";
-import type { RequestContext } from "../common/context.js";
+import { Prisma, type PrismaClient, type User } from "../generated/prisma/client.js";
+import { sqlOf, type RequestContext } from "../common/context.js";
+import { decodeScalars, modelInfo, records } from "../common/records.js";
+import { NOW, returningScalars } from "../common/write-path.js";
 import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
@@ -37,6 +39,9 @@ export async function currentUser(ctx: RequestContext, query: { select?: Prisma.
   return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } });
 }
 
+/** Accounts, as the kit reads and writes their rows (they are no listed records: no scope, no access levels). */
+const USERS = records({ model: "User", scoped: false, published: { field: "id", value: 0 } });
+
 /** Creates an account: administrators always may; anyone may when REGISTRATION=open. */
 export async function createUser(ctx: RequestContext, input: NewUserInput): Promise<User> {
   const caller = ctx.viewer.user;
@@ -47,26 +52,23 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
     if (input.isAdmin) throw forbidden("Only administrators can create administrators.");
   }
   const data = parseInput(newUserInput, input);
-  const clash = await ctx.db.user.findFirst({
-    where: { OR: [{ username: equalsIgnoringCase(data.username) }, { email: equalsIgnoringCase(data.email) }] },
-    select: { username: true },
-  });
+  // Plain SQL through sqlOf(ctx), so an account can be made inside a write transaction (the demo seed's).
+  const [clash] = await sqlOf(ctx).query<{ username: string }>(
+    Prisma.sql`SELECT username FROM users WHERE lower(username) = lower(${data.username}) OR lower(email) = lower(${data.email}) LIMIT 1`,
+  );
   if (clash) {
     // Usernames are unique regardless of case (users.username_key).
     throw clash.username.toLowerCase() === data.username.toLowerCase()
       ? conflict("username", `The username "${data.username}" is taken.`)
       : conflict("email", "An account with this e-mail address exists.");
   }
-  return ctx.db.user
-    .create({
-      data: {
-        username: data.username,
-        email: data.email,
-        name: data.name,
-        isAdmin: data.isAdmin ?? false,
-        passwordHash: await hashPassword(data.password),
-      },
-    })
+  const passwordHash = await hashPassword(data.password);
+  const [row] = await sqlOf(ctx)
+    .query<Record<string, unknown>>(
+      Prisma.sql`INSERT INTO users (username, email, name, is_admin, password_hash, created)
+        VALUES (${data.username}, ${data.email}, ${data.name}, ${data.isAdmin ?? false}, ${passwordHash}, ${NOW})
+        RETURNING ${returningScalars(ctx, USERS)}`,
+    )
     .catch((error: unknown) => {
       // A concurrent sign-up took the name or address between the check above and this insert.
       const clash = uniqueViolation(error);
@@ -75,6 +77,7 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
         ? conflict("email", "An account with this e-mail address exists.")
         : conflict("username", `The username "${data.username}" is taken.`);
     });
+  return decodeScalars<User>(modelInfo(ctx.db, "User"), row!);
 }
 
 /** Replaces an account's password (the sign-up rule holds); sessions and tokens are the caller's business. */
