@@ -834,6 +834,10 @@ describe("members with REGISTRATION=open", () => {
     expect(await isAdmin("boss")).toBe(false);
     expectTokenResponse(await grant("boss", "attacker-pass1"));
     expectOAuthError(await grant("boss", "real-admin-pass"), 400, "invalid_grant");
+    // The same name in another case is that account (usernames are unique regardless of case): the start
+    // neither fails on the unique index nor promotes it.
+    await ensureAdministrator(db, { username: "BOSS", password: "real-admin-pass" }, log);
+    expect(await isAdmin("boss")).toBe(false);
 
     // An existing account that holds ADMIN_PASSWORD is promoted.
     expect((await register("chief", "real-admin-pass")).status).toBe(201);

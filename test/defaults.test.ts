@@ -104,11 +104,12 @@ describe("CORS without CORS_ORIGINS", () => {
 });
 
 describe("/metrics without METRICS_TOKEN", () => {
-  it("answers loopback callers, whatever X-Forwarded-For says", async () => {
+  it("refuses a request a proxy on this machine relays (a loopback socket with forwarding headers), trusted proxy or not", async () => {
     const proxied = await startServer({ trustProxy: true });
     try {
-      const response = await fetch(`${proxied.url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.7" } });
-      expect(response.status).toBe(200);
+      expect((await fetch(`${proxied.url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.7" } })).status).toBe(403);
+      expect((await fetch(`${proxied.url}/metrics`, { headers: { forwarded: "for=203.0.113.7" } })).status).toBe(403);
+      expect((await fetch(`${proxied.url}/metrics`)).status).toBe(200);
     } finally {
       await proxied.close();
     }

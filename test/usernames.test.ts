@@ -36,7 +36,7 @@ describe("usernames", () => {
 });
 
 describe(`migration ${MIGRATION}`, () => {
-  it("renames all but the oldest of accounts whose names differ only in case to <name>_<id>", async () => {
+  it("renames all but the oldest of accounts whose names differ only in case to <name>_<id> (or the next free <name>_<id>_N)", async () => {
     const db = await openPGlite();
     const runner = {
       exec: async (sql: string) => void (await db.exec(sql)),
@@ -49,15 +49,18 @@ describe(`migration ${MIGRATION}`, () => {
                      DELETE FROM "_prisma_migrations" WHERE migration_name = '${MIGRATION}'`);
       await db.exec(`INSERT INTO users (id, username, email, name, password_hash) VALUES
         (1, 'admin', 'a1@x.test', 'A', 'h'), (2, 'bob', 'b@x.test', 'B', 'h'), (3, 'Admin', 'a3@x.test', 'A', 'h'),
-        (4, 'ADMIN', 'a4@x.test', 'A', 'h'), (5, '${"L".repeat(64)}', 'l5@x.test', 'L', 'h'), (16, '${"l".repeat(64)}', 'l16@x.test', 'L', 'h')`);
+        (4, 'ADMIN', 'a4@x.test', 'A', 'h'), (5, '${"L".repeat(64)}', 'l5@x.test', 'L', 'h'), (7, 'admin_3', 'a7@x.test', 'A', 'h'),
+        (16, '${"l".repeat(64)}', 'l16@x.test', 'L', 'h')`);
       await applyMigrations(runner);
       const rows = (await db.query<{ id: number; username: string; username_key: string }>(`SELECT id, username, username_key FROM users ORDER BY id`)).rows;
       expect(rows.map((row) => [row.id, row.username])).toEqual([
         [1, "admin"],
         [2, "bob"],
-        [3, "Admin_3"],
+        // admin_3 is someone's name already (underscores are allowed): the next free one.
+        [3, "Admin_3_2"],
         [4, "ADMIN_4"],
         [5, "L".repeat(64)],
+        [7, "admin_3"],
         [16, `${"l".repeat(61)}_16`],
       ]);
       expect(rows.every((row) => row.username_key === row.username.toLowerCase())).toBe(true);

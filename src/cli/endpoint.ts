@@ -14,13 +14,15 @@ import { isLoopback } from "../observability/metrics.js";
 export function cliEndpoint(token: string, db: Database, config: Config): express.Router {
   const expected = crypto.createHash("sha256").update(token).digest();
   const router = express.Router();
-  router.post("/_cli", express.json({ limit: "64kb" }), async (req, res, next) => {
+  // Who is asking is checked before the body is read: to anyone else the route does not exist, not even as a 400 or 413.
+  const onlyTheCli: express.RequestHandler = (req, _res, next) => {
     const given = /^Bearer\s+(\S+)$/.exec(req.get("authorization") ?? "")?.[1];
+    const allowed = isLoopback(req.socket.remoteAddress) && given !== undefined && crypto.timingSafeEqual(crypto.createHash("sha256").update(given).digest(), expected);
+    next(allowed ? undefined : "route");
+  };
+  router.post("/_cli", onlyTheCli, express.json({ limit: "64kb" }), async (req, res, next) => {
     const body = req.body as { argv?: unknown; stdin?: unknown };
     if (
-      !isLoopback(req.socket.remoteAddress) ||
-      !given ||
-      !crypto.timingSafeEqual(crypto.createHash("sha256").update(given).digest(), expected) ||
       !Array.isArray(body?.argv) ||
       !body.argv.every((arg) => typeof arg === "string")
     ) {

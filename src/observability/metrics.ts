@@ -96,10 +96,10 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
         if (!given || !crypto.timingSafeEqual(digest(given), expected)) {
           throw new ApiError(401, "GET /metrics needs the METRICS_TOKEN as a bearer token.");
         }
-      } else if (!isLoopback(req.socket.remoteAddress)) {
-        // The socket's own peer, never req.ip: X-Forwarded-For is the client's to write, and a reverse
-        // proxy on this machine relays remote callers from a loopback address only if it is told to
-        // forward /metrics (documented: set METRICS_TOKEN when a proxy is in front).
+      } else if (!isLoopback(req.socket.remoteAddress) || req.get("x-forwarded-for") !== undefined || req.get("forwarded") !== undefined) {
+        // The socket's own peer, never req.ip: X-Forwarded-For is the client's to write. A request relayed
+        // by a proxy on this machine comes from a loopback socket too, but carries forwarding headers (as
+        // every common proxy adds them): it is not this machine asking, so it is refused as well.
         throw new ApiError(403, "GET /metrics answers only this machine (loopback) unless METRICS_TOKEN is set; then it needs that token as a bearer token.");
       }
       res.set("Content-Type", registry.contentType).send(await registry.metrics());

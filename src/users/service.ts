@@ -115,7 +115,8 @@ export async function ensureAdministrator(
   admin: { username: string; password: string; email?: string },
   log: (line: string) => void,
 ): Promise<void> {
-  const existing = await db.user.findUnique({ where: { username: admin.username } });
+  // Usernames are unique regardless of case: an `ADMIN` registered before is this account's name.
+  const existing = await db.user.findFirst({ where: { username: equalsIgnoringCase(admin.username) } });
   if (!existing) {
     const email = admin.email ?? `${admin.username}@localhost`;
     const weakness = passwordWeakness(admin.password, { username: admin.username, email });

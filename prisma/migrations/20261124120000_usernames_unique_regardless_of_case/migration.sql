@@ -5,20 +5,30 @@ ALTER TABLE "users" ADD COLUMN     "username_key" TEXT;
 
 -- Existing clashes are resolved before the index is built: of the accounts whose names differ only in
 -- case, the oldest (lowest id) keeps its name; every other one is renamed to <name>_<id> (cut so it stays
--- within 64 characters), which no other account can hold because ids are unique. Nothing else about the
+-- within 64 characters), or, should an account hold that already (underscores are allowed in names),
+-- <name>_<id>_2, _3 … until the name is free regardless of case. Nothing else about the
 -- accounts changes: they sign in with the new name and their own password. A NOTICE names each rename,
 -- and `hubgraph user list` shows the names afterwards.
 DO $$
 DECLARE
   renamed RECORD;
+  candidate text;
+  attempt int;
 BEGIN
   FOR renamed IN
-    SELECT u.id, u.username, left(u.username, 63 - length(u.id::text)) || '_' || u.id AS new_name
-      FROM users u
+    SELECT u.id, u.username FROM users u
      WHERE EXISTS (SELECT 1 FROM users older WHERE lower(older.username) = lower(u.username) AND older.id < u.id)
+     ORDER BY u.id
   LOOP
-    UPDATE users SET username = renamed.new_name WHERE id = renamed.id;
-    RAISE NOTICE 'username "%" (id %) clashed with an older account regardless of case; renamed to "%"', renamed.username, renamed.id, renamed.new_name;
+    attempt := 1;
+    LOOP
+      candidate := CASE WHEN attempt = 1 THEN renamed.id::text ELSE renamed.id || '_' || attempt END;
+      candidate := left(renamed.username, 63 - length(candidate)) || '_' || candidate;
+      EXIT WHEN NOT EXISTS (SELECT 1 FROM users WHERE lower(username) = lower(candidate));
+      attempt := attempt + 1;
+    END LOOP;
+    UPDATE users SET username = candidate WHERE id = renamed.id;
+    RAISE NOTICE 'username "%" (id %) clashed with an older account regardless of case; renamed to "%"', renamed.username, renamed.id, candidate;
   END LOOP;
 END $$;
 
