@@ -22,8 +22,12 @@ const argv = process.argv.slice(2);
 // The embedded database with a server running: the command runs inside that server (it holds the
 // folder). Read straight from the environment, without loading the configuration's checks: this path
 // must stay fast.
+// Commands that need no database run here, never in the server: `openapi --out file` writes where the
+// caller stands (the server's working directory and user may be others), and help and the version need
+// no round trip.
+const needsNoDatabase = argv.length === 0 || ["openapi", "help", "--version", "-V"].includes(argv[0]!) || argv.includes("--help") || argv.includes("-h");
 let code: number | null = null;
-if (!process.env.DATABASE_URL) code = await runThroughServer(argv, io, process.env.DATA_DIR || "data");
+if (!process.env.DATABASE_URL && !needsNoDatabase) code = await runThroughServer(argv, io, process.env.DATA_DIR || "data");
 if (code === null) {
   const { runCli } = await import("./program.js");
   code = await runCli(argv, io);
