@@ -88,7 +88,7 @@ import { scopeKindField } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
 /** ${model} access levels, as the API document numbers them. */
 export const ${constant}_ACCESS = accessLevels("${model}Access", [
@@ -192,15 +192,7 @@ export async function update${model}(ctx: RequestContext, id: number, input: Upd
 
 /** Deletes a record: the creator, a group manager or an administrator. */
 export async function delete${model}(ctx: RequestContext, id: number): Promise<number> {
-  await changeRecord<${model}>(ctx, ${constant}_WRITES, id, {
-    event: ${constant}_EVENTS.${single}Deleted,
-    deletes: true,
-    async change(tx) {
-      await tx.tx.query(deleteStatement(tx, ${constant}_RECORDS, id));
-      return { row: null };
-    },
-  });
-  return id;
+  return deleteRecord(ctx, ${constant}_WRITES, id, ${constant}_EVENTS.${single}Deleted);
 }
 `;
 }

@@ -12,7 +12,7 @@ import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
 /** Blog access levels: 0 (the documented default, not a level of its own) is public, as 1 is. */
 export const BLOG_ACCESS = accessLevels("BlogAccess", [
@@ -223,13 +223,5 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
 
 /** Deletes an entry: the creator, a group manager or an administrator. */
 export async function deleteBlogEntry(ctx: RequestContext, id: number): Promise<number> {
-  await changeRecord<BlogEntry>(ctx, BLOG_WRITES, id, {
-    event: BLOG_EVENTS.entryDeleted,
-    deletes: true,
-    async change(tx) {
-      await tx.tx.query(deleteStatement(tx, BLOG_ENTRIES, id));
-      return { row: null };
-    },
-  });
-  return id;
+  return deleteRecord(ctx, BLOG_WRITES, id, BLOG_EVENTS.entryDeleted);
 }

@@ -5,7 +5,7 @@ import { forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { columnValues, fieldTable } from "../common/fields.js";
@@ -140,13 +140,5 @@ export async function updateCitation(ctx: RequestContext, id: number, input: Upd
 
 export async function deleteCitation(ctx: RequestContext, id: number): Promise<number> {
   requireAdministrator(ctx);
-  await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
-    event: CITATION_EVENTS.citationDeleted,
-    deletes: true,
-    async change(tx) {
-      await tx.tx.query(deleteStatement(tx, CITATIONS, id));
-      return { row: null };
-    },
-  });
-  return id;
+  return deleteRecord(ctx, CITATION_WRITES, id, CITATION_EVENTS.citationDeleted);
 }

@@ -130,6 +130,23 @@ export async function changeRecord<R extends Row>(
   });
 }
 
+/**
+ * Deletes one record through `changeRecord` (locked, authorized by the default rule or `authorize`, its
+ * event read from the row before it goes, If-Match honoured): the rows that hang on it go by their
+ * foreign keys' ON DELETE CASCADE. Answers the id.
+ */
+export async function deleteRecord(ctx: RequestContext, target: WrittenRecords, id: number, event: EventType): Promise<number> {
+  await changeRecord(ctx, target, id, {
+    event,
+    deletes: true,
+    async change(tx) {
+      await tx.tx.query(deleteStatement(tx, target.records, id));
+      return { row: null };
+    },
+  });
+  return id;
+}
+
 /** The row, locked, with whether the caller may see it and may manage it, and its version. */
 async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: number): Promise<Locked<R> | null> {
   const info = modelInfo(ctx.db, target.records.model);

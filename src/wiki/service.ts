@@ -14,7 +14,7 @@ import { changesNothing, parseInput, type RawInput } from "../common/validation.
 import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
 import { writeFailure } from "../db/errors.js";
 import { domainEvents } from "../common/events.js";
-import { NOW, changeRecord, createRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { NOW, changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
@@ -223,13 +223,5 @@ export async function updateWikiPage(ctx: RequestContext, id: number, input: Upd
 
 /** Deletes a page and its revisions: the creator, a group manager or an administrator. */
 export async function deleteWikiPage(ctx: RequestContext, id: number): Promise<number> {
-  await changeRecord<WikiPage>(ctx, WIKI_WRITES, id, {
-    event: WIKI_EVENTS.pageDeleted,
-    deletes: true,
-    async change(tx) {
-      await tx.tx.query(deleteStatement(tx, WIKI_PAGES, id));
-      return { row: null };
-    },
-  });
-  return id;
+  return deleteRecord(ctx, WIKI_WRITES, id, WIKI_EVENTS.pageDeleted);
 }
