@@ -49,8 +49,8 @@ const writes = {
   // One statement, as src/wiki/service.ts sends it: ids, the page (nothing if its name is taken), its
   // first revision, its outbox event.
   pageRevisionEvent: `WITH ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
-    created AS (INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text)
-      SELECT page_id, $1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}, revision_id, lower($4) FROM ids
+    created AS (INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text, revision_count)
+      SELECT page_id, $1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}, revision_id, lower($4), 1 FROM ids
       ON CONFLICT (scope, scope_id, pagename) DO NOTHING
       RETURNING id, title, pagename, scope, scope_id AS "scopeId", state, access),
     revision AS (INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)

@@ -169,6 +169,8 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
               pagename: name,
               createdById,
               currentRevisionId: Prisma.sql`(SELECT revision_id FROM ids)`,
+              // Its first revision, counted here: the revisions trigger then leaves the page alone.
+              revisionCount: 1,
               searchText: Prisma.sql`lower(${data.pagetext})`,
             },
             { skipConflictOn: ["scope", "scopeId", "pagename"] },
