@@ -20,7 +20,9 @@ const FIRST_RUN_LOCK = 0x68756267; // "hubg"
 export const passwordFileOf = (dataDir: string) => path.join(dataDir, PASSWORD_FILE);
 
 /** How to change it, in the start-up output and the README. */
-export const CHANGE_PASSWORD_HINT = `change it with: npm run cli -- user reset-password ${FIRST_RUN_USERNAME} --password-stdin`;
+export const CHANGE_PASSWORD_HINT =
+  `change it with: npm run cli -- user reset-password ${FIRST_RUN_USERNAME} --password-stdin` +
+  ` (in the Docker image, which has no npm scripts: node dist/src/cli/main.js user reset-password ${FIRST_RUN_USERNAME} --password-stdin)`;
 
 export interface FirstRunAdministrator {
   username: string;
