@@ -195,7 +195,9 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(issued.stdout).toBe(`${token}\n`);
     expect(await me(token)).toMatchObject({ username: user.username });
 
-    expect((await cli(["token", "revoke", token])).stdout).toBe("token revoked\n");
+    const revoked = await cli(["token", "revoke", token]);
+    // Its stderr in the message: this once printed nothing under a full suite on Node 24 (not reproduced alone).
+    expect(revoked.stdout, revoked.stderr).toBe("token revoked\n");
     expect(await tokenWorks(token)).toBe(false);
     const again = await cli(["token", "revoke", token]);
     expect(again.code).toBe(1);
