@@ -98,15 +98,20 @@ export function belongsSql(kind: string, scopeIdSql: Prisma.Sql, userId: number)
 }
 
 /**
- * "The record's scope is one the user belongs to", over the record's `scope` and `scope_id` columns:
- * one `scope = kind AND scope_id IN (…)` per kind with members (only `onlyKind`'s when a list already
- * fixes the scope). Null when no such kind is registered: nobody belongs to any scope.
+ * "The record's scope is one of the user's, as each kind's `relation` says" (`members`: they belong;
+ * `managers`: they manage), over the record's `scope` and `scope_id` columns: one `scope = kind AND
+ * scope_id IN (…)` per kind with that relation (only `onlyKind`'s when a list already fixes the scope).
+ * Null when no such kind is registered.
  */
-export function belongsToRecordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number, onlyKind?: string): Prisma.Sql | null {
+export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, relation: "members" | "managers", userId: number, onlyKind?: string): Prisma.Sql | null {
   const conditions = scopeKinds()
-    .filter((kind) => kind.members && (onlyKind === undefined || kind.name === onlyKind))
+    .filter((kind) => kind[relation] && (onlyKind === undefined || kind.name === onlyKind))
     // The kind as a literal (names are checked words), as a constant the planner can see.
-    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${belongsSql(kind.name, scopeIdSql, userId)})`);
+    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${scopeIdSql} IN (${kind[relation]!(userId)}))`);
   if (!conditions.length) return null;
   return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
 }
+
+/** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */
+export const belongsToRecordScopeSql = (scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number, onlyKind?: string) =>
+  recordScopeSql(scopeSql, scopeIdSql, "members", userId, onlyKind);

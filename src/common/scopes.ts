@@ -2,7 +2,7 @@ import { sqlOf, type RequestContext } from "./context.js";
 import { badInput, forbidden, unauthenticated } from "./errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { column, type ModelInfo, type RecordsDeclaration } from "./records.js";
-import { scopeKind, scopeKinds } from "./scope-kinds.js";
+import { recordScopeSql, scopeKind } from "./scope-kinds.js";
 
 /** A record that belongs to a scope (of a registered kind, src/common/scope-kinds.ts) and was created by a user. */
 export interface ScopedRecord {
@@ -45,13 +45,8 @@ export function managesSql(info: ModelInfo, records: RecordsDeclaration, alias: 
   if (user.isAdmin) return Prisma.sql`TRUE`;
   const rules: Prisma.Sql[] = [];
   if (records.creator) rules.push(Prisma.sql`${column(info, alias, records.creator)} = ${user.id}`);
-  if (records.scoped) {
-    for (const kind of scopeKinds()) {
-      if (!kind.managers) continue;
-      // The kind as a literal (names are checked words), a constant the planner can see.
-      rules.push(Prisma.sql`(${column(info, alias, "scope")} = ${Prisma.raw(`'${kind.name}'`)} AND ${column(info, alias, "scopeId")} IN (${kind.managers(user.id)}))`);
-    }
-  }
+  const managed = records.scoped ? recordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), "managers", user.id) : null;
+  if (managed) rules.push(managed);
   return rules.length ? Prisma.sql`(${Prisma.join(rules, " OR ")})` : Prisma.sql`FALSE`;
 }
 

@@ -59,7 +59,7 @@ export const recordEtag = (version: string) => `"${version}"`;
  */
 export async function createRecord<R extends Row>(ctx: RequestContext, target: WrittenRecords, options: { event: EventType; inserted: Prisma.Sql }): Promise<R | null> {
   const info = modelInfo(ctx.db, target.records.model);
-  const changed = info.scalars.filter((field) => !target.records.searchOnly?.includes(field.name) && field.name !== "id").map((field) => field.name);
+  const changed = writtenScalars(info, target.records).filter((field) => field.name !== "id").map((field) => field.name);
   const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM created`) : null;
   const statement = Prisma.sql`WITH ${options.inserted},
     event AS (${eventStatement(ctx, target, options.event, Prisma.sql`created`, changed)})${claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty}
@@ -181,7 +181,7 @@ async function claimKey(tx: RequestContext & { tx: SqlClient }, id: number) {
  */
 function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: WrittenRecords, type: EventType, id: number, change: { update: Prisma.Sql; with?: Prisma.Sql }) {
   const info = modelInfo(ctx.db, target.records.model);
-  const compared = info.scalars.filter((field) => !field.isUpdatedAt && !target.records.searchOnly?.includes(field.name));
+  const compared = writtenScalars(info, target.records).filter((field) => !field.isUpdatedAt);
   const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM updated`) : null;
   const differing = Prisma.raw(
     compared.map((field) => `CASE WHEN updated."${field.name}" IS DISTINCT FROM old."${field.name}" THEN '${field.name}' END`).join(", "),
@@ -275,11 +275,13 @@ export const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 /** `INSERT … RETURNING ${returningScalars(…)}`: every scalar of a record under its field name, as `createRecord` reads `created`. */
 export const returningScalars = (ctx: RequestContext, records: RecordsDeclaration) => returning(modelInfo(ctx.db, records.model), records);
 
+/** The scalars a write answers and its event compares: all but the columns kept for search only. */
+const writtenScalars = (info: ModelInfo, records: RecordsDeclaration) => info.scalars.filter((field) => !records.searchOnly?.includes(field.name));
+
 /** The select list answering every scalar under its field name (as reads answer rows). */
 function returning(info: ModelInfo, records: RecordsDeclaration): Prisma.Sql {
   return Prisma.raw(
-    info.scalars
-      .filter((field) => !records.searchOnly?.includes(field.name))
+    writtenScalars(info, records)
       .map((field) => `"${field.column}" AS "${field.name}"`)
       .join(", "),
   );
