@@ -369,8 +369,8 @@ for (const area of areas) {
       // scope_id: a rule that looked at scope_id without the scope kind would show in the member-scope cells.
       // (Not server.cast: its group's id is whatever the sequence gives.) The "other user" manages another group.
       const db = server.app.db.prisma;
-      const group = await db.group.create({ data: { id: creator.id, cn: `matrix-${area.area}`, title: "The matrix's group" } });
-      const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `matrix-${area.area}-other`, title: "Another group" } });
+      const group = await db.group.create({ data: { id: creator.id, cn: `matrix${area.area}`, title: "The matrix's group" } });
+      const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `matrix${area.area}other`, title: "Another group" } });
       await db.groupMember.createMany({
         data: [
           { groupId: group.id, userId: creator.id, status: "member" },

@@ -136,7 +136,8 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
         testServer.user(),
         testServer.user(),
       ]);
-      const group = await app.db.prisma.group.create({ data: { cn: groupCn, title: groupCn } });
+      // A cn holds lowercase letters and digits only (the groups_cn_check): the label without the rest.
+      const group = await app.db.prisma.group.create({ data: { cn: groupCn.toLowerCase().replace(/[^a-z0-9]/g, ""), title: groupCn } });
       await app.db.prisma.groupMember.createMany({
         data: [
           { groupId: group.id, userId: member.id, status: "member" },
