@@ -16,6 +16,7 @@ import { introspectionPlugin, queryLimitPlugins } from "./graphql/limits.js";
 import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
 import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
+import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
@@ -70,6 +71,10 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
   });
+  // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
+  const bearers = new BearerCache(config.bearerCacheTtl * 1000);
+  const stopListening = await db.listen(AUTH_CHANGED_CHANNEL, () => bearers.clear(), (listening) => bearers.setListening(listening));
+  db.onQuery((sql) => CHANGES_AUTH.test(sql) && bearers.clear());
   const apiVersions = restOperations.flatMap((operation) => operation.versions);
   const metrics = createMetrics({ database: db, token: config.metricsToken, versions: apiVersions });
   await ensureFirstPartyClient(db.prisma);
@@ -171,7 +176,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
       }),
     );
   }
-  app.use(identifyCaller(db.prisma));
+  app.use(identifyCaller(db.prisma, bearers));
   app.use("/api", cacheHeaders());
   app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
   // Read here so BODY_LIMIT holds for GraphQL bodies of every type too (chunked or not); yoga parses what it gets.
@@ -208,6 +213,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     db,
     close: async () => {
       await stopPurging();
+      await stopListening();
       await db.close();
     },
   };

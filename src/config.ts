@@ -23,6 +23,8 @@ export interface Config {
   refreshTokenTtl: number;
   /** Seconds after a refresh in which the same refresh token gets the same new pair again (REFRESH_TOKEN_GRACE, default 10; 0 turns it off). */
   refreshTokenGrace: number;
+  /** Seconds a server keeps a looked-up access token at most (BEARER_CACHE_TTL, default 60; 0 turns the cache off); any change to tokens or users empties it at once (src/auth/bearer-cache.ts). */
+  bearerCacheTtl: number;
   /** Lifetime of cookie sessions in seconds (SESSION_TTL, default 604800 = 7 days). */
   sessionTtl: number;
   /** Mark the session cookie Secure (COOKIE_SECURE=true behind HTTPS; default false). */
@@ -107,6 +109,7 @@ const environment = z
     ACCESS_TOKEN_TTL: wholeNumber(1, 365 * DAY, 3600, " (seconds)"),
     REFRESH_TOKEN_TTL: wholeNumber(1, 365 * DAY, 14 * DAY, " (seconds)"),
     REFRESH_TOKEN_GRACE: wholeNumber(0, 300, 10, " (seconds; 0 turns the grace period off)"),
+    BEARER_CACHE_TTL: wholeNumber(0, 3600, 60, " (seconds; 0 turns the cache off)"),
     SESSION_TTL: wholeNumber(1, 365 * DAY, 7 * DAY, " (seconds)"),
     COOKIE_SECURE: oneOf(["true", "false"], "false"),
     BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
@@ -166,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     refreshTokenGrace: e.REFRESH_TOKEN_GRACE,
+    bearerCacheTtl: e.BEARER_CACHE_TTL,
     sessionTtl: e.SESSION_TTL,
     cookieSecure: e.COOKIE_SECURE === "true",
     bodyLimit: e.BODY_LIMIT,

@@ -11,6 +11,9 @@ import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { checkingResponses } from "./openapi-responses.js";
 
+/** The statement that looks up a bearer token (src/auth/http.ts, bearerOf). */
+export const BEARER_LOOKUP = /FROM oauth_tokens t JOIN users u/;
+
 /**
  * A real server on a loopback port over a real database: in-memory PGlite by default, or, when
  * DATABASE_URL names a PostgreSQL server, a database of its own created for this test file.
@@ -19,7 +22,9 @@ export interface TestServer {
   url: string;
   app: App;
   kind: "pglite" | "postgresql";
-  /** Every SQL statement Prisma sends while `run` runs. */
+  /** The scratch PostgreSQL database of this server (absent on PGlite), for a second connection of a test's own. */
+  databaseUrl?: string;
+  /** The SQL statements sent while `run` runs, but for bearer token lookups (the bearer cache decides those). */
   recordQueries<T>(run: () => Promise<T>): Promise<{ result: T; queries: string[] }>;
   /** Creates an account straight in the database and returns it with a bearer token from the token endpoint. */
   user(options?: { admin?: boolean; username?: string }): Promise<TestUser>;
@@ -110,7 +115,9 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
     kind: app.db.kind,
     async recordQueries(run) {
       const queries: string[] = [];
-      const stop = app.db.onQuery((sql) => queries.push(sql));
+      // Not the bearer token's lookup: whether a request sends it depends on what the bearer cache holds
+      // (src/auth/bearer-cache.ts); test/bearer-cache.test.ts counts it.
+      const stop = app.db.onQuery((sql) => BEARER_LOOKUP.test(sql) || queries.push(sql));
       try {
         return { result: await run(), queries };
       } finally {
@@ -146,6 +153,7 @@ export async function startServer(overrides: Partial<Config> = {}, logger: Logge
       });
       return { admin, alice, bob, member, manager, groupId: group.id };
     },
+    databaseUrl,
     rest,
     async graphql<R, V extends object>(document: TypedDocumentNode<R, V>, variables?: V, token?: string): Promise<GraphQLResult<R>> {
       const client = new GraphQLClient(`${url}/graphql`, { headers: token ? { authorization: `Bearer ${token}` } : {} });

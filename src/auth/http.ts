@@ -13,6 +13,7 @@ import { createRevocationEndpoint, createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
 import { signInLimiter } from "./rate-limits.js";
 import { isWellFormedText } from "../common/json-bounds.js";
+import type { Bearer, BearerCache } from "./bearer-cache.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -28,12 +29,14 @@ export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * anonymous. A bearer token that is unknown or expired is refused outright (401) rather than quietly
  * treated as anonymous. Cookie-authenticated unsafe requests must echo the session's CSRF token.
  */
-export function identifyCaller(db: PrismaClient) {
+export function identifyCaller(db: PrismaClient, bearers: BearerCache) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const authorization = req.headers.authorization;
       if (authorization && /^bearer\s/i.test(authorization)) {
-        const bearer = await bearerUser(db, authorization.slice(7).trim());
+        const token = authorization.slice(7).trim();
+        const tokenHash = hashSecret(token);
+        const bearer = await bearers.lookup(tokenHash, () => bearerOf(db, tokenHash));
         if (!bearer) throw unauthenticated("The access token is invalid or has expired.");
         req.viewer = { user: bearer.user, via: "token", tokenId: bearer.tokenId };
         return next();
@@ -63,16 +66,19 @@ export function identifyCaller(db: PrismaClient) {
 const viewerUser = (user: User) => ({ id: user.id, username: user.username, isAdmin: user.isAdmin });
 
 /**
- * The user a live access token acts for, and the token's row, in one statement (every signed-in request
- * pays for it): the token, stored as its SHA-256 hash, and its user. Null for an unknown or expired token.
+ * The user a live access token acts for, and the token's row, in one statement (a signed-in request pays
+ * for it unless the bearer cache holds the token): the token, stored as its SHA-256 hash, and its user.
+ * Null for an unknown or expired token.
  */
-async function bearerUser(db: PrismaClient, token: string): Promise<{ user: NonNullable<Viewer["user"]>; tokenId: number } | null> {
+async function bearerOf(db: PrismaClient, tokenHash: string): Promise<Bearer | null> {
   const [row] = await sqlClientOf(db).query<{ id: number; username: string; isAdmin: boolean; expiresAt: string; tokenId: number }>(
     Prisma.sql`SELECT u.id, u.username, u.is_admin AS "isAdmin", t.access_token_expires_at AS "expiresAt", t.id AS "tokenId"
-                 FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_token_hash = ${hashSecret(token)}`,
+                 FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_token_hash = ${tokenHash}`,
   );
-  if (!row || decodeTimestamp(row.expiresAt) <= new Date()) return null;
-  return { user: { id: row.id, username: row.username, isAdmin: row.isAdmin }, tokenId: row.tokenId };
+  if (!row) return null;
+  const expiresAt = decodeTimestamp(row.expiresAt);
+  if (expiresAt <= new Date()) return null;
+  return { user: { id: row.id, username: row.username, isAdmin: row.isAdmin }, tokenId: row.tokenId, expiresAt };
 }
 
 /** Token endpoint and cookie sessions: protocol endpoints, not resource operations, so not facade rows. */

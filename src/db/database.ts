@@ -46,6 +46,13 @@ export interface Database {
   /** Connections of the PostgreSQL pool (absent for PGlite, which has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
   ping(): Promise<boolean>;
+  /**
+   * Runs `onNotice` for every NOTIFY on `channel`, from any process using the database. `onListening`
+   * says whether notices can arrive: false while the listening connection is down (PostgreSQL; it is
+   * opened again every few seconds), so a cache kept fresh by notices stops trusting itself meanwhile.
+   * The returned function stops listening.
+   */
+  listen(channel: string, onNotice: () => void, onListening: (listening: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -57,6 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let closeDriver: () => Promise<void>;
   let kind: Database["kind"];
   let poolStats: Database["poolStats"];
+  let listen: Database["listen"];
 
   if (options.databaseUrl) {
     kind = "postgresql";
@@ -97,6 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
+    listen = (channel, onNotice, onListening) => listenOnPostgres(options.databaseUrl!, channel, onNotice, onListening);
     const run = async <Row>(on: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<Row[]> => {
       for (const listener of listeners) listener(statement.text);
       const result = await on.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
@@ -171,6 +180,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     prisma = clientWithQueryEvents(new PrismaPGlite(pglite), listeners);
+    // One in-process connection: notices of its own transactions arrive once they commit.
+    listen = async (channel, onNotice, onListening) => {
+      const stop = await pglite.listen(channel, () => onNotice());
+      onListening(true);
+      return async () => {
+        onListening(false);
+        await stop();
+      };
+    };
     const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
     const run = async <Row>(on: Pick<PGlite, "query">, statement: Prisma.Sql): Promise<Row[]> => {
       for (const listener of listeners) listener(statement.text);
@@ -199,6 +217,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     kind,
     poolStats,
+    listen,
     onQuery(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -243,6 +262,48 @@ async function initialiseInChildProcess(dir: string): Promise<void> {
   await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", initdb, dir], { cwd: here }).catch((error: Error & { stderr?: string }) => {
     throw new Error(`could not create the embedded database in ${dir}: ${error.stderr?.trim() || error.message}`, { cause: error });
   });
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other work). When it drops, the
+ * listener is told (`onListening(false)`) and the connection is opened again every 2 s until it holds.
+ */
+async function listenOnPostgres(databaseUrl: string, channel: string, onNotice: () => void, onListening: (listening: boolean) => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    retry = undefined;
+    const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+    const lost = () => {
+      if (client !== candidate) return;
+      client = undefined;
+      onListening(false);
+      candidate.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect(), 2_000);
+    };
+    candidate.on("error", lost);
+    candidate.on("end", lost);
+    candidate.on("notification", (message) => message.channel === channel && onNotice());
+    client = candidate;
+    try {
+      await candidate.connect();
+      await candidate.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      if (stopped || client !== candidate) return void candidate.end().catch(() => {});
+      onListening(true);
+    } catch {
+      lost();
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const open = client;
+    client = undefined;
+    onListening(false);
+    await open?.end().catch(() => {});
+  };
 }
 
 /** How long a statement waits for a row lock before the write is answered 503 (the pool's `lock_timeout`). */
