@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
-import { countTriggerArguments, modelInfo, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
+import { accessFieldOf, countTriggerArguments, modelInfo, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
 import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { createScratchDatabase } from "./scratch-database.js";
@@ -81,7 +81,7 @@ async function countsAndRecount(app: App, records: RecordsDeclaration) {
   const info = modelInfo(db, records.model);
   const col = (field: string) => Prisma.raw(`"${info.fields.get(field)!.column}"`);
   const key = Prisma.sql`${records.scoped ? col("scope") : Prisma.sql`''`} AS scope, ${records.scoped ? col("scopeId") : Prisma.sql`0`} AS scope_id,
-    ${col(records.published.field)} = ${records.published.value} AS published, ${records.access ? col("access") : Prisma.sql`0`} AS access,
+    ${col(records.published.field)} = ${records.published.value} AS published, ${records.access ? col(accessFieldOf(records)) : Prisma.sql`0`} AS access,
     ${records.window ? Prisma.sql`${col(records.window.down)} IS NOT NULL` : Prisma.sql`false`} AS ends`;
   const byCreator = records.creator ? Prisma.sql`UNION ALL SELECT ${key}, ${col(records.creator)} AS created_by FROM ${Prisma.raw(`"${info.table}"`)}` : Prisma.empty;
   const recount = await sqlClientOf(db).query(
@@ -98,7 +98,7 @@ async function countsAndRecount(app: App, records: RecordsDeclaration) {
   // Published rows by the day their window opens and, with an end, closes; empty windows (down <= up) on neither.
   const [up, down] = [col(records.window.up), col(records.window.down)];
   const published = Prisma.sql`SELECT ${records.scoped ? col("scope") : Prisma.sql`''`} AS scope, ${records.scoped ? col("scopeId") : Prisma.sql`0`} AS scope_id,
-    ${records.access ? col("access") : Prisma.sql`0`} AS access, ${records.creator ? col(records.creator) : Prisma.sql`NULL::int`} AS creator, ${up} AS up, ${down} AS down
+    ${records.access ? col(accessFieldOf(records)) : Prisma.sql`0`} AS access, ${records.creator ? col(records.creator) : Prisma.sql`NULL::int`} AS creator, ${up} AS up, ${down} AS down
     FROM ${Prisma.raw(`"${info.table}"`)} WHERE ${col(records.published.field)} = ${records.published.value}`;
   const yesterday = Prisma.sql`(now() AT TIME ZONE 'UTC')::date - 1`;
   const recountDays = await sqlClientOf(db).query(

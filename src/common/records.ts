@@ -21,8 +21,17 @@ export interface RecordsDeclaration {
   published: { field: string; value: number };
   /** Published records are shown only from `up` until `down` (null: open-ended), as the blog's window. */
   window?: { up: string; down: string };
-  /** Access levels, stored in the field `access`; absent: every published record is public. */
+  /** Access levels, stored in the field `accessField` names (default `access`); absent: every published record is public. */
   access?: AccessLevels;
+  /** The field holding the access level, when it is not `access` (groups keep it in `discoverability`). */
+  accessField?: string;
+  /**
+   * Unscoped records only: the ids of the records whose private level this user may see, as a sub-select
+   * (groups: the hidden groups the user is a member of). Lists and totals ask `list`; single reads and the
+   * write path ask `read` (default: `list`), which may let more people read a record than find it in a list
+   * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
+   */
+  privateTo?: { list: (userId: number) => Prisma.Sql; read?: (userId: number) => Prisma.Sql };
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
@@ -30,7 +39,23 @@ export interface RecordsDeclaration {
 }
 
 /** Declares an area's records (the fields are checked against the Prisma model when first used). */
-export const records = (declaration: RecordsDeclaration): RecordsDeclaration => declaration;
+export const records = (declaration: RecordsDeclaration): RecordsDeclaration => {
+  if (declaration.privateTo && declaration.scoped) throw new Error(`${declaration.model}: privateTo is for unscoped records (a scope's members see its private records)`);
+  return declaration;
+};
+
+/** The field holding a declaration's access level. */
+export const accessFieldOf = (declaration: RecordsDeclaration): string => declaration.accessField ?? "access";
+
+/** Why a visibility rule is asked: a list or total (`list`), or one record's read or write (`read`). */
+export type Purpose = "list" | "read";
+
+/** The sub-select of unscoped record ids whose private level `userId` may see, for `purpose`; null: none. */
+export function privateToSql(declaration: RecordsDeclaration, userId: number, purpose: Purpose): Prisma.Sql | null {
+  const privateTo = declaration.privateTo;
+  if (!privateTo) return null;
+  return (purpose === "read" ? (privateTo.read ?? privateTo.list) : privateTo.list)(userId);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The model: table and column names (Prisma's runtime data model) and relations (Pothos' DMMF copy).
@@ -253,7 +278,10 @@ export function shownLevels(declaration: RecordsDeclaration, viewer: RequestCont
   const levels = declaration.access;
   if (!levels) return null;
   if (!viewer.user) return { open: levels.valuesOf("public"), toMembers: [] };
-  return { open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")], toMembers: declaration.scoped ? levels.valuesOf("private") : [] };
+  return {
+    open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")],
+    toMembers: declaration.scoped || declaration.privateTo ? levels.valuesOf("private") : [],
+  };
 }
 
 /**
@@ -261,13 +289,23 @@ export function shownLevels(declaration: RecordsDeclaration, viewer: RequestCont
  * in this statement: the rule costs no statement of its own. `listKind`: the kind a list already fixes, so
  * only that kind's membership is asked.
  */
-export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"], listKind?: string): Prisma.Sql | null {
+export function accessSql(
+  info: ModelInfo,
+  declaration: RecordsDeclaration,
+  alias: string,
+  viewer: RequestContext["viewer"],
+  listKind?: string,
+  purpose: Purpose = "list",
+): Prisma.Sql | null {
   const shown = shownLevels(declaration, viewer);
   if (!shown) return null;
-  const access = column(info, alias, "access");
+  const access = column(info, alias, accessFieldOf(declaration));
   const open = inList(access, shown.open);
   const user = viewer.user;
-  if (!user || !declaration.scoped || !shown.toMembers.length) return open;
+  if (!user || !shown.toMembers.length) return open;
+  const privateTo = privateToSql(declaration, user.id, purpose);
+  if (privateTo) return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${column(info, alias, "id")} IN (${privateTo})))`;
+  if (!declaration.scoped) return open;
   const belongs = belongsToRecordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user.id, listKind);
   if (!belongs) return open;
   return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${belongs}))`;
@@ -284,11 +322,12 @@ export function visibleSql(
   alias = "t",
   now = new Date(),
   listKind?: string,
+  purpose: Purpose = "read",
 ): Prisma.Sql {
   const user = viewer.user;
   if (user?.isAdmin) return Prisma.sql`TRUE`;
   const info = modelInfo(prisma, declaration.model);
-  const access = accessSql(info, declaration, alias, viewer, listKind);
+  const access = accessSql(info, declaration, alias, viewer, listKind, purpose);
   const shown = access ? Prisma.sql`${publishedSql(info, declaration, alias, now)} AND ${access}` : publishedSql(info, declaration, alias, now);
   if (!user || !declaration.creator) return Prisma.sql`(${shown})`;
   return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
@@ -356,7 +395,7 @@ export function countTriggerArguments(prisma: PrismaClient, declaration: Records
   return [
     columnOf(declaration.published.field),
     String(declaration.published.value),
-    declaration.access ? columnOf("access") : "",
+    declaration.access ? columnOf(accessFieldOf(declaration)) : "",
     columnOf(declaration.creator),
     declaration.scoped ? columnOf("scope") : "",
     declaration.scoped ? columnOf("scopeId") : "",

@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
-import { column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
 import { managesSql } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { uniqueViolation } from "../db/errors.js";
@@ -219,7 +219,7 @@ function eventStatement(
   const levels = records.access;
   const visibility = levels
     ? Prisma.sql`CASE ${Prisma.join(
-        (["registered", "private"] as const).filter((level) => levels.valuesOf(level).length).map((level) => Prisma.sql`WHEN ${field("access")} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`),
+        (["registered", "private"] as const).filter((level) => levels.valuesOf(level).length).map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`),
         " ",
       )} ELSE 'public' END`
     : Prisma.sql`'public'`;
