@@ -192,7 +192,11 @@ function graphqlTypesFor(param: RestParam): { accepts(type: GraphQLInputType): b
           description: "[String]",
         };
       }
-      return scalars("String", "ID");
+      // Or a numbered enum REST names (src/common/access.ts, `restNames`): rest-facade/enums.ts reads name or number.
+      return {
+        accepts: (type) => scalarNamed(type, ["String", "ID"]) || (isNumericEnum(getNullableType(type)) && Boolean((getNullableType(type) as { extensions?: { restNames?: unknown } }).extensions?.restNames)),
+        description: "String, ID or an enum of named numbers",
+      };
     }
   }
 }

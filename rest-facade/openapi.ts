@@ -17,7 +17,7 @@ import {
 } from "graphql";
 import { REST_TIMESTAMP_PATTERN } from "../src/common/time.js";
 import { readsPlaceholder } from "./check.js";
-import { documentRoot, restEncoding } from "./render.js";
+import { documentRoot, restEncoding, restNameOf, showsRestNames } from "./render.js";
 import { orNull } from "./nullable-schemas.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
@@ -166,6 +166,7 @@ function nonNullSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode |
 /** An enum of documented numbers, as the renderer writes it: the numbers, each described. */
 function numberedEnumSchema(type: GraphQLEnumType): JsonSchema {
   const values = type.getValues();
+  if (showsRestNames(type)) return { type: "string", enum: values.map(restNameOf), description: values.map((value) => value.description).join(", ") };
   return {
     type: "integer",
     enum: values.map((value) => value.value),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PUBLISH_STATE, describeAccessDefault, type AccessLevels } from "./access.js";
+import { PUBLISH_STATE, describeAccessDefault, type AccessLevels, type NumberedEnum } from "./access.js";
 import { timestamp } from "./validation.js";
 import type { ParamType, RestParam } from "../../rest-facade/types.js";
 
@@ -16,7 +16,7 @@ import type { ParamType, RestParam } from "../../rest-facade/types.js";
  */
 
 /** A field's GraphQL input type; access levels are their area's enum (src/graphql/access.ts). */
-export type InputType = "String" | "Int" | "DateTime" | "JSON" | "[String]" | AccessLevels;
+export type InputType = "String" | "Int" | "DateTime" | "JSON" | "[String]" | NumberedEnum;
 export type FieldMode = "create" | "update";
 /** Text, or a function giving it when read (descriptions listing what other modules register). */
 export type Text = string | (() => string);
