@@ -32,6 +32,8 @@ export interface RecordsDeclaration {
    * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
    */
   privateTo?: { list: (userId: number) => Prisma.Sql; read?: (userId: number) => Prisma.Sql };
+  /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
+  managedBy?: (userId: number) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
@@ -333,11 +335,16 @@ export function visibleSql(
   return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
 }
 
-/** A record the caller may see, read with the relations `query` selects, in one statement; null when hidden or absent. */
-export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
+/**
+ * A record the caller may see, read with the relations `query` selects, in one statement; null when hidden
+ * or absent. `id`: the record's id, or a condition over the alias `t` naming one record by another unique
+ * key (a group's cn).
+ */
+export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number | Prisma.Sql, query?: Selection): Promise<Row | null> {
   const info = modelInfo(ctx.db, declaration.model);
+  const named = typeof id === "number" ? Prisma.sql`${column(info, "t", "id")} = ${id}` : id;
   const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
-    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    where: Prisma.sql`${named} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
     extra: Prisma.sql`t.xmin::text AS "__version"`,
   });
   if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
