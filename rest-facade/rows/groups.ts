@@ -4,6 +4,7 @@ import { listParams } from "../list-params.js";
 import { fieldParams } from "../field-params.js";
 import { pageParams } from "../page-params.js";
 import { GROUP_FIELDS, GROUP_LIST, MEMBER_LISTS } from "../../src/groups/service.js";
+import { fieldsParam } from "../fields-param.js";
 import "../responses/array.js";
 
 /**
@@ -12,6 +13,9 @@ import "../responses/array.js";
  */
 const VERSIONS = ["1.0", "1.1"];
 const id: RestParam = { name: "id", type: "string", required: true, description: "The group's gidNumber or cn.", variable: "id" };
+
+/** The API document's `fields` of list and read: any key of the REST record; gidNumber always (docs/decisions.md, "Groups"). */
+const fields = fieldsParam({ default: ["gidNumber", "cn", "description", "created", "created_by"], alwaysKept: ["gidNumber"], description: "Fields to return." });
 
 const operations: RestOperation[] = [
   {
@@ -33,7 +37,7 @@ const operations: RestOperation[] = [
     path: "/groups/list",
     versions: VERSIONS,
     task: "list groups",
-    params: listParams(GROUP_LIST),
+    params: [...listParams(GROUP_LIST), fields],
     document: GroupListDocument,
     resultField: "groups",
     response: { kind: "array" },
@@ -59,7 +63,7 @@ const operations: RestOperation[] = [
     path: "/groups/{id}",
     versions: VERSIONS,
     task: "retrieve a group",
-    params: [id],
+    params: [id, fields],
     document: GroupReadDocument,
     resultField: "group",
     response: { kind: "record" },
