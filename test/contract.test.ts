@@ -4,7 +4,7 @@ import { GraphQLObjectType, getNamedType, isNonNullType } from "graphql";
 import { MAX_PAGE_SIZE } from "../src/common/paging.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
-import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
+import { areaTestings, contractAreas, listedRecords, type AreaTesting, type ListContract } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
 
 /**
@@ -12,7 +12,7 @@ import { startServer, type Cast, type RestResult, type TestServer } from "./serv
  * ownership and scope rules), checked once for every area that declares them in its
  * src/<area>/testing.ts. Area test files keep only what is specific to the area.
  */
-for (const testing of areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract))) {
+for (const testing of contractAreas("contract")) {
   const contract = testing.contract;
   const { spec } = contract;
 
@@ -30,7 +30,7 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
     let scopes = 0;
     const ownScope = (): Record<string, string | number> => (spec.scoped ? { scope: "project", scope_id: ++scopes } : {});
     const list = (query: Record<string, string | number>, token?: string) => server.rest("GET", contract.list.path, { query, token });
-    const items = (response: RestResult) => response.body[contract.list.key] as Record<string, unknown>[];
+    const items = (response: RestResult) => listedRecords(contract, response.body);
     const ids = (response: RestResult) => items(response).map((item) => item.id as number);
     const create = (values: Record<string, unknown>, token = cast.admin.token) => testing.create(server, token, values);
     const pathOf = (template: string, id: number) => template.replace("{id}", String(id));

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
+import { areaTestings, contractAreas, listedRecords, listedTotal, type AreaTesting, type ListContract } from "./areas.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
 
 /**
  * What the hot paths cost in SQL statements (issue 6, "Per-request overhead"): a read by id is one
  * statement, a list with its total is one, and a bearer token with its user is one more.
  */
-const areas = areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract));
+const areas = contractAreas("hot paths");
 
 describe("statements per request on the hot paths", () => {
   let server: TestServer;
@@ -72,7 +72,7 @@ describe("statements per request on the hot paths", () => {
         await testing.create(server, cast.admin.token, { ...scope, title: "Another wombat" });
         const after = await server.recordQueries(() => server.rest("GET", contract.list.path, { query: { ...scope, search: "wombat" } }));
         expect(counts(after.queries), after.queries.join("\n")).toHaveLength(1);
-        expect(after.result.body.total).toBe(after.result.body[contract.list.key].length);
+        expect(listedTotal(contract, after.result)).toBe(listedRecords(contract, after.result.body).length);
         // Requests that find the same counts stale at the same time share one count (windowed counts hold for
         // the moment they were counted at, so those are shared only by requests of the same millisecond).
         await testing.create(server, cast.admin.token, { ...scope, title: "Yet another wombat" });
