@@ -163,7 +163,7 @@ export function listStatements<Item>(
     : { sql: countedTotal(caller, records, scope, now), read: async (value) => Number(value) };
   return {
     page: (withTotal) =>
-      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, extra: withTotal ? Prisma.sql`(${total.sql}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
+      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, viewer: caller.viewer, extra: withTotal ? Prisma.sql`(${total.sql}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
     total: total.sql,
     readTotal: total.read,
   };

@@ -32,6 +32,12 @@ export interface RecordsDeclaration {
    * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
    */
   privateTo?: { list: (userId: number) => Prisma.Sql; read?: (userId: number) => Prisma.Sql };
+  /**
+   * Fields only some readers see (a group's private description, to its members): reads and lists answer
+   * null in them to everyone else but administrators, in the same statement. `shownTo`: the ids of the
+   * records whose fields this user sees, as a sub-select. The write path reads the stored values.
+   */
+  privateFields?: { fields: string[]; shownTo: (userId: number) => Prisma.Sql };
   /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
   managedBy?: (userId: number) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
@@ -172,11 +178,18 @@ function planSelection(prisma: PrismaClient, info: ModelInfo, query: Selection |
   return plan;
 }
 
-/** The select list: every scalar column under its field name, and each joined relation as one JSON value. */
-function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: string): Prisma.Sql {
+/**
+ * The select list: every scalar column under its field name, and each joined relation as one JSON value.
+ * `masked`: fields answered only where their condition holds (null elsewhere).
+ */
+function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: string, masked?: Map<string, Prisma.Sql>): Prisma.Sql {
   const parts = plan.info.scalars
     .filter((field) => !plan.omit?.includes(field.name))
-    .map((field) => Prisma.raw(`${alias}."${field.column}" AS "${field.name}"`));
+    .map((field) => {
+      const value = Prisma.raw(`${alias}."${field.column}"`);
+      const condition = masked?.get(field.name);
+      return condition ? Prisma.sql`CASE WHEN ${condition} THEN ${value} END AS ${Prisma.raw(`"${field.name}"`)}` : Prisma.raw(`${alias}."${field.column}" AS "${field.name}"`);
+    });
   let index = 0;
   for (const [name, inner] of plan.joined) {
     const field = plan.info.fields.get(name)!;
@@ -230,11 +243,20 @@ export function rowsStatement<Row>(
   prisma: PrismaClient,
   declaration: RecordsDeclaration,
   query: Selection | undefined,
-  statement: { where: Prisma.Sql; orderBy?: Prisma.Sql; limit?: number; offset?: number; extra?: Prisma.Sql; lock?: boolean },
+  statement: {
+    where: Prisma.Sql;
+    orderBy?: Prisma.Sql;
+    limit?: number;
+    offset?: number;
+    extra?: Prisma.Sql;
+    lock?: boolean;
+    /** Who reads: their `privateFields` are masked (absent: the stored values, as the write path needs). */
+    viewer?: RequestContext["viewer"];
+  },
 ): RowsStatement<Row> {
   const info = modelInfo(prisma, declaration.model);
   const plan = planSelection(prisma, info, query, declaration.searchOnly);
-  const sql = Prisma.sql`SELECT ${selectList(plan, "t")}${statement.extra ? Prisma.sql`, ${statement.extra}` : Prisma.empty} FROM ${table(info, "t")} WHERE ${
+  const sql = Prisma.sql`SELECT ${selectList(plan, "t", statement.viewer ? privateFieldMasks(info, declaration, statement.viewer, "t") : undefined)}${statement.extra ? Prisma.sql`, ${statement.extra}` : Prisma.empty} FROM ${table(info, "t")} WHERE ${
     statement.where
   }${statement.orderBy ? Prisma.sql` ORDER BY ${statement.orderBy}` : Prisma.empty}${
     statement.limit !== undefined ? Prisma.sql` LIMIT ${statement.limit}` : Prisma.empty
@@ -253,6 +275,14 @@ export function rowsStatement<Row>(
       return rows as Row[];
     },
   };
+}
+
+/** Each private field's condition for this reader (none for administrators; false for anonymous callers). */
+function privateFieldMasks(info: ModelInfo, declaration: RecordsDeclaration, viewer: RequestContext["viewer"], alias: string): Map<string, Prisma.Sql> | undefined {
+  const privateFields = declaration.privateFields;
+  if (!privateFields || viewer.user?.isAdmin) return undefined;
+  const shown = viewer.user ? Prisma.sql`${column(info, alias, "id")} IN (${privateFields.shownTo(viewer.user.id)})` : Prisma.sql`FALSE`;
+  return new Map(privateFields.fields.map((field) => [field, shown]));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -345,6 +375,7 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
   const named = typeof id === "number" ? Prisma.sql`${column(info, "t", "id")} = ${id}` : id;
   const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
     where: Prisma.sql`${named} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    viewer: ctx.viewer,
     extra: Prisma.sql`t.xmin::text AS "__version"`,
   });
   if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);

@@ -14,7 +14,6 @@ import {
   getGroup,
   groupMembers,
   listGroups,
-  privateDescriptionFor,
   transition,
   updateGroup,
   type GroupMembers,
@@ -38,11 +37,8 @@ export const GroupType = builder.prismaObject("Group", {
     tags: t.exposeStringList("tags"),
     tagsText: t.string({ description: "The tags as one comma-separated string (the REST encoding).", resolve: (group) => group.tags.join(", ") }),
     publicDescription: t.exposeString("publicDescription"),
-    privateDescription: t.string({
-      nullable: true,
-      description: "Shown to the group's members and administrators; null for everyone else.",
-      resolve: (group, _args, ctx) => privateDescriptionFor(ctx, group),
-    }),
+    // Null in the row itself for everyone but members and administrators (the records' privateFields).
+    privateDescription: t.exposeString("privateDescription", { nullable: true, description: "Shown to the group's members and administrators; null for everyone else." }),
     joinPolicy: t.field({ type: GroupJoinPolicy, description: GROUP_JOIN_POLICY.description, resolve: (group) => group.joinPolicy }),
     discoverability: t.field({ type: GroupDiscoverability, description: GROUP_DISCOVERABILITY.description, resolve: (group) => group.discoverability }),
     url: t.string({ resolve: (group) => `/groups/${group.cn}` }),

@@ -49,6 +49,8 @@ export const GROUPS = records({
   access: GROUP_DISCOVERABILITY,
   accessField: "discoverability",
   privateTo: { list: groupsOfMember, read: groupsOfMemberOrInvitee },
+  // The private description: to the group's members (managers are members) and administrators.
+  privateFields: { fields: ["privateDescription"], shownTo: groupsOfMember },
   // Managers change and delete their group (besides administrators).
   managedBy: groupsManagedBy,
 });

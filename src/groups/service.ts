@@ -1,5 +1,4 @@
 import { z } from "zod";
-import DataLoader from "dataloader";
 import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
@@ -10,7 +9,6 @@ import { requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
 import { domainEvents } from "../common/events.js";
-import { defineLoader, byKeys } from "../common/loaders.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, JOIN_POLICY } from "./records.js";
 import { groupIdFromPath, groupKeySql, groupShownSql, parseGroupKey } from "./identity.js";
@@ -131,32 +129,11 @@ export function listGroups(ctx: RequestContext, args: ListArgs, query: Query = {
   return pagedList<Group>(GROUP_LIST, ctx, args, query as Selection);
 }
 
-/** Where the caller stands with groups: one statement for every group of a request (lists of 25 too). */
+/** Where a person stands with a group. */
 export interface GroupRole {
   status: "member" | "invitee" | "applicant";
   manager: boolean;
 }
-const rolesOfViewer = defineLoader(
-  (ctx) =>
-    new DataLoader<number, GroupRole | null>(async (ids) => {
-      const rows = await sqlOf(ctx).query<GroupRole & { groupId: number }>(
-        Prisma.sql`SELECT group_id AS "groupId", status::text AS status, manager FROM group_members WHERE user_id = ${ctx.viewer.user!.id} AND group_id IN (${Prisma.join([...ids])})`,
-      );
-      return byKeys(ids, rows, (row) => Number(row.groupId));
-    }),
-);
-
-/** The caller's membership of a group (null: none, and for anonymous callers). */
-export const viewerRole = (ctx: RequestContext, groupId: number): Promise<GroupRole | null> =>
-  ctx.viewer.user ? rolesOfViewer(ctx).load(groupId) : Promise.resolve(null);
-
-/** The private description, to the group's members and administrators; null for everyone else. */
-export async function privateDescriptionFor(ctx: RequestContext, group: Group): Promise<string | null> {
-  if (!ctx.viewer.user) return null;
-  if (ctx.viewer.user.isAdmin) return group.privateDescription;
-  return (await viewerRole(ctx, group.id))?.status === "member" ? group.privateDescription : null;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Members list
 
