@@ -340,7 +340,8 @@ async function accountNamed(ctx: RequestContext, named: string, parameter = "use
   const text = named.trim();
   if (!text) throw badInput(parameter, "must be a username or an email address");
   const [row] = await sqlOf(ctx).query<{ id: number }>(
-    Prisma.sql`SELECT id FROM users WHERE username_key = lower(${text}) OR lower(email) = lower(${text}) ORDER BY id LIMIT 1`,
+    // Both through unique indexes: usernames regardless of case (username_key), emails as stored.
+    Prisma.sql`SELECT id FROM users WHERE username_key = lower(${text}) OR email = ${text} ORDER BY id LIMIT 1`,
   );
   if (!row) throw new ApiError(404, `No account with the username or email ${text}.`, [{ parameter, message: "no account with this username or email" }]);
   return Number(row.id);
