@@ -102,11 +102,13 @@ describe("GET /groups/{id}/members/list", () => {
       ],
     });
     const entry = (user: TestUser) => ({ uidNumber: user.id, username: user.username, name: `Name of ${user.username}` });
+    // Each list is in user id order (the accounts were made concurrently, so their ids come in any order).
+    const members = [owner, member].sort((a, b) => a.id - b.id).map(entry);
     const asManager = await server.rest("GET", `/groups/${made.body.cn}/members/list`, { token: owner.token });
-    expect(asManager.body).toEqual({ members: [entry(owner), entry(member)], managers: [entry(owner)], invitees: [entry(invitee)], applicants: [entry(applicant)] });
+    expect(asManager.body).toEqual({ members, managers: [entry(owner)], invitees: [entry(invitee)], applicants: [entry(applicant)] });
     for (const token of [member.token, stranger.token, undefined]) {
       const seen = await server.rest("GET", `/groups/${id}/members/list`, { token });
-      expect(seen.body).toEqual({ members: [entry(owner), entry(member)], managers: [entry(owner)], invitees: [], applicants: [] });
+      expect(seen.body).toEqual({ members, managers: [entry(owner)], invitees: [], applicants: [] });
     }
     expect((await server.rest("GET", `/groups/${id}/members/list`, { token: admin.token, query: { list: "applicants" } })).body).toEqual({
       members: [],
