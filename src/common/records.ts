@@ -38,6 +38,11 @@ export interface RecordsDeclaration {
    * records whose fields this user sees, as a sub-select. The write path reads the stored values.
    */
   privateFields?: { fields: string[]; shownTo: (userId: number) => Prisma.Sql };
+  /**
+   * Unscoped records whose ids are a scope kind's ids (a group is the scope `group`, its id the scope id):
+   * their events are in that scope, so whoever may read the scope's private records learns of them.
+   */
+  selfScope?: string;
   /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
   managedBy?: (userId: number) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */

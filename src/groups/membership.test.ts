@@ -203,7 +203,7 @@ describe("membership transitions (table)", () => {
     expect((await run("join", groupId, applicant, applicant)).errors).toEqual([]);
     const events = await server.app.db.prisma.outboxEvent.findMany({ where: { area: "groups", recordId: groupId }, orderBy: { id: "asc" } });
     const requested = events.find((event) => event.type === "groups.joinRequested");
-    expect(requested).toMatchObject({ audience: "managers", subjectId: applicant.id });
+    expect(requested).toMatchObject({ audience: "managers", subjectId: applicant.id, scope: "group", scopeId: groupId });
   });
 
   it("a member who leaves or is removed loses the group's private wiki and blog content on the next request", async () => {

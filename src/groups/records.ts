@@ -51,6 +51,8 @@ export const GROUPS = records({
   privateTo: { list: groupsOfMember, read: groupsOfMemberOrInvitee },
   // The private description: to the group's members (managers are members) and administrators.
   privateFields: { fields: ["privateDescription"], shownTo: groupsOfMember },
+  // A group's events are in its own scope (scope group, scope id = gidNumber): a hidden group's are its members'.
+  selfScope: "group",
   // Managers change and delete their group (besides administrators).
   managedBy: groupsManagedBy,
 });
