@@ -38,14 +38,24 @@ export interface AreaTesting {
 }
 
 /** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
-export type SharedSuite = "contract" | "authorization matrix" | "hot paths";
+export type SharedSuite = "contract" | "contract records" | "authorization matrix" | "hot paths";
 
 export interface ListContract {
   /**
    * The list row (`GET /wiki/list`) and its JSON key — absent: the row answers a bare array with the total
    * in `X-Total-Count` (response kind `array`); the GraphQL list field.
    */
-  list: { path: string; key?: string; graphql: string };
+  list: {
+    path: string;
+    key?: string;
+    graphql: string;
+    /** Sent with every list request of the contract suite (groups: `fields`, so every key is answered). */
+    query?: Record<string, string>;
+    /** The REST key of a record's id (default `id`; groups: `gidNumber`). */
+    idKey?: string;
+    /** Sort names whose values the REST record keeps under another key (groups: `id` → `gidNumber`). */
+    sortKeys?: Record<string, string>;
+  };
   /**
    * Shared suites whose assumptions the area's records do not meet, each with the reason (groups: no
    * publishing state, no creator rule, a REST record keyed by gidNumber); the area's own tests cover those rules.

@@ -60,7 +60,13 @@ export const testing: AreaTesting = {
    */
   contract: {
     table: "groups",
-    list: { path: "/groups/list", graphql: "groups" },
+    list: {
+      path: "/groups/list",
+      graphql: "groups",
+      query: { fields: "gidNumber,cn,title,description,created,created_by" },
+      idKey: "gidNumber",
+      sortKeys: { id: "gidNumber" },
+    },
     read: { path: "/groups/{id}" },
     spec: GROUP_LIST,
     searchField: "title",
@@ -68,7 +74,8 @@ export const testing: AreaTesting = {
     writers: "users",
     notFound: (id) => `Group ${id} not found.`,
     skips: {
-      contract: "its records are wiki-like (state, creator rights, REST `id` and `access`, a list wrapper); groups have none of these: see this file's contract note",
+      // The list rules (paging, bounds, sort, literal search, statement counts) apply and run.
+      "contract records": "its record rules are the scoped records' (numeric ids only, state, creator rights, REST `access`); a group's {id} is also its cn, and its rules are src/groups/groups.test.ts and membership.test.ts",
       "authorization matrix": "its oracle is the scoped records' rule (access × state × scope kind); the groups' rule (visible/hidden, members, invitees, managers) is tested in src/groups/membership.test.ts",
     },
     privateTo: {
