@@ -52,11 +52,12 @@ export const testing: AreaTesting = {
     return response.body.gidNumber;
   },
   /**
-   * Groups are listed, counted and planned like any records (test/plans.test.ts, test/totals.test.ts), but
-   * they are not the contract's records: no publishing state, no creator rule (a creator who leaves a hidden
-   * group no longer sees it), REST records keyed by gidNumber and projected by `fields`, a bare array for
-   * the list. The suites written for those records are skipped with the reason; the groups' own rules are
-   * src/groups/membership.test.ts, test/group-deletion.test.ts and the matrix's invitee and applicant callers.
+   * Groups are listed, counted and planned like any records (test/plans.test.ts, test/totals.test.ts,
+   * test/hot-paths.test.ts, the contract suite's list rules), but they are not the contract's records: no
+   * publishing state, no creator rule (a creator who leaves a hidden group no longer sees it), `{id}` also a
+   * cn, REST records keyed by gidNumber and projected by `fields`, a bare array for the list. The suites
+   * written for those records are skipped with the reason; the groups' own rules are groups.test.ts,
+   * membership.test.ts, test/group-deletion.test.ts and the matrix's invitee and applicant callers.
    */
   contract: {
     table: "groups",
