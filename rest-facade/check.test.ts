@@ -62,15 +62,15 @@ describe("the facade's start-up check", () => {
 
     it.each<[string, RestOperation, string, Partial<RestParam>, string]>([
       ["integer → String", create, "title", { type: "integer" }, 'parameter "title" \\(integer\\) feeds \\$input\\.title of type String!, which it cannot fill: it takes Int, ID or an enum of numbers'],
-      ["string → Int", create, "scope_id", { type: "string" }, 'parameter "scope_id" \\(string\\) feeds \\$input\\.scopeId of type Int, which it cannot fill: it takes String or ID'],
+      ["string → Int", create, "scope_id", { type: "string" }, 'parameter "scope_id" \\(string\\) feeds \\$input\\.scopeId of type Int, which it cannot fill: it takes String, ID or an enum of named numbers'],
       ["boolean → Int", create, "state", { type: "boolean", default: false }, 'parameter "state" \\(boolean\\) feeds \\$input\\.state of type Int, .* it takes Boolean'],
       ["timestamp → String", create, "pagename", { format: "timestamp" }, 'parameter "pagename" \\(string, format timestamp\\) feeds \\$input\\.pagename of type String, .* it takes DateTime'],
-      ["string → DateTime", create, "created", { format: undefined, default: undefined }, 'parameter "created" \\(string\\) feeds \\$input\\.created of type DateTime, .* it takes String or ID'],
-      ["string → [String]", blogCreate, "tags", { format: undefined }, 'parameter "tags" \\(string\\) feeds \\$input\\.tags of type \\[String!\\], .* it takes String or ID'],
+      ["string → DateTime", create, "created", { format: undefined, default: undefined }, 'parameter "created" \\(string\\) feeds \\$input\\.created of type DateTime, .* it takes String, ID or an enum of named numbers'],
+      ["string → [String]", blogCreate, "tags", { format: undefined }, 'parameter "tags" \\(string\\) feeds \\$input\\.tags of type \\[String!\\], .* it takes String, ID or an enum of named numbers'],
       ["list → String", create, "pagename", { format: "list" }, 'parameter "pagename" \\(string, format list\\) feeds \\$input\\.pagename of type String, .* it takes \\[String\\]'],
       ["array → JSON", create, "params", { format: undefined }, 'parameter "params" \\(array\\) feeds \\$input\\.params of type JSON, .* it takes a list'],
       ["map → [String]", blogCreate, "tags", { type: "array", format: "map" }, 'parameter "tags" \\(array, format map\\) feeds \\$input\\.tags of type \\[String!\\], .* it takes JSON'],
-      ["string → an enum of numbers", create, "access", { type: "string", default: undefined }, 'parameter "access" \\(string\\) feeds \\$input\\.access of type WikiAccess, .* it takes String or ID'],
+      ["string → an enum of numbers", create, "access", { type: "string", default: undefined }, 'parameter "access" \\(string\\) feeds \\$input\\.access of type WikiAccess, .* it takes String, ID or an enum of named numbers'],
       ["file → String", create, "pagetext", { type: "file" }, 'parameter "pagetext" \\(file\\) feeds \\$input\\.pagetext of type String!, .* it takes File'],
     ])("must be of a type the REST type can fill: %s", (_case, operation, name, changes, message) => {
       expect(problemsOf(withParam(operation, name, changes))).toMatch(new RegExp(message));
@@ -130,7 +130,7 @@ describe("the facade's start-up check", () => {
   describe("the rest of a row", () => {
     it("names a registered response kind", () => {
       expect(problemsOf({ ...read, response: { kind: "download" } as never })).toMatch(
-        /GET \/wiki\/\{id\} .*response kind "download" is not registered \(registered: record, list, empty\)/,
+        /GET \/wiki\/\{id\} .*response kind "download" is not registered \(registered: record, list, empty, array\)/,
       );
     });
 
@@ -155,6 +155,14 @@ describe("the facade's start-up check", () => {
       const title = create.params.find((param) => param.name === "title")!;
       expect(problemsOf({ ...create, params: [...create.params, title] })).toMatch(/parameter "title" is listed twice/);
       expect(problemsOf({ ...create, params: [...create.params, { ...title, name: "heading" }] })).toMatch(/parameter "heading" and parameter "title" both feed \$input\.title/);
+    });
+
+    it("lets a string parameter fill an enum of named numbers (a group's join_policy), and a fields parameter name only keys the document selects", () => {
+      const groupCreate = row("POST", "/groups");
+      const groupRead = row("GET", "/groups/{id}");
+      expect(problemsOf(groupCreate, groupRead)).toBe("");
+      expect(problemsOf(withParam(groupRead, "fields", { default: "gidNumber,colour" }))).toMatch(/parameter "fields" names "colour", which the document does not select/);
+      expect(problemsOf(withParam(groupRead, "fields", { alwaysKept: ["gid"] }))).toMatch(/parameter "fields" names "gid", which the document does not select/);
     });
 
     it("reports every problem of every row at once", () => {

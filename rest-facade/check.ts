@@ -13,6 +13,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { coerce } from "./params.js";
+import { fieldsParamProblems, isFieldsParam, selectedKeys } from "./fields-param.js";
 import { registeredResponseKinds, responseKind } from "./responses.js";
 import type { RestOperation, RestParam } from "./types.js";
 
@@ -46,6 +47,9 @@ function rowProblems(schema: GraphQLSchema, operation: RestOperation): string[] 
     problems.push(`resultField "${operation.resultField}" is not a root field of ${operationName(definition)} (it selects ${rootKeys.join(", ") || "none"})`);
   }
   problems.push(...paramProblems(schema, definition, operation.params));
+  const fields = operation.params.filter(isFieldsParam);
+  if (fields.length > 1) problems.push("more than one fields parameter");
+  for (const param of fields) problems.push(...fieldsParamProblems(param, selectedKeys(schema, operation.document, operation.resultField)));
   return problems;
 }
 
@@ -85,6 +89,8 @@ function paramProblems(schema: GraphQLSchema, definition: OperationDefinitionNod
     const label = `parameter "${param.name}"`;
     if (names.has(param.name)) problems.push(`${label} is listed twice`);
     names.add(param.name);
+    // A `fields` parameter feeds no variable: the facade projects the answer (checked in checkFacadeTable).
+    if (isFieldsParam(param)) continue;
     const earlier = feeders.get(param.variable);
     if (earlier) problems.push(`${label} and parameter "${earlier}" both feed $${param.variable}`);
     feeders.set(param.variable, param.name);
@@ -105,7 +111,7 @@ function paramProblems(schema: GraphQLSchema, definition: OperationDefinitionNod
       );
     }
   }
-  problems.push(...unfedProblems(schema, definition, params));
+  problems.push(...unfedProblems(schema, definition, params.filter((param) => !isFieldsParam(param))));
   return problems;
 }
 
@@ -192,7 +198,11 @@ function graphqlTypesFor(param: RestParam): { accepts(type: GraphQLInputType): b
           description: "[String]",
         };
       }
-      return scalars("String", "ID");
+      // Or a numbered enum REST names (src/common/access.ts, `restNames`): rest-facade/enums.ts reads name or number.
+      return {
+        accepts: (type) => scalarNamed(type, ["String", "ID"]) || (isNumericEnum(getNullableType(type)) && Boolean((getNullableType(type) as { extensions?: { restNames?: unknown } }).extensions?.restNames)),
+        description: "String, ID or an enum of named numbers",
+      };
     }
   }
 }

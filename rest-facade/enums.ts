@@ -1,7 +1,7 @@
 import { GraphQLEnumType, GraphQLInputObjectType, Kind, getNamedType, typeFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { ParameterProblem } from "../src/common/errors.js";
 import type { RestParam } from "./types.js";
-import { isNumericEnum } from "./render.js";
+import { isNumericEnum, restNameOf, showsRestNames } from "./render.js";
 
 /**
  * REST carries each area's documented numbers (wiki access 0/1/4) where GraphQL has an enum whose
@@ -41,7 +41,13 @@ export function numbersToEnumNames(
     const holder = keys.slice(0, -1).reduce<Record<string, unknown> | undefined>((node, key) => node?.[key] as Record<string, unknown> | undefined, variables);
     const key = keys[keys.length - 1]!;
     if (!holder || holder[key] === undefined || holder[key] === null) continue;
-    const value = type.getValues().find((candidate) => candidate.value === holder[key]);
+    const given = holder[key];
+    // Named numbers take the name (any case) or the number, also as digits (a query string's `1`).
+    const byName = showsRestNames(type) && typeof given === "string";
+    const number = byName && /^\d+$/.test((given as string).trim()) ? Number(given) : given;
+    const value = type
+      .getValues()
+      .find((candidate) => candidate.value === number || (byName && restNameOf(candidate) === String(given).trim().toLowerCase()));
     if (value) holder[key] = value.name;
     else problems.push({ parameter: param.name, message: `must be ${describeNumbers(type)}` });
   }
@@ -49,6 +55,8 @@ export function numbersToEnumNames(
 }
 
 const describeNumbers = (type: GraphQLEnumType) => {
-  const values = type.getValues().map((value) => `${value.value} (${value.description?.replace(/^\d+: /, "") ?? value.name.toLowerCase()})`);
+  const values = showsRestNames(type)
+    ? type.getValues().map((value) => `${restNameOf(value)} (${value.value})`)
+    : type.getValues().map((value) => `${value.value} (${value.description?.replace(/^\d+: /, "") ?? value.name.toLowerCase()})`);
   return values.length > 1 ? `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}` : values.join("");
 };

@@ -12,8 +12,11 @@ function restTypeOf(field: FieldDeclaration): { type: ParamType; format?: RestPa
       return { type: "array", format: "map" };
     case "[String]":
       return { type: "array" };
+    case "Int":
+      return { type: "integer" };
     default:
-      return { type: "integer" }; // Int, and access levels by their documented numbers
+      // Access levels by their documented numbers; named numbers by their names (which take numbers too).
+      return { type: field.type.restNames ? "string" : "integer" };
   }
 }
 

@@ -17,7 +17,8 @@ import {
 } from "graphql";
 import { REST_TIMESTAMP_PATTERN } from "../src/common/time.js";
 import { readsPlaceholder } from "./check.js";
-import { documentRoot, restEncoding } from "./render.js";
+import { documentRoot, restEncoding, restNameOf, showsRestNames } from "./render.js";
+import { isFieldsParam } from "./fields-param.js";
 import { orNull } from "./nullable-schemas.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
@@ -91,11 +92,23 @@ const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 
 const successDescription = (status: number) => ({ 200: "OK", 201: "Created", 204: "No content" })[status] ?? `Status ${status}`;
 
+/**
+ * A row with a `fields` parameter (rest-facade/fields-param.ts) answers the keys asked for: only its
+ * always-kept keys are certain to be there (of the record, or of each list item).
+ */
+function withProjection(value: JsonSchema, fields: RestParam | undefined): JsonSchema {
+  if (!fields) return value;
+  const relax = (record: JsonSchema): JsonSchema => ({ ...record, required: (record.required ?? []).filter((key) => fields.alwaysKept?.includes(key)) });
+  const items = value.properties?.items;
+  if (items?.type === "array" && items.items) return { ...value, properties: { ...value.properties, items: { ...items, items: relax(items.items as JsonSchema) } } };
+  return relax(value);
+}
+
 /** The success body: the kind's description of the rendered result field. */
 function responseBody(schema: GraphQLSchema, operation: RestOperation) {
   const kind = responseKind(operation.response.kind);
   if (!kind) throw new Error(`response kind "${operation.response.kind}" is not registered`);
-  const value = resultFieldSchema(schema, operation.document, operation.resultField);
+  const value = withProjection(resultFieldSchema(schema, operation.document, operation.resultField), operation.params.find(isFieldsParam));
   const row = operation as RowWithResponse<never>;
   return { body: kind.describe(row, value), others: kind.otherResponses?.(row, value) ?? {} };
 }
@@ -166,6 +179,7 @@ function nonNullSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode |
 /** An enum of documented numbers, as the renderer writes it: the numbers, each described. */
 function numberedEnumSchema(type: GraphQLEnumType): JsonSchema {
   const values = type.getValues();
+  if (showsRestNames(type)) return { type: "string", enum: values.map(restNameOf), description: values.map((value) => value.description).join(", ") };
   return {
     type: "integer",
     enum: values.map((value) => value.value),

@@ -26,6 +26,13 @@ export type RestEncoding = "timestamp" | "id" | GraphQLEnumType;
 export const isNumericEnum = (type: GraphQLNamedType): type is GraphQLEnumType =>
   type instanceof GraphQLEnumType && type.getValues().every((value) => typeof value.value === "number");
 
+/** A numbered enum REST shows by name (`open`) and takes by name or number (src/common/access.ts, `restNames`). */
+export const showsRestNames = (type: GraphQLEnumType): boolean => Boolean(type.extensions?.restNames);
+
+/** The REST name of an enum value (`INVITE_ONLY` → `invite_only`). */
+export const restNameOf = (value: { name: string; extensions?: { restName?: unknown } }): string =>
+  typeof value.extensions?.restName === "string" ? value.extensions.restName : value.name.toLowerCase();
+
 /**
  * The one place that says which GraphQL types REST writes its own way; the renderer below and the
  * OpenAPI response schemas (openapi.ts) both ask it.
@@ -85,7 +92,11 @@ export function render(value: unknown, plan: Plan | RestEncoding): unknown {
     for (let index = 0; index < value.length; index++) value[index] = render(value[index], plan);
     return value;
   }
-  if (plan instanceof GraphQLEnumType) return plan.getValue(String(value))?.value ?? value;
+  if (plan instanceof GraphQLEnumType) {
+    const found = plan.getValue(String(value));
+    if (!found) return value;
+    return showsRestNames(plan) ? restNameOf(found) : found.value;
+  }
   if (plan === "timestamp") return restTimestamp(value as string);
   if (plan === "id") return /^\d+$/.test(String(value)) ? Number(value) : value;
   if (typeof value !== "object") return value; // a scalar result field (e.g. a mutation answering a string)

@@ -12,10 +12,11 @@ import { recordEtag } from "../src/common/write-path.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
 import { readParams } from "./params.js";
 import { numbersToEnumNames, numericEnumVariables } from "./enums.js";
+import { isFieldsParam, project, requestedKeys, selectedKeys } from "./fields-param.js";
 import { render, renderPlan } from "./render.js";
 import { readBody } from "./request-parsers.js";
 import { responseKind, type ResponseKind } from "./responses.js";
-import type { RestOperation } from "./types.js";
+import type { RestOperation, RestParam } from "./types.js";
 import { DEFAULT_VERSION } from "./versions.js";
 
 export interface RestFacadeOptions {
@@ -52,6 +53,10 @@ interface Route {
   fileParams: Set<string>;
   respond: ResponseKind;
   enums: ReturnType<typeof numericEnumVariables>;
+  /** The row's `fields` parameter and the keys it may name (rest-facade/fields-param.ts); null: none. */
+  projection: { param: RestParam; selectable: string[] } | null;
+  /** The parameters that feed GraphQL variables (all but a `fields` one). */
+  variableParams: RestParam[];
   /** The row's document, compiled once (src/graphql/compiled.ts). */
   run: RunDocument;
 }
@@ -77,6 +82,8 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       fileParams: new Set(operation.params.filter((param) => param.type === "file").map((param) => param.name)),
       respond: responseKind(operation.response.kind)!,
       enums: numericEnumVariables(schema, operation.document),
+      projection: projectionOf(schema, operation),
+      variableParams: operation.params.filter((param) => !isFieldsParam(param)),
       run: compiledDocument(schema, operation.document),
     };
   });
@@ -133,8 +140,10 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       if (strayFile !== undefined) throw fileNotAccepted(strayFile);
       const fromPath = Object.fromEntries(Object.entries(params).map(([placeholder, value]) => [route.pathParams.get(placeholder)!, value]));
       const values = { ...(req.query as Record<string, unknown>), ...body, ...fromPath };
-      const { variables, problems } = readParams(route.operation.params, values, { partial: route.operation.partial, replacing: route.operation.method === "PUT" });
+      const { variables, problems } = readParams(route.variableParams, values, { partial: route.operation.partial, replacing: route.operation.method === "PUT" });
       problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
+      const kept = route.projection ? requestedKeys(route.projection.param, values[route.projection.param.name], route.projection.selectable) : null;
+      if (kept && "problem" in kept) problems.push(kept.problem);
       if (problems.length) throw invalidParameters(problems);
 
       const ctx = contextFor(req);
@@ -150,7 +159,10 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
         res,
         ctx,
         ctx.db,
-        () => route.respond.send(res, operation as never, render(data[operation.resultField], route.plan[operation.resultField] ?? {})),
+        () => {
+          const rendered = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
+          route.respond.send(res, operation as never, kept && "keys" in kept ? project(rendered, kept.keys) : rendered);
+        },
         log,
       );
     } catch (error) {
@@ -161,6 +173,11 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
 }
 
 type Match = { route: Route; params: Record<string, string> | null };
+
+function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["projection"] {
+  const param = operation.params.find(isFieldsParam);
+  return param ? { param, selectable: selectedKeys(schema, operation.document, operation.resultField) } : null;
+}
 
 /** The row for this method and version among the rows whose path matches: 404, 405 or 404-for-version otherwise. */
 function chooseRoute(matching: Match[], method: string, asked: string | null, req: Request, res: Response) {

@@ -20,9 +20,11 @@ export interface RestParam {
    * How a value of the documented type is read, beyond the type itself:
    * `timestamp`: `YYYY-MM-DD HH:mm:ss` (UTC) or ISO-8601, sent to GraphQL as ISO-8601;
    * `list`: a string holding a comma-separated list, sent as a list of strings;
-   * `map`: a PHP-style "array" of options, sent as a JSON object (`params[a]=b`, or a JSON object).
+   * `map`: a PHP-style "array" of options, sent as a JSON object (`params[a]=b`, or a JSON object);
+   * `fields`: the keys of the answered record(s) to keep (rest-facade/fields-param.ts, `fieldsParam`): fed
+   * to no variable (`variable` is empty), the facade projects the rendered answer.
    */
-  format?: "timestamp" | "list" | "map";
+  format?: "timestamp" | "list" | "map" | "fields";
   /**
    * The path placeholder that feeds this parameter, when it is not named like the parameter: the API
    * document's `GET /forum/{thread}` documents its identifier as `id` (`placeholder: "thread"`).
@@ -40,6 +42,8 @@ export interface RestParam {
    * instead of taking the default, which would widen it (the contract: PUT never loosens privacy).
    */
   privacy?: boolean;
+  /** A `fields` parameter's keys kept in every answer whatever is asked (a group's gidNumber). */
+  alwaysKept?: string[];
 }
 
 /**

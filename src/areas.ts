@@ -14,3 +14,4 @@ import "./auth/graphql.js";
 import "./wiki/graphql.js";
 import "./blog/graphql.js";
 import "./citations/graphql.js";
+import "./groups/graphql.js";

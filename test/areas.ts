@@ -37,9 +37,38 @@ export interface AreaTesting {
   contract?: ListContract;
 }
 
+/** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
+export type SharedSuite = "contract" | "contract records" | "authorization matrix" | "hot paths";
+
 export interface ListContract {
-  /** The list row (`GET /wiki/list`) and its JSON key; the GraphQL list field. */
-  list: { path: string; key: string; graphql: string };
+  /**
+   * The list row (`GET /wiki/list`) and its JSON key — absent: the row answers a bare array with the total
+   * in `X-Total-Count` (response kind `array`); the GraphQL list field.
+   */
+  list: {
+    path: string;
+    key?: string;
+    graphql: string;
+    /** Sent with every list request of the contract suite (groups: `fields`, so every key is answered). */
+    query?: Record<string, string>;
+    /** The REST key of a record's id (default `id`; groups: `gidNumber`). */
+    idKey?: string;
+    /** Sort names whose values the REST record keeps under another key (groups: `id` → `gidNumber`). */
+    sortKeys?: Record<string, string>;
+  };
+  /**
+   * Shared suites whose assumptions the area's records do not meet, each with the reason (groups: no
+   * publishing state, no creator rule, a REST record keyed by gidNumber); the area's own tests cover those rules.
+   */
+  skips?: Partial<Record<SharedSuite, string>>;
+  /**
+   * Unscoped records private to some users (`privateTo`, src/common/records.ts): how a user comes to see a
+   * record's private level and stops (a hidden group's membership), for test/totals.test.ts.
+   */
+  privateTo?: {
+    grant(server: TestServer, id: number, userId: number): Promise<void>;
+    revoke(server: TestServer, id: number, userId: number): Promise<void>;
+  };
   spec: ListSpec;
   /** The REST field the search text is planted in by `create`. */
   searchField?: string;
@@ -112,3 +141,13 @@ export const testingOf = (area: string) => areaTestings.find((testing) => testin
 /** The named fields of a record (for `update.body`). */
 export const pick = (record: Record<string, unknown>, names: string[]) =>
   Object.fromEntries(Object.entries(record).filter(([name]) => names.includes(name)));
+
+/** The areas that declare a contract and do not skip `suite`. */
+export const contractAreas = (suite?: SharedSuite) =>
+  areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract) && !(suite && candidate.contract!.skips?.[suite]));
+
+/** A list answer's records and total, whichever way the row answers (a wrapper with `key`, or a bare array and X-Total-Count). */
+export const listedRecords = (contract: ListContract, body: unknown): Record<string, unknown>[] =>
+  (contract.list.key ? (body as Record<string, unknown>)[contract.list.key] : body) as Record<string, unknown>[];
+export const listedTotal = (contract: ListContract, response: { body: unknown; headers: Headers }): number =>
+  contract.list.key ? ((response.body as { total: number }).total) : Number(response.headers.get("X-Total-Count"));

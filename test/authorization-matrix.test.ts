@@ -3,7 +3,7 @@ import { getNamedType, parse, type GraphQLObjectType } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { schema } from "../src/graphql/schema.js";
 import type { AccessLevelName } from "../src/common/access.js";
-import { areaTestings, type AreaTesting, type ListContract, type PublishingState } from "./areas.js";
+import { areaTestings, contractAreas, listedRecords, listedTotal, type AreaTesting, type ListContract, type PublishingState } from "./areas.js";
 import { startServer, type RestOptions, type TestServer } from "./server.js";
 
 /**
@@ -27,8 +27,11 @@ import { startServer, type RestOptions, type TestServer } from "./server.js";
 // ---------------------------------------------------------------------------------------------------
 // The oracle: the contract's rules as a pure function of caller, record and area.
 
-/** The callers of the matrix. "other user" has roles elsewhere (manages another group) and none here. */
-const ROLES = ["anonymous", "user", "other user", "creator", "group member", "group manager", "administrator"] as const;
+/**
+ * The callers of the matrix. "other user" has roles elsewhere (manages another group) and none here; the
+ * group's invitee and applicant stand at its door: neither is a member yet, so neither sees its private records.
+ */
+const ROLES = ["anonymous", "user", "other user", "creator", "group invitee", "group applicant", "group member", "group manager", "administrator"] as const;
 type Role = (typeof ROLES)[number];
 type ScopeKind = "site" | "group" | "member";
 
@@ -46,7 +49,7 @@ const oracle = {
   /**
    * "Access levels public / registered / private: public → anyone; registered → any signed-in user;
    * private → the creator, administrators, and members of the record's group when scope = group.
-   * Unpublished records → the creator and administrators only."
+   * Unpublished records → the creator and administrators only." Invitees and applicants are not members.
    */
   maySee(role: Role, record: Subject): boolean {
     if (role === "administrator" || role === "creator") return true;
@@ -227,7 +230,7 @@ function mismatches(cells: Cell[]): string {
 // ---------------------------------------------------------------------------------------------------
 // The suite, once per area.
 
-const areas = areaTestings.filter((candidate): candidate is Area => Boolean(candidate.contract));
+const areas = contractAreas("authorization matrix") as Area[];
 
 for (const area of areas) {
   const { contract } = area;
@@ -289,7 +292,7 @@ for (const area of areas) {
           const query = { ...(where ? { scope: where.scope, scope_id: where.scopeId } : {}), limit: 0, ...(search ? { search } : {}) };
           const response = await rest("GET", contract.list.path, { query, token });
           if (response.status !== 200) return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
-          return { ids: (response.body[contract.list.key] as { id: number }[]).map((item) => item.id), total: response.body.total };
+          return { ids: (listedRecords(contract, response.body) as { id: number }[]).map((item) => item.id), total: listedTotal(contract, response) };
         },
         async total(where, token) {
           const query = { ...(where ? { scope: where.scope, scope_id: where.scopeId } : {}), limit: 1 };
@@ -357,8 +360,10 @@ for (const area of areas) {
 
     beforeAll(async () => {
       server = await startServer();
-      const [admin, user, other, creator, member, manager] = await Promise.all([
+      const [admin, user, other, creator, member, manager, invitee, applicant] = await Promise.all([
         server.user({ admin: true }),
+        server.user(),
+        server.user(),
         server.user(),
         server.user(),
         server.user(),
@@ -376,6 +381,8 @@ for (const area of areas) {
           { groupId: group.id, userId: creator.id, status: "member" },
           { groupId: group.id, userId: member.id, status: "member" },
           { groupId: group.id, userId: manager.id, status: "member", manager: true },
+          { groupId: group.id, userId: invitee.id, status: "invitee" },
+          { groupId: group.id, userId: applicant.id, status: "applicant" },
           { groupId: otherGroup.id, userId: other.id, status: "member", manager: true },
         ],
       });
@@ -386,6 +393,8 @@ for (const area of areas) {
         user: user.token,
         "other user": other.token,
         creator: creator.token,
+        "group invitee": invitee.token,
+        "group applicant": applicant.token,
         "group member": member.token,
         "group manager": manager.token,
         administrator: admin.token,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { listStatements, type Caller } from "../src/common/paging.js";
-import { modelInfo, type RecordsDeclaration } from "../src/common/records.js";
+import { accessFieldOf, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
 import { startServer, type TestServer } from "./server.js";
@@ -148,7 +148,7 @@ function seedRows(db: Caller["db"], records: RecordsDeclaration, rows: number, c
     if (records.scoped && field.name === "scope") values.set(column, `CASE WHEN g % 10 < 8 THEN 'site' WHEN g % 10 = 8 THEN 'group' ELSE 'member' END`);
     else if (records.scoped && field.name === "scopeId") values.set(column, `CASE WHEN g % 10 < 8 THEN 0 WHEN g % 10 = 8 THEN ${context.groupId} ELSE 1 + g % 7 END`);
     else if (field.name === records.published.field) values.set(column, `CASE WHEN g % 10 < 9 THEN ${records.published.value} ELSE ${records.published.value === 0 ? 1 : 0} END`);
-    else if (records.access && field.name === "access")
+    else if (records.access && field.name === accessFieldOf(records))
       values.set(column, `CASE WHEN g % 25 < 20 THEN ${level("public")} WHEN g % 25 < 23 THEN ${level("registered") ?? level("public")} ELSE ${level("private") ?? level("public")} END`);
     else if (field.name === records.creator || references.get(field.name) === "User")
       values.set(column, `(ARRAY[${context.authors.join(",")}])[1 + g % ${context.authors.length}]`);

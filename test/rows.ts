@@ -16,12 +16,15 @@ export function plausibleValues(operation: RestOperation): Record<string, unknow
   serial += 1;
   const values: Record<string, unknown> = {};
   for (const param of bodyParams(operation).filter((candidate) => candidate.required)) {
-    if (param.type === "integer") values[param.name] = 0;
+    // Required with a documented default (a group's join_policy "open"): the default is valid by definition.
+    if (param.default !== undefined && param.default !== "now") values[param.name] = param.default;
+    else if (param.type === "integer") values[param.name] = 0;
     else if (param.type === "boolean") values[param.name] = false;
     else if (param.name === "scope") values[param.name] = "site";
     else if (param.name === "username") values[param.name] = `row_user_${serial}`;
     else if (param.name === "email") values[param.name] = `row${serial}@example.test`;
     else if (param.name === "password") values[param.name] = "plausible-password";
+    else if (param.name === "cn") values[param.name] = `plausible${serial}x${Date.now().toString(36)}`;
     else values[param.name] = `Plausible ${operation.area} ${serial}`;
   }
   return values;

@@ -1,4 +1,6 @@
 import { builder } from "../graphql/builder.js";
+// What deleting a group does to its entries (src/groups/content.ts).
+import "./group-content.js";
 import { tableInput } from "../graphql/fields.js";
 import { accessEnum } from "../graphql/access.js";
 import { PUBLISH_STATE } from "../common/access.js";

@@ -6,7 +6,7 @@ import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { describeScopeKinds, scopeKindField } from "../common/scope-kinds.js";
-import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
+import { accessField, columnValues, createdByField, createdField, fieldTable, stateField, tagsField } from "../common/fields.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from "../common/slug.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -51,23 +51,7 @@ export const BLOG_LIST = listSpec({
   search: { in: "title or content", fields: ["title", "content"] },
 });
 
-const MAX_TAG_LENGTH = 100;
-
 type Query = { include?: Prisma.BlogEntryInclude; select?: Prisma.BlogEntrySelect };
-
-/** Trimmed, without empty entries, and each tag once (the first spelling wins, compared case-insensitively). */
-function distinctTags(tags: string[]): string[] {
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const raw of tags) {
-    const tag = raw.trim();
-    const key = tag.toLowerCase();
-    if (!tag || seen.has(key)) continue;
-    seen.add(key);
-    kept.push(tag);
-  }
-  return kept;
-}
 
 const alias = z
   .string()
@@ -95,16 +79,7 @@ export const BLOG_FIELDS = fieldTable({
   title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: true, rest: { description: "Entry title." } },
   content: { type: "String", rule: z.string().min(1, "must not be empty"), required: true, rest: { description: "Entry content." } },
   alias: { type: "String", rule: alias, description: "Derived from the title when absent.", rest: { description: "Entry alias; derived from the title when absent." } },
-  tags: {
-    type: "[String]",
-    // Checked on the whole list, so the problem names `tags` rather than `tags.<index>`.
-    rule: z
-      .array(z.string(), "must be a list of strings")
-      .transform(distinctTags)
-      .refine((tags) => tags.every((tag) => tag.length <= MAX_TAG_LENGTH), `each tag must be at most ${MAX_TAG_LENGTH} characters`),
-    description: "Trimmed; empty and repeated (case-insensitive) tags are dropped.",
-    rest: { type: "string", format: "list", description: "Comma-separated list of tags." },
-  },
+  tags: tagsField,
   created: createdField,
   createdBy: createdByField,
   state: stateField,

@@ -3,21 +3,51 @@ import { z } from "zod";
 /** The contract's three access levels; each area numbers them its own way. */
 export type AccessLevelName = "public" | "registered" | "private";
 
-export interface AccessLevels {
+/**
+ * Values stored as documented numbers, shown as a GraphQL enum whose internal values are those numbers
+ * (access levels; a group's join policy). REST carries the numbers, or, with `restNames`, the labels (`open`)
+ * and takes either (rest-facade/enums.ts).
+ */
+export interface NumberedEnum {
   /** GraphQL enum name, e.g. `WikiAccess`. */
   readonly enumName: string;
-  /** Documented number → level, in the documented order (e.g. wiki 0 public, 1 registered, 4 private). */
-  readonly levels: ReadonlyArray<{ value: number; name: AccessLevelName; label: string; graphqlName: string }>;
+  /** Each documented number, its label (REST's name when `restNames`) and GraphQL name, in the documented order. */
+  readonly levels: ReadonlyArray<{ value: number; label: string; graphqlName: string }>;
   /** The documented default. */
   readonly fallback: number;
+  /** `0 open, 1 restricted.` — for GraphQL, REST rows and error messages. */
+  readonly description: string;
+  /** Validates one of the documented numbers. */
+  readonly schema: z.ZodType<number>;
+  /** REST shows the labels and takes labels or numbers (a group's `join_policy`: `open` or 0); absent: numbers only. */
+  readonly restNames?: boolean;
+}
+
+/**
+ * Named numbers that are not access levels (a group's join policy: 0 open, 1 restricted, …), declared once
+ * as `accessLevels` declares levels; GraphQL names are the labels upper-cased.
+ */
+export function namedNumbers(enumName: string, entries: ReadonlyArray<{ value: number; label: string }>, fallback: number, options: { restNames?: boolean } = {}): NumberedEnum {
+  const levels = entries.map(({ value, label }) => ({ value, label, graphqlName: label.toUpperCase() }));
+  const description = `${levels.map((entry) => `${entry.value} ${entry.label}`).join(", ")}.`;
+  const numbers = levels.map((entry) => entry.value);
+  return {
+    enumName,
+    levels,
+    fallback,
+    description,
+    restNames: options.restNames,
+    schema: z.number().refine((value) => numbers.includes(value), `must be ${description.replace(/\.$/, "").replace(/, (?=[^,]*$)/, " or ")}`),
+  };
+}
+
+export interface AccessLevels extends NumberedEnum {
+  /** Documented number → level, in the documented order (e.g. wiki 0 public, 1 registered, 4 private). */
+  readonly levels: ReadonlyArray<{ value: number; name: AccessLevelName; label: string; graphqlName: string }>;
   /** The numbers that mean `level`. */
   valuesOf(level: AccessLevelName): number[];
   /** The level a stored number means. */
   levelOf(value: number): AccessLevelName;
-  /** `0 public, 1 registered users, 4 private.` — for GraphQL, REST descriptions and error messages. */
-  readonly description: string;
-  /** Validates one of the documented numbers. */
-  readonly schema: z.ZodType<number>;
 }
 
 const LABELS: Record<AccessLevelName, string> = { public: "public", registered: "registered users", private: "private" };
@@ -34,6 +64,7 @@ export function accessLevels(
   enumName: string,
   levels: ReadonlyArray<{ value: number; level: AccessLevelName; graphqlName?: string; label?: string }>,
   fallback: number,
+  options: { restNames?: boolean } = {},
 ): AccessLevels {
   const entries = levels.map(({ value, level, graphqlName, label }) => ({
     value,
@@ -55,6 +86,7 @@ export function accessLevels(
       return entry.name;
     },
     description,
+    restNames: options.restNames,
     schema: z.number().refine((value) => numbers.includes(value), `must be ${description.replace(/\.$/, "").replace(/, (?=[^,]*$)/, " or ")}`),
   };
 }

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { belongsSql } from "./scope-kinds.js";
-import { column, modelInfo, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -101,12 +101,23 @@ export function cachedTotal(
   // the same snapshot.
   const shown = shownLevels(records, viewer);
   const belongs = user && !user.isAdmin && scope && shown?.toMembers.length ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
-  const asksMembership = belongs !== null;
-  const member = belongs ?? Prisma.sql`false`;
+  // Unscoped records private to some users (a hidden group's members): the matching private records this
+  // user may see (not their own, which their owner's counts hold), counted in the same snapshot — bounded by
+  // the user's own sub-select, so it is not kept.
+  const privateTo = user && !user.isAdmin && shown?.toMembers.length ? privateToSql(records, user.id, "list") : null;
+  const asksMembership = belongs !== null || privateTo !== null;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
-  const access = records.access ? column(info, "t", "access") : null;
+  const access = records.access ? column(info, "t", accessFieldOf(records)) : null;
+  const privateSeen = privateTo
+    ? Prisma.sql`(SELECT count(*)::int FROM ${table(info, "t")} WHERE ${conditions} AND ${published} AND ${access!} IN (${Prisma.join(shown!.toMembers)}) AND ${column(
+        info,
+        "t",
+        "id",
+      )} IN (${privateTo})${records.creator ? Prisma.sql` AND ${column(info, "t", records.creator)} <> ${user!.id}` : Prisma.empty})`
+    : null;
+  const member = belongs ?? privateSeen ?? Prisma.sql`false`;
   const count = (filter: Prisma.Sql[]) => (filter.length ? Prisma.sql`count(*) FILTER (WHERE ${Prisma.join(filter, " AND ")})` : Prisma.sql`count(*)`);
   const countsOf = (owner: number) => {
     const theirs = owner ? [Prisma.sql`${column(info, "t", records.creator!)} = ${owner}`] : [];
@@ -126,16 +137,19 @@ export function cachedTotal(
   const statement = (withCounts: boolean) => Prisma.sql`SELECT json_build_array(${version}, ${member}${withCounts ? Prisma.sql`, ${counts}` : Prisma.empty})`;
 
   /** The caller's total from each owner's numbers. */
-  const combine = (entries: Counted[], isMember: boolean) => {
+  // `membership`: whether the caller belongs to the list's scope, or, for records private to some users,
+  // how many of the matching private records the caller may see.
+  const combine = (entries: Counted[], membership: boolean | number) => {
     const [everyone, own] = entries as [Counted, Counted | undefined];
     if (user?.isAdmin) return everyone.all;
+    const isMember = membership === true;
     const visible = levelValues ? levelValues.map((value) => shown!.open.includes(value) || (isMember && shown!.toMembers.includes(value))) : [true];
     const publishedShown = (entry: Counted) => entry.published.reduce((sum, rows, index) => sum + (visible[index] ? rows : 0), 0);
-    return publishedShown(everyone) + (own ? own.all - publishedShown(own) : 0);
+    return publishedShown(everyone) + (own ? own.all - publishedShown(own) : 0) + (typeof membership === "number" ? membership : 0);
   };
 
   const read = async (value: unknown): Promise<number> => {
-    const [foundVersion, isMember, found] = value as [string, boolean, (number | string | null)[] | undefined];
+    const [foundVersion, isMember, found] = value as [string, boolean | number, (number | string | null)[] | undefined];
     if (found) {
       const next = records.window && typeof found.at(-1) === "string" ? decodeTimestamp(found.at(-1) as string).getTime() : Infinity;
       const width = 1 + (levelValues?.length ?? 1);

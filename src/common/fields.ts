@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PUBLISH_STATE, describeAccessDefault, type AccessLevels } from "./access.js";
+import { PUBLISH_STATE, describeAccessDefault, type AccessLevels, type NumberedEnum } from "./access.js";
 import { timestamp } from "./validation.js";
 import type { ParamType, RestParam } from "../../rest-facade/types.js";
 
@@ -16,7 +16,7 @@ import type { ParamType, RestParam } from "../../rest-facade/types.js";
  */
 
 /** A field's GraphQL input type; access levels are their area's enum (src/graphql/access.ts). */
-export type InputType = "String" | "Int" | "DateTime" | "JSON" | "[String]" | AccessLevels;
+export type InputType = "String" | "Int" | "DateTime" | "JSON" | "[String]" | NumberedEnum;
 export type FieldMode = "create" | "update";
 /** Text, or a function giving it when read (descriptions listing what other modules register). */
 export type Text = string | (() => string);
@@ -165,3 +165,31 @@ export const accessField = (levels: AccessLevels) =>
     default: levels.fallback,
     rest: { description: levels.description, privacy: true },
   }) as const satisfies FieldDeclaration;
+
+const MAX_TAG_LENGTH = 100;
+
+/** Trimmed, without empty entries, and each tag once (the first spelling wins, compared case-insensitively). */
+function distinctTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(tag);
+  }
+  return kept;
+}
+
+/** Tags: a list in GraphQL, a comma-separated string in REST (blog entries, groups). */
+export const tagsField = {
+  type: "[String]",
+  // Checked on the whole list, so the problem names `tags` rather than `tags.<index>`.
+  rule: z
+    .array(z.string(), "must be a list of strings")
+    .transform(distinctTags)
+    .refine((tags) => tags.every((tag) => tag.length <= MAX_TAG_LENGTH), `each tag must be at most ${MAX_TAG_LENGTH} characters`),
+  description: "Trimmed; empty and repeated (case-insensitive) tags are dropped.",
+  rest: { type: "string", format: "list", description: "Comma-separated list of tags." },
+} as const satisfies FieldDeclaration;

@@ -5,7 +5,7 @@ import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { belongsSql, describeScopeKinds, scopeKind } from "./scope-kinds.js";
-import { column, modelInfo, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -152,7 +152,7 @@ export function listStatements<Item>(
   const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
   const scoping = scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : [];
   const matching = [...(search ? [search] : []), ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`)];
-  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now, scope?.scope), ...matching], " AND ");
+  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now, scope?.scope, "list"), ...matching], " AND ");
   const direction = Prisma.raw(order.direction === "asc" ? "ASC" : "DESC");
   const orderBy = Prisma.sql`${column(info, "t", order.field)} ${direction}, ${column(info, "t", "id")} ${direction}`;
   // Searches and filtered lists count the matching rows (search through its trigram indexes) once per
@@ -163,7 +163,7 @@ export function listStatements<Item>(
     : { sql: countedTotal(caller, records, scope, now), read: async (value) => Number(value) };
   return {
     page: (withTotal) =>
-      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, extra: withTotal ? Prisma.sql`(${total.sql}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
+      rowsStatement<Item>(caller.db, records, query, { where, orderBy, limit: take, offset: skip, viewer: caller.viewer, extra: withTotal ? Prisma.sql`(${total.sql}) AS ${Prisma.raw(`"${TOTAL}"`)}` : undefined }),
     total: total.sql,
     readTotal: total.read,
   };
@@ -303,6 +303,18 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
     const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
     shown = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
+  }
+  // Unscoped records private to some users (a hidden group's members): the counters hold every level, and
+  // the private records this user may see are counted here, bounded by the user's own sub-select.
+  const privateTo = user && levels?.toMembers.length ? privateToSql(records, user.id, "list") : null;
+  if (privateTo) {
+    const conditions = [
+      ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
+      publishedSql(info, records, "f", now),
+      Prisma.sql`${column(info, "f", accessFieldOf(records))} IN (${Prisma.join(levels!.toMembers)})`,
+      Prisma.sql`${column(info, "f", "id")} IN (${privateTo})`,
+    ];
+    shown = Prisma.sql`(${shown} + (SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")}))`;
   }
   const total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
   return Prisma.sql`SELECT (${total})::int ${from}`;

@@ -21,8 +21,30 @@ export interface RecordsDeclaration {
   published: { field: string; value: number };
   /** Published records are shown only from `up` until `down` (null: open-ended), as the blog's window. */
   window?: { up: string; down: string };
-  /** Access levels, stored in the field `access`; absent: every published record is public. */
+  /** Access levels, stored in the field `accessField` names (default `access`); absent: every published record is public. */
   access?: AccessLevels;
+  /** The field holding the access level, when it is not `access` (groups keep it in `discoverability`). */
+  accessField?: string;
+  /**
+   * Unscoped records only: the ids of the records whose private level this user may see, as a sub-select
+   * (groups: the hidden groups the user is a member of). Lists and totals ask `list`; single reads and the
+   * write path ask `read` (default: `list`), which may let more people read a record than find it in a list
+   * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
+   */
+  privateTo?: { list: (userId: number) => Prisma.Sql; read?: (userId: number) => Prisma.Sql };
+  /**
+   * Fields only some readers see (a group's private description, to its members): reads and lists answer
+   * null in them to everyone else but administrators, in the same statement. `shownTo`: the ids of the
+   * records whose fields this user sees, as a sub-select. The write path reads the stored values.
+   */
+  privateFields?: { fields: string[]; shownTo: (userId: number) => Prisma.Sql };
+  /**
+   * Unscoped records whose ids are a scope kind's ids (a group is the scope `group`, its id the scope id):
+   * their events are in that scope, so whoever may read the scope's private records learns of them.
+   */
+  selfScope?: string;
+  /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
+  managedBy?: (userId: number) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
@@ -30,7 +52,23 @@ export interface RecordsDeclaration {
 }
 
 /** Declares an area's records (the fields are checked against the Prisma model when first used). */
-export const records = (declaration: RecordsDeclaration): RecordsDeclaration => declaration;
+export const records = (declaration: RecordsDeclaration): RecordsDeclaration => {
+  if (declaration.privateTo && declaration.scoped) throw new Error(`${declaration.model}: privateTo is for unscoped records (a scope's members see its private records)`);
+  return declaration;
+};
+
+/** The field holding a declaration's access level. */
+export const accessFieldOf = (declaration: RecordsDeclaration): string => declaration.accessField ?? "access";
+
+/** Why a visibility rule is asked: a list or total (`list`), or one record's read or write (`read`). */
+export type Purpose = "list" | "read";
+
+/** The sub-select of unscoped record ids whose private level `userId` may see, for `purpose`; null: none. */
+export function privateToSql(declaration: RecordsDeclaration, userId: number, purpose: Purpose): Prisma.Sql | null {
+  const privateTo = declaration.privateTo;
+  if (!privateTo) return null;
+  return (purpose === "read" ? (privateTo.read ?? privateTo.list) : privateTo.list)(userId);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The model: table and column names (Prisma's runtime data model) and relations (Pothos' DMMF copy).
@@ -145,11 +183,18 @@ function planSelection(prisma: PrismaClient, info: ModelInfo, query: Selection |
   return plan;
 }
 
-/** The select list: every scalar column under its field name, and each joined relation as one JSON value. */
-function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: string): Prisma.Sql {
+/**
+ * The select list: every scalar column under its field name, and each joined relation as one JSON value.
+ * `masked`: fields answered only where their condition holds (null elsewhere).
+ */
+function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: string, masked?: Map<string, Prisma.Sql>): Prisma.Sql {
   const parts = plan.info.scalars
     .filter((field) => !plan.omit?.includes(field.name))
-    .map((field) => Prisma.raw(`${alias}."${field.column}" AS "${field.name}"`));
+    .map((field) => {
+      const value = Prisma.raw(`${alias}."${field.column}"`);
+      const condition = masked?.get(field.name);
+      return condition ? Prisma.sql`CASE WHEN ${condition} THEN ${value} END AS ${Prisma.raw(`"${field.name}"`)}` : Prisma.raw(`${alias}."${field.column}" AS "${field.name}"`);
+    });
   let index = 0;
   for (const [name, inner] of plan.joined) {
     const field = plan.info.fields.get(name)!;
@@ -203,11 +248,20 @@ export function rowsStatement<Row>(
   prisma: PrismaClient,
   declaration: RecordsDeclaration,
   query: Selection | undefined,
-  statement: { where: Prisma.Sql; orderBy?: Prisma.Sql; limit?: number; offset?: number; extra?: Prisma.Sql; lock?: boolean },
+  statement: {
+    where: Prisma.Sql;
+    orderBy?: Prisma.Sql;
+    limit?: number;
+    offset?: number;
+    extra?: Prisma.Sql;
+    lock?: boolean;
+    /** Who reads: their `privateFields` are masked (absent: the stored values, as the write path needs). */
+    viewer?: RequestContext["viewer"];
+  },
 ): RowsStatement<Row> {
   const info = modelInfo(prisma, declaration.model);
   const plan = planSelection(prisma, info, query, declaration.searchOnly);
-  const sql = Prisma.sql`SELECT ${selectList(plan, "t")}${statement.extra ? Prisma.sql`, ${statement.extra}` : Prisma.empty} FROM ${table(info, "t")} WHERE ${
+  const sql = Prisma.sql`SELECT ${selectList(plan, "t", statement.viewer ? privateFieldMasks(info, declaration, statement.viewer, "t") : undefined)}${statement.extra ? Prisma.sql`, ${statement.extra}` : Prisma.empty} FROM ${table(info, "t")} WHERE ${
     statement.where
   }${statement.orderBy ? Prisma.sql` ORDER BY ${statement.orderBy}` : Prisma.empty}${
     statement.limit !== undefined ? Prisma.sql` LIMIT ${statement.limit}` : Prisma.empty
@@ -226,6 +280,14 @@ export function rowsStatement<Row>(
       return rows as Row[];
     },
   };
+}
+
+/** Each private field's condition for this reader (none for administrators; false for anonymous callers). */
+function privateFieldMasks(info: ModelInfo, declaration: RecordsDeclaration, viewer: RequestContext["viewer"], alias: string): Map<string, Prisma.Sql> | undefined {
+  const privateFields = declaration.privateFields;
+  if (!privateFields || viewer.user?.isAdmin) return undefined;
+  const shown = viewer.user ? Prisma.sql`${column(info, alias, "id")} IN (${privateFields.shownTo(viewer.user.id)})` : Prisma.sql`FALSE`;
+  return new Map(privateFields.fields.map((field) => [field, shown]));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -253,7 +315,10 @@ export function shownLevels(declaration: RecordsDeclaration, viewer: RequestCont
   const levels = declaration.access;
   if (!levels) return null;
   if (!viewer.user) return { open: levels.valuesOf("public"), toMembers: [] };
-  return { open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")], toMembers: declaration.scoped ? levels.valuesOf("private") : [] };
+  return {
+    open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")],
+    toMembers: declaration.scoped || declaration.privateTo ? levels.valuesOf("private") : [],
+  };
 }
 
 /**
@@ -261,13 +326,23 @@ export function shownLevels(declaration: RecordsDeclaration, viewer: RequestCont
  * in this statement: the rule costs no statement of its own. `listKind`: the kind a list already fixes, so
  * only that kind's membership is asked.
  */
-export function accessSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RequestContext["viewer"], listKind?: string): Prisma.Sql | null {
+export function accessSql(
+  info: ModelInfo,
+  declaration: RecordsDeclaration,
+  alias: string,
+  viewer: RequestContext["viewer"],
+  listKind?: string,
+  purpose: Purpose = "list",
+): Prisma.Sql | null {
   const shown = shownLevels(declaration, viewer);
   if (!shown) return null;
-  const access = column(info, alias, "access");
+  const access = column(info, alias, accessFieldOf(declaration));
   const open = inList(access, shown.open);
   const user = viewer.user;
-  if (!user || !declaration.scoped || !shown.toMembers.length) return open;
+  if (!user || !shown.toMembers.length) return open;
+  const privateTo = privateToSql(declaration, user.id, purpose);
+  if (privateTo) return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${column(info, alias, "id")} IN (${privateTo})))`;
+  if (!declaration.scoped) return open;
   const belongs = belongsToRecordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user.id, listKind);
   if (!belongs) return open;
   return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${belongs}))`;
@@ -284,21 +359,28 @@ export function visibleSql(
   alias = "t",
   now = new Date(),
   listKind?: string,
+  purpose: Purpose = "read",
 ): Prisma.Sql {
   const user = viewer.user;
   if (user?.isAdmin) return Prisma.sql`TRUE`;
   const info = modelInfo(prisma, declaration.model);
-  const access = accessSql(info, declaration, alias, viewer, listKind);
+  const access = accessSql(info, declaration, alias, viewer, listKind, purpose);
   const shown = access ? Prisma.sql`${publishedSql(info, declaration, alias, now)} AND ${access}` : publishedSql(info, declaration, alias, now);
   if (!user || !declaration.creator) return Prisma.sql`(${shown})`;
   return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
 }
 
-/** A record the caller may see, read with the relations `query` selects, in one statement; null when hidden or absent. */
-export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
+/**
+ * A record the caller may see, read with the relations `query` selects, in one statement; null when hidden
+ * or absent. `id`: the record's id, or a condition over the alias `t` naming one record by another unique
+ * key (a group's cn).
+ */
+export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number | Prisma.Sql, query?: Selection): Promise<Row | null> {
   const info = modelInfo(ctx.db, declaration.model);
+  const named = typeof id === "number" ? Prisma.sql`${column(info, "t", "id")} = ${id}` : id;
   const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
-    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    where: Prisma.sql`${named} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    viewer: ctx.viewer,
     extra: Prisma.sql`t.xmin::text AS "__version"`,
   });
   if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
@@ -356,7 +438,7 @@ export function countTriggerArguments(prisma: PrismaClient, declaration: Records
   return [
     columnOf(declaration.published.field),
     String(declaration.published.value),
-    declaration.access ? columnOf("access") : "",
+    declaration.access ? columnOf(accessFieldOf(declaration)) : "",
     columnOf(declaration.creator),
     declaration.scoped ? columnOf("scope") : "",
     declaration.scoped ? columnOf("scopeId") : "",

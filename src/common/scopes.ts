@@ -47,6 +47,7 @@ export function managesSql(info: ModelInfo, records: RecordsDeclaration, alias: 
   if (records.creator) rules.push(Prisma.sql`${column(info, alias, records.creator)} = ${user.id}`);
   const managed = records.scoped ? recordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), "managers", user.id) : null;
   if (managed) rules.push(managed);
+  if (records.managedBy) rules.push(Prisma.sql`${column(info, alias, "id")} IN (${records.managedBy(user.id)})`);
   return rules.length ? Prisma.sql`(${Prisma.join(rules, " OR ")})` : Prisma.sql`FALSE`;
 }
 

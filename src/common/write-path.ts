@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
-import { column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
 import { managesSql } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { uniqueViolation } from "../db/errors.js";
@@ -79,7 +79,7 @@ export async function createRecord<R extends Row>(ctx: RequestContext, target: W
 /** What a change did: the row after it (null: deleted) and the fields it changed (none: no event). */
 export type Change<R> =
   /** The change ran its statements itself: the row after it (null: deleted) and, if known, the fields it changed. */
-  | { row: R | null; changed?: string[] }
+  | { row: R | null; changed?: string[]; subjectId?: number; event?: EventType }
   /**
    * The change is one UPDATE of the record (`updateStatement`), after the WITH entries in `with` (a new
    * revision): the kit runs it in one statement with the event of the fields it changed, found by comparing
@@ -124,7 +124,7 @@ export async function changeRecord<R extends Row>(
       return decodeScalars<R>(info, row!);
     }
     const after = change.row;
-    if (after !== null && change.changed?.length) await appendEvent(tx, target, options.event, id, change.changed);
+    if (after !== null && change.changed?.length) await appendEvent(tx, target, change.event ?? options.event, id, change.changed, change.subjectId);
     else await claimKey(tx, id);
     return after;
   });
@@ -135,9 +135,16 @@ export async function changeRecord<R extends Row>(
  * event read from the row before it goes, If-Match honoured): the rows that hang on it go by their
  * foreign keys' ON DELETE CASCADE. Answers the id.
  */
-export async function deleteRecord(ctx: RequestContext, target: WrittenRecords, id: number, event: EventType): Promise<number> {
+export async function deleteRecord(
+  ctx: RequestContext,
+  target: WrittenRecords,
+  id: number,
+  event: EventType,
+  options: { authorize?(locked: Locked<Row>): void } = {},
+): Promise<number> {
   await changeRecord(ctx, target, id, {
     event,
+    authorize: options.authorize,
     deletes: true,
     async change(tx) {
       await tx.tx.query(deleteStatement(tx, target.records, id));
@@ -145,6 +152,28 @@ export async function deleteRecord(ctx: RequestContext, target: WrittenRecords, 
     },
   });
   return id;
+}
+
+/**
+ * Deletes every record of one scope (a group's, when the group goes: src/groups/content.ts), each through
+ * `deleteRecord` with its own deleted event, inside the open write transaction. The caller has authorized
+ * the whole removal (the group's managers and administrators delete a group and all in it). Answers how many.
+ */
+export async function deleteScopeRecords(
+  tx: RequestContext,
+  target: WrittenRecords,
+  scope: { scope: string; scopeId: number },
+  event: EventType,
+): Promise<number> {
+  const info = modelInfo(tx.db, target.records.model);
+  // All of them locked first (docs/events.md: per-record order of events in a write joining an open one).
+  const rows = await sqlOf(tx).query<{ id: number }>(
+    Prisma.sql`SELECT ${column(info, "t", "id")} AS id FROM ${table(info, "t")} WHERE ${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId} ORDER BY 1 FOR UPDATE`,
+  );
+  // The request's If-Match and Idempotency-Key are about the record the request names, not these.
+  const inner = Object.assign(Object.create(tx) as RequestContext, { ifMatch: undefined, idempotency: undefined });
+  for (const row of rows) await deleteRecord(inner, target, Number(row.id), event, { authorize: () => {} });
+  return rows.length;
 }
 
 /** The row, locked, with whether the caller may see it and may manage it, and its version. */
@@ -161,9 +190,11 @@ async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: nu
 
 
 /** The event (read from the record's row as the transaction sees it), then the Idempotency-Key claim. */
-async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, event: EventType, id: number, changed: string[]) {
+async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, event: EventType, id: number, changed: string[], subjectId?: number) {
   const info = modelInfo(tx.db, target.records.model);
-  await tx.tx.query(eventStatement(tx, target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed));
+  await tx.tx.query(
+    eventStatement(tx, target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed, undefined, subjectId),
+  );
   await claimKey(tx, id);
 }
 
@@ -208,6 +239,8 @@ function eventStatement(
   source: Prisma.Sql,
   changed: string[] | Prisma.Sql,
   when: Prisma.Sql = Prisma.sql`TRUE`,
+  /** The person the event is about (an invitee, an applicant): with a `managers` audience, they learn of it too. */
+  subjectId: number | null = null,
 ): Prisma.Sql {
   const { records } = target;
   const info = modelInfo(ctx.db, records.model);
@@ -219,7 +252,7 @@ function eventStatement(
   const levels = records.access;
   const visibility = levels
     ? Prisma.sql`CASE ${Prisma.join(
-        (["registered", "private"] as const).filter((level) => levels.valuesOf(level).length).map((level) => Prisma.sql`WHEN ${field("access")} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`),
+        (["registered", "private"] as const).filter((level) => levels.valuesOf(level).length).map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`),
         " ",
       )} ELSE 'public' END`
     : Prisma.sql`'public'`;
@@ -227,10 +260,10 @@ function eventStatement(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
   )})`;
-  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, changed, payload)
+  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
-           ${records.scoped ? field("scope") : Prisma.sql`'site'`}, ${records.scoped ? field("scopeId") : Prisma.sql`0`}, ${visibility},
-           ${field(records.published.field)} = ${records.published.value}, ${audienceOf(type)}, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
+           ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
+           ${field(records.published.field)} = ${records.published.value}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
 }
 

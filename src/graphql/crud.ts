@@ -20,11 +20,16 @@ export interface RecordFields {
   type: ObjectRef<Types, object>;
   /** The list field's name (`wikiPages`); the single read is the model name in camelCase. */
   plural: string;
-  read?: { description: string; resolve(ctx: RequestContext, id: number, query: Selection): Promise<unknown> };
+  /**
+   * How the `id` argument names a record: absent, a positive integer id (`parseId`); else this parse (a
+   * group's gidNumber or cn), whose result the resolvers get, and the argument's description.
+   */
+  key?: { description: string; parse(raw: string): number | string };
+  read?: { description: string; resolve(ctx: RequestContext, id: number | string, query: Selection): Promise<unknown> };
   list?: { description: string; spec: ListSpec; resolve(ctx: RequestContext, args: ListArgs, query: Selection): Page<unknown> };
   create?: { scope: Scope; input: Input; resolve(ctx: RequestContext, input: object, query: Selection): Promise<unknown> };
-  update?: { scope: Scope; input: Input; resolve(ctx: RequestContext, id: number, input: object, query: Selection): Promise<unknown> };
-  remove?: { scope: Scope; description: string; resolve(ctx: RequestContext, id: number): Promise<number> };
+  update?: { scope: Scope; input: Input; resolve(ctx: RequestContext, id: number | string, input: object, query: Selection): Promise<unknown> };
+  remove?: { scope: Scope; description: string; resolve(ctx: RequestContext, id: number | string): Promise<number> };
 }
 
 /**
@@ -39,14 +44,16 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
   const loose = builder as unknown as LooseBuilder;
   const single = lowerFirst(model);
   const { read, list, create, update, remove } = fields;
+  const key = (raw: unknown) => (fields.key ? fields.key.parse(raw as string) : parseId(raw as string));
+  const idArg = (t: LooseFieldBuilder) => t.arg.id({ required: true, description: fields.key?.description });
   if (read) {
     loose.queryField(single, (t) =>
       t.prismaField({
         type: model,
         description: read.description,
         authScopes: { public: true },
-        args: { id: t.arg.id({ required: true }) },
-        resolve: (query, _root, args, ctx) => read.resolve(ctx, parseId(args.id as string), query),
+        args: { id: idArg(t) },
+        resolve: (query, _root, args, ctx) => read.resolve(ctx, key(args.id), query),
       }),
     );
   }
@@ -81,8 +88,8 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
         nullable: true,
         description: "Changes the record; answers it as the caller may read it, or null when the caller may change it but not read it.",
         authScopes: { [update.scope]: true },
-        args: { id: t.arg.id({ required: true }), input: t.arg({ type: update.input, required: true }) },
-        resolve: (query, _root, args, ctx) => update.resolve(ctx, parseId(args.id as string), args.input as object, query),
+        args: { id: idArg(t), input: t.arg({ type: update.input, required: true }) },
+        resolve: (query, _root, args, ctx) => update.resolve(ctx, key(args.id), args.input as object, query),
       }),
     );
   }
@@ -92,8 +99,8 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
         type: "ID",
         description: remove.description,
         authScopes: { [remove.scope]: true },
-        args: { id: t.arg.id({ required: true }) },
-        resolve: (_root, args, ctx) => remove.resolve(ctx, parseId(args.id as string)),
+        args: { id: idArg(t) },
+        resolve: (_root, args, ctx) => remove.resolve(ctx, key(args.id)),
       }),
     );
   }

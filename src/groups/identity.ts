@@ -1,6 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
+import { visibleSql } from "../common/records.js";
+import { GROUPS } from "./records.js";
 
 /**
  * A group path's `{id}` / `{group}`: the gidNumber (digits) or the cn (a cn starts with a letter, so the
@@ -24,16 +26,11 @@ export const groupKeySql = (key: GroupKey, alias = "g"): Prisma.Sql =>
   "gidNumber" in key ? Prisma.sql`${Prisma.raw(alias)}.id = ${key.gidNumber}` : Prisma.sql`${Prisma.raw(alias)}.cn = ${key.cn}`;
 
 /**
- * Who may know a group exists (issue 17, "Who sees what"): everyone for a visible group; for a hidden
- * one, administrators, its members and the people it invited. As SQL over `groups` `alias`.
+ * Who may know a group exists (issue 17, "Who sees what"), as SQL over `groups` `alias`: the groups
+ * records' rule as a single read asks it (src/groups/records.ts: visible groups everyone; hidden ones
+ * administrators, their members and the people they invited).
  */
-export function groupShownSql(ctx: RequestContext, alias = "g"): Prisma.Sql {
-  const user = ctx.viewer.user;
-  const group = Prisma.raw(alias);
-  if (user?.isAdmin) return Prisma.sql`TRUE`;
-  if (!user) return Prisma.sql`${group}.discoverability = 0`;
-  return Prisma.sql`(${group}.discoverability = 0 OR ${group}.id IN (SELECT group_id FROM group_members WHERE user_id = ${user.id} AND status IN ('member', 'invitee')))`;
-}
+export const groupShownSql = (ctx: RequestContext, alias = "g"): Prisma.Sql => visibleSql(ctx.db, GROUPS, ctx.viewer, alias, new Date(), undefined, "read");
 
 /**
  * The gidNumber of the group a path names, if the caller may know it exists; else 404 naming the key

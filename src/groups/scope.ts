@@ -2,7 +2,10 @@ import { Prisma } from "../generated/prisma/client.js";
 import { defineScopeKind } from "../common/scope-kinds.js";
 
 /** The groups a user is a member of, as a sub-select. */
-const groupsOfMember = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
+export const groupsOfMember = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
+
+/** The groups a user manages, as a sub-select (managers are members with the flag). */
+export const groupsManagedBy = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
 
 /**
  * `scope=group`, `scope_id` = the group's id: the group must exist; its members see its private records
@@ -16,5 +19,5 @@ export const GROUP_SCOPE = defineScopeKind({
   members: groupsOfMember,
   writers: groupsOfMember,
   writeRefused: "Only members of this group can write in it.",
-  managers: (userId) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`,
+  managers: (userId) => groupsManagedBy(userId),
 });

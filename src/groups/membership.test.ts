@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { startServer, type TestServer, type TestUser } from "../../test/server.js";
+
+/**
+ * The membership rules (issue 17), as a table: where the person concerned stands, who calls, the group's
+ * join policy and the transition → the standing afterwards, or the refusal's code. Every row runs through
+ * real HTTP GraphQL on a fresh group whose only manager is `owner` (so "last manager" rows are real).
+ */
+type Standing = "none" | "applicant" | "invitee" | "member" | "manager";
+type Caller = "self" | "manager" | "admin" | "member" | "stranger";
+type Policy = "open" | "restricted" | "invite_only" | "closed";
+type Outcome = Standing | "FORBIDDEN" | "CONFLICT" | "NOT_FOUND";
+
+const FIELD: Record<string, { field: string; aboutSomeone: boolean }> = {
+  join: { field: "joinGroup", aboutSomeone: false },
+  cancel: { field: "cancelGroupRequest", aboutSomeone: false },
+  accept: { field: "acceptGroupInvitation", aboutSomeone: false },
+  decline: { field: "declineGroupInvitation", aboutSomeone: false },
+  leave: { field: "leaveGroup", aboutSomeone: false },
+  invite: { field: "inviteToGroup", aboutSomeone: true },
+  approve: { field: "approveGroupRequest", aboutSomeone: true },
+  deny: { field: "denyGroupRequest", aboutSomeone: true },
+  promote: { field: "promoteGroupMember", aboutSomeone: true },
+  demote: { field: "demoteGroupMember", aboutSomeone: true },
+  remove: { field: "removeGroupMember", aboutSomeone: true },
+};
+type Transition = keyof typeof FIELD;
+
+// [standing of the person concerned, caller, policy, transition, outcome]
+const RULES: [Standing, Caller, Policy, Transition, Outcome][] = [
+  // Joining follows the policy.
+  ["none", "self", "open", "join", "member"],
+  ["none", "self", "restricted", "join", "applicant"],
+  ["none", "self", "invite_only", "join", "FORBIDDEN"],
+  ["none", "self", "closed", "join", "FORBIDDEN"],
+  ["member", "self", "open", "join", "CONFLICT"],
+  ["applicant", "self", "restricted", "join", "CONFLICT"],
+  ["invitee", "self", "open", "join", "CONFLICT"],
+  // Requests: withdrawn by the applicant, answered by managers and administrators only.
+  ["applicant", "self", "restricted", "cancel", "none"],
+  ["none", "self", "restricted", "cancel", "CONFLICT"],
+  ["applicant", "manager", "restricted", "approve", "member"],
+  ["applicant", "admin", "restricted", "approve", "member"],
+  ["applicant", "member", "restricted", "approve", "FORBIDDEN"],
+  ["applicant", "stranger", "restricted", "approve", "FORBIDDEN"],
+  ["applicant", "self", "restricted", "approve", "FORBIDDEN"],
+  ["applicant", "manager", "restricted", "deny", "none"],
+  ["member", "manager", "restricted", "approve", "CONFLICT"],
+  ["none", "manager", "restricted", "deny", "CONFLICT"],
+  // Invitations: made by managers (also in closed and invite-only groups), answered by the invitee.
+  ["none", "manager", "invite_only", "invite", "invitee"],
+  ["none", "manager", "closed", "invite", "invitee"],
+  ["none", "admin", "open", "invite", "invitee"],
+  ["none", "member", "open", "invite", "FORBIDDEN"],
+  ["none", "stranger", "open", "invite", "FORBIDDEN"],
+  ["invitee", "manager", "open", "invite", "CONFLICT"],
+  ["member", "manager", "open", "invite", "CONFLICT"],
+  ["applicant", "manager", "restricted", "invite", "CONFLICT"],
+  ["invitee", "self", "invite_only", "accept", "member"],
+  ["invitee", "self", "closed", "accept", "member"],
+  ["none", "self", "open", "accept", "CONFLICT"],
+  ["invitee", "self", "invite_only", "decline", "none"],
+  ["member", "self", "open", "decline", "CONFLICT"],
+  // Managers come and go; the last one stays.
+  ["member", "manager", "open", "promote", "manager"],
+  ["member", "member", "open", "promote", "FORBIDDEN"],
+  ["manager", "manager", "open", "promote", "CONFLICT"],
+  ["invitee", "manager", "open", "promote", "CONFLICT"],
+  ["manager", "manager", "open", "demote", "member"],
+  ["member", "manager", "open", "demote", "CONFLICT"],
+  ["member", "manager", "open", "remove", "none"],
+  ["invitee", "manager", "open", "remove", "none"],
+  ["manager", "admin", "open", "remove", "none"],
+  ["member", "member", "open", "remove", "FORBIDDEN"],
+  ["applicant", "manager", "restricted", "remove", "CONFLICT"],
+  ["member", "self", "open", "leave", "none"],
+  ["manager", "self", "open", "leave", "none"],
+  ["none", "self", "open", "leave", "CONFLICT"],
+  ["invitee", "self", "open", "leave", "CONFLICT"],
+];
+
+/** The last manager: the group's owner, about themselves or by an administrator. */
+const LAST_MANAGER: [Caller, Transition][] = [
+  ["self", "leave"],
+  ["admin", "demote"],
+  ["admin", "remove"],
+];
+
+const gql = <R = Record<string, unknown>>(source: string) => parse(source) as unknown as TypedDocumentNode<R, Record<string, unknown>>;
+
+let server: TestServer;
+let admin: TestUser;
+let serial = 0;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await server.user({ admin: true });
+});
+afterAll(() => server?.close());
+
+async function groupWith(policy: Policy, owner: TestUser, discoverability = "visible") {
+  serial += 1;
+  const created = await server.rest("POST", "/groups", {
+    token: owner.token,
+    body: { cn: `rules${serial}x${Date.now() % 100000}`, title: `Rules ${serial}`, join_policy: policy, discoverability, private_description: "secret plans" },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.gidNumber as number;
+}
+
+async function standingOf(groupId: number, userId: number): Promise<Standing> {
+  const row = await server.app.db.prisma.groupMember.findUnique({ where: { groupId_userId: { groupId, userId } } });
+  if (!row) return "none";
+  return row.manager ? "manager" : row.status;
+}
+
+async function place(groupId: number, user: TestUser, standing: Standing) {
+  if (standing === "none") return;
+  await server.app.db.prisma.groupMember.create({
+    data: { groupId, userId: user.id, status: standing === "manager" ? "member" : standing, manager: standing === "manager" },
+  });
+}
+
+async function run(transition: Transition, groupId: number, caller: TestUser, subject: TestUser) {
+  const { field, aboutSomeone } = FIELD[transition]!;
+  const document = aboutSomeone
+    ? gql(`mutation($group: ID!, $user: String!) { ${field}(group: $group, user: $user) { id } }`)
+    : gql(`mutation($group: ID!) { ${field}(group: $group) { id } }`);
+  return server.graphql(document, aboutSomeone ? { group: String(groupId), user: subject.username } : { group: String(groupId) }, caller.token);
+}
+
+describe("membership transitions (table)", () => {
+  for (const [standing, caller, policy, transition, outcome] of RULES) {
+    it(`${standing} · ${caller} · ${policy} · ${transition} → ${outcome}`, async () => {
+      const [owner, subject, member, stranger] = await Promise.all([server.user(), server.user(), server.user(), server.user()]);
+      const groupId = await groupWith(policy, owner);
+      await place(groupId, subject, standing);
+      await place(groupId, member, "member");
+      const callers: Record<Caller, TestUser> = { self: subject, manager: owner, admin, member, stranger };
+      const result = await run(transition, groupId, callers[caller], subject);
+      if (["FORBIDDEN", "CONFLICT", "NOT_FOUND"].includes(outcome)) {
+        expect(result.errors[0]?.extensions?.code, JSON.stringify(result.errors)).toBe(outcome);
+        expect(await standingOf(groupId, subject.id)).toBe(standing);
+      } else {
+        expect(result.errors, JSON.stringify(result.errors)).toEqual([]);
+        expect(await standingOf(groupId, subject.id)).toBe(outcome);
+      }
+      // The owner stays the manager whatever happened to someone else.
+      expect(await standingOf(groupId, owner.id)).toBe("manager");
+    });
+  }
+
+  for (const [caller, transition] of LAST_MANAGER) {
+    it(`the last manager cannot go: ${caller} · ${transition} → CONFLICT naming it`, async () => {
+      const owner = await server.user();
+      const groupId = await groupWith("open", owner);
+      const result = await run(transition, groupId, caller === "self" ? owner : admin, owner);
+      expect(result.errors[0]?.extensions?.code).toBe("CONFLICT");
+      expect(result.errors[0]?.message).toMatch(/last manager/);
+      expect(await standingOf(groupId, owner.id)).toBe("manager");
+    });
+  }
+
+  it("two managers demoting each other at once keep one manager (the group row is locked)", async () => {
+    const [first, second] = await Promise.all([server.user(), server.user()]);
+    const groupId = await groupWith("open", first);
+    await place(groupId, second, "manager");
+    const results = await Promise.all([run("demote", groupId, first, second), run("demote", groupId, second, first)]);
+    expect(results.filter((result) => result.errors.length === 0)).toHaveLength(1);
+    const managers = await server.app.db.prisma.groupMember.count({ where: { groupId, manager: true } });
+    expect(managers).toBe(1);
+  });
+
+  it("a hidden group is not found by strangers, whatever they try; its invitee may read and accept", async () => {
+    const [owner, stranger, invitee] = await Promise.all([server.user(), server.user(), server.user()]);
+    const groupId = await groupWith("open", owner, "hidden");
+    expect((await run("join", groupId, stranger, stranger)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect((await server.rest("GET", `/groups/${groupId}`, { token: stranger.token })).status).toBe(404);
+    expect((await run("invite", groupId, owner, invitee)).errors).toEqual([]);
+    const read = await server.rest("GET", `/groups/${groupId}`, { token: invitee.token });
+    expect(read.status).toBe(200);
+    expect(read.body.private_description ?? null).toBeNull();
+    expect((await run("accept", groupId, invitee, invitee)).errors).toEqual([]);
+    expect((await server.rest("GET", `/groups/${groupId}`, { token: invitee.token, query: { fields: "gidNumber,private_description" } })).body.private_description).toBe("secret plans");
+  });
+
+  it("inviting names an existing account by username or email; anything else is 404 naming user", async () => {
+    const owner = await server.user();
+    const [byEmail] = await Promise.all([server.user()]);
+    const groupId = await groupWith("invite_only", owner);
+    const email = gql(`mutation($group: ID!, $user: String!) { inviteToGroup(group: $group, user: $user) { id } }`);
+    expect((await server.graphql(email, { group: String(groupId), user: `${byEmail.username}@example.test` }, owner.token)).errors).toEqual([]);
+    expect(await standingOf(groupId, byEmail.id)).toBe("invitee");
+    const missing = await server.graphql(email, { group: String(groupId), user: "nobody-like-this" }, owner.token);
+    expect(missing.errors[0]?.extensions).toMatchObject({ code: "NOT_FOUND", errors: [{ parameter: "user" }] });
+  });
+
+  it("requests and invitations are told to managers and the person concerned only (outbox audience and subject)", async () => {
+    const [owner, applicant] = await Promise.all([server.user(), server.user()]);
+    const groupId = await groupWith("restricted", owner);
+    expect((await run("join", groupId, applicant, applicant)).errors).toEqual([]);
+    const events = await server.app.db.prisma.outboxEvent.findMany({ where: { area: "groups", recordId: groupId }, orderBy: { id: "asc" } });
+    const requested = events.find((event) => event.type === "groups.joinRequested");
+    expect(requested).toMatchObject({ audience: "managers", subjectId: applicant.id, scope: "group", scopeId: groupId });
+  });
+
+  it("a member who leaves or is removed loses the group's private wiki and blog content on the next request", async () => {
+    const [owner, leaver, removed] = await Promise.all([server.user(), server.user(), server.user()]);
+    const groupId = await groupWith("open", owner);
+    for (const user of [leaver, removed]) expect((await run("join", groupId, user, user)).errors).toEqual([]);
+    const page = await server.rest("POST", "/wiki", { token: owner.token, body: { title: "Private plans", pagetext: "x", scope: "group", scope_id: groupId, state: 1, access: 4 } });
+    const entry = await server.rest("POST", "/blog", { token: owner.token, body: { title: "Private post", content: "x", scope: "group", scope_id: groupId, state: 1, access: 5 } });
+    expect([page.status, entry.status]).toEqual([201, 201]);
+    for (const user of [leaver, removed]) {
+      expect((await server.rest("GET", `/wiki/${page.body.id}`, { token: user.token })).status).toBe(200);
+      expect((await server.rest("GET", `/blog/${entry.body.id}`, { token: user.token })).status).toBe(200);
+    }
+    expect((await run("leave", groupId, leaver, leaver)).errors).toEqual([]);
+    expect((await run("remove", groupId, owner, removed)).errors).toEqual([]);
+    for (const user of [leaver, removed]) {
+      expect((await server.rest("GET", `/wiki/${page.body.id}`, { token: user.token })).status).toBe(404);
+      expect((await server.rest("GET", `/blog/${entry.body.id}`, { token: user.token })).status).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { Prisma } from "../generated/prisma/client.js";
+import { accessLevels, namedNumbers } from "../common/access.js";
+import { records } from "../common/records.js";
+import { groupsManagedBy, groupsOfMember } from "./scope.js";
+
+/**
+ * A group's discoverability, as the records kit's access levels (stored in `discoverability`, the
+ * original's numbers): visible groups are public, hidden ones private to their members. REST shows and
+ * takes the names, and the numbers too (docs/decisions.md, "Groups").
+ */
+export const GROUP_DISCOVERABILITY = accessLevels(
+  "GroupDiscoverability",
+  [
+    { value: 0, level: "public", graphqlName: "VISIBLE", label: "visible" },
+    { value: 1, level: "private", graphqlName: "HIDDEN", label: "hidden" },
+  ],
+  0,
+  { restNames: true },
+);
+
+/** How people become members (the original's numbers and names). */
+export const GROUP_JOIN_POLICY = namedNumbers(
+  "GroupJoinPolicy",
+  [
+    { value: 0, label: "open" },
+    { value: 1, label: "restricted" },
+    { value: 2, label: "invite_only" },
+    { value: 3, label: "closed" },
+  ],
+  0,
+  { restNames: true },
+);
+
+export const JOIN_POLICY = { open: 0, restricted: 1, inviteOnly: 2, closed: 3 } as const;
+
+/** The groups a user is a member of or invited to: an invitee may read the hidden group that invited them. */
+const groupsOfMemberOrInvitee = (userId: number) =>
+  Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status IN ('member', 'invitee')`;
+
+/**
+ * Groups and who sees them — THE rule (identity.ts asks it too): administrators all; everyone visible
+ * groups; a hidden group its members, in lists and totals, and its members and invitees when read.
+ * Groups have no creator rule (a creator who left a hidden group no longer sees it).
+ */
+export const GROUPS = records({
+  model: "Group",
+  scoped: false,
+  published: { field: "published", value: 1 },
+  access: GROUP_DISCOVERABILITY,
+  accessField: "discoverability",
+  privateTo: { list: groupsOfMember, read: groupsOfMemberOrInvitee },
+  // The private description: to the group's members (managers are members) and administrators.
+  privateFields: { fields: ["privateDescription"], shownTo: groupsOfMember },
+  // A group's events are in its own scope (scope group, scope id = gidNumber): a hidden group's are its members'.
+  selfScope: "group",
+  // Managers change and delete their group (besides administrators).
+  managedBy: groupsManagedBy,
+});
