@@ -14,3 +14,6 @@ import "./auth/graphql.js";
 import "./wiki/graphql.js";
 import "./blog/graphql.js";
 import "./citations/graphql.js";
+import "./announcements/graphql.js";
+// Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).
+import "./groups/plugin-graphql.js";

@@ -294,11 +294,23 @@ export function visibleSql(
   return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
 }
 
+/**
+ * The condition that keeps a request confined to the scope its path names (`RequestContext.confinedTo`,
+ * set by a group plugin path): a record of another scope is not there for it. TRUE when unconfined.
+ */
+export function confinementSql(ctx: RequestContext, declaration: RecordsDeclaration, alias = "t"): Prisma.Sql {
+  if (!ctx.confinedTo) return Prisma.sql`TRUE`;
+  // An unscoped record belongs to no group: a confined request never finds one.
+  if (!declaration.scoped) return Prisma.sql`FALSE`;
+  const info = modelInfo(ctx.db, declaration.model);
+  return Prisma.sql`${column(info, alias, "scope")} = ${ctx.confinedTo.scope} AND ${column(info, alias, "scopeId")} = ${ctx.confinedTo.scopeId}`;
+}
+
 /** A record the caller may see, read with the relations `query` selects, in one statement; null when hidden or absent. */
 export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
   const info = modelInfo(ctx.db, declaration.model);
   const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
-    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, declaration, ctx.viewer)} AND ${confinementSql(ctx, declaration)}`,
     extra: Prisma.sql`t.xmin::text AS "__version"`,
   });
   if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
