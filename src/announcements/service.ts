@@ -199,7 +199,10 @@ registerGroupContent({
   area: "announcements",
   models: ["Announcement"],
   async remove(tx, groupId) {
-    const ids = await sqlOf(tx).query<{ id: number }>(Prisma.sql`SELECT id FROM announcements WHERE scope = ${GROUP_SCOPE.name} AND scope_id = ${groupId} ORDER BY id`);
+    // Every one locked in the first statement (docs/events.md: a write touching several records locks them all first).
+    const ids = await sqlOf(tx).query<{ id: number }>(
+      Prisma.sql`SELECT id FROM announcements WHERE scope = ${GROUP_SCOPE.name} AND scope_id = ${groupId} ORDER BY id FOR UPDATE`,
+    );
     for (const { id } of ids) await deleteRecord(tx, ANNOUNCEMENTS_WRITES, Number(id), ANNOUNCEMENTS_EVENTS.announcementDeleted);
     return ids.length;
   },
