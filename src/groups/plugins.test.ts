@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { startServer, type Cast, type TestServer, type TestUser } from "../../test/server.js";
 import { createPluginRecord } from "./plugins.testing.js";
 
@@ -124,15 +126,17 @@ for (const [plugin, traits] of Object.entries(plugins)) {
 }
 
 describe("group plugin paths", () => {
-  it("answer 404 for a plugin nobody registered, naming the path", async () => {
+  it("answer 404 for a plugin nobody registered, naming it and the plugins there are", async () => {
     for (const [method, path] of [
       ["POST", `/groups/${cn}/forum`],
       ["GET", `/groups/${cn}/forum/list`],
       ["GET", `/groups/${cn}/forum/1`],
+      ["PUT", `/groups/${cn}/forum/1`],
+      ["DELETE", `/groups/${cn}/forum/1`],
     ] as const) {
       const response = await server.rest(method, path, { token: cast.admin.token });
-      expect(response.status).toBe(404);
-      expect(response.body.message).toContain("/forum");
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body.message).toMatch(/"forum" is not one of announcements, blog(, [a-z]+)*, wiki\.$/);
     }
   });
 
@@ -159,5 +163,41 @@ describe("group plugin paths", () => {
     const home = await server.rest("GET", `/groups/${cn}/blog/list`, { query: { limit: 100 }, token: cast.admin.token });
     expect(home.body.posts.every((post: { scope: string; scope_id: number }) => post.scope === "group" && post.scope_id === cast.groupId)).toBe(true);
     expect(home.body.posts.map((post: { title: string }) => post.title)).not.toContain("Other group's entry");
+  });
+});
+
+describe("the GraphQL twins (groupBlogEntries, createGroupBlogEntry, …)", () => {
+  const run = <R>(text: string, variables: Record<string, unknown>, token?: string) =>
+    server.graphql<R, Record<string, unknown>>(parse(text) as TypedDocumentNode<R, Record<string, unknown>>, variables, token);
+
+  it("serve the same records by group, with no scope argument and no scope in their inputs", async () => {
+    const created = await run<{ createGroupAnnouncement: { id: string; scopeId: number } }>(
+      "mutation($group: String!, $input: CreateGroupAnnouncementInput!) { createGroupAnnouncement(group: $group, input: $input) { id scopeId } }",
+      { group: cn, input: { title: "Twin news", content: "Text." } },
+      cast.manager.token,
+    );
+    expect(created.errors ?? []).toEqual([]);
+    expect(created.data!.createGroupAnnouncement.scopeId).toBe(cast.groupId);
+    const listed = await run<{ groupAnnouncements: { items: { title: string }[]; total: number } }>(
+      "query($group: String!) { groupAnnouncements(group: $group, search: \"twin\") { items { title } total } }",
+      { group: String(cast.groupId) },
+    );
+    expect(listed.data!.groupAnnouncements).toEqual({ items: [{ title: "Twin news" }], total: 1 });
+
+    const smuggled = await run(
+      "mutation($group: String!, $id: ID!) { updateGroupBlogEntry(group: $group, id: $id, input: { scope: \"group\", scopeId: 1 }) { id } }",
+      { group: cn, id: "1" },
+      cast.admin.token,
+    );
+    expect(smuggled.errors?.[0]?.message).toMatch(/scope/);
+    const listArgs = await run("query { groupBlogEntries(group: \"x\", scope: \"site\") { total } }", {});
+    expect(listArgs.errors?.[0]?.message).toMatch(/scope/);
+  });
+
+  it("name the group argument in their errors", async () => {
+    const malformed = await run<unknown>("query { groupWikiPages(group: \"no_such\") { total } }", {});
+    expect(malformed.errors?.[0]?.extensions?.errors).toEqual([expect.objectContaining({ parameter: "group" })]);
+    const unknown = await run<unknown>("query { groupWikiPage(group: \"nosuchgroup\", id: 1) { id } }", {});
+    expect(unknown.errors?.[0]?.message).toBe("Group nosuchgroup not found.");
   });
 });
