@@ -16,8 +16,12 @@ const documentedAs = (param: RestParam) => (param.default === undefined ? [param
  */
 describe("the facade table matches the API document", () => {
   it("every area of the table declares its tests (src/<area>/testing.ts), so no area escapes them", () => {
-    const declared = areaTestings.map((testing) => testing.area).sort();
-    expect([...new Set(restOperations.map(documentedIn))].sort()).toEqual(declared);
+    // A declaration may serve no rows of its own (announcements: their rows are the group plugins'), but it
+    // then documents none: one that documents rows nobody serves is stale.
+    const declared = areaTestings.map((testing) => testing.area);
+    const served = [...new Set(restOperations.map(documentedIn))].sort();
+    expect(served.filter((area) => !declared.includes(area))).toEqual([]);
+    expect(areaTestings.filter((testing) => !served.includes(testing.area) && Object.keys(testing.documented).length).map((testing) => testing.area)).toEqual([]);
   });
 
   for (const testing of areaTestings.filter((candidate) => Object.keys(candidate.documented).length)) {

@@ -37,6 +37,11 @@ export interface AreaTesting {
   create(server: TestServer, token: string, values?: Record<string, unknown>): Promise<number>;
   contract?: ListContract;
   /**
+   * For an area without a `contract` because its records are listed under a group path only
+   * (announcements): the list the plan test (test/plans.test.ts) still covers, in group scopes only.
+   */
+  plans?: { spec: ListSpec; plan?: ListContract["plan"] };
+  /**
    * The row's path ready to call, for rows whose placeholders are more than a record's `{id}` (a group
    * plugin row's `{group}` and `{record_id}`): it makes what the path names (a group, a record in it) as
    * `token`. Absent: `{id}` is a record made by `create`.
