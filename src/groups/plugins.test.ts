@@ -158,6 +158,18 @@ describe("group plugin paths", () => {
     expect(negative.body.errors[0].parameter).toBe("start");
   });
 
+  it("send the record's ETag on reads and writes, and honour If-Match on writes (the version read inside the group)", async () => {
+    const id = await createPluginRecord(server, cast.admin.token, cn, "wiki");
+    const read = await server.rest("GET", `/groups/${cn}/wiki/${id}`, { token: cast.admin.token });
+    const etag = read.headers.get("etag");
+    expect(etag).toMatch(/^"\d+"$/);
+    const stale = await server.rest("PATCH", `/groups/${cn}/wiki/${id}`, { token: cast.admin.token, body: { title: "Stale" }, headers: { "if-match": '"1"' } });
+    expect(stale.status).toBe(412);
+    const fresh = await server.rest("PATCH", `/groups/${cn}/wiki/${id}`, { token: cast.admin.token, body: { title: "Fresh" }, headers: { "if-match": etag! } });
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect(fresh.headers.get("etag")).not.toBe(etag);
+  });
+
   it("list only the group's records", async () => {
     await createPluginRecord(server, other.admin.token, otherCn, "blog", { title: "Other group's entry" });
     const home = await server.rest("GET", `/groups/${cn}/blog/list`, { query: { limit: 100 }, token: cast.admin.token });
