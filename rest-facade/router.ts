@@ -185,9 +185,8 @@ function noOperationAt(method: string, path: string, routes: Route[]): string {
   return `No API operation at ${method} /api${path}: "${asked[index]!.slice(0, 100)}" is not one of ${[...segments].sort().join(", ")}.`;
 }
 
-/** The row for this method and version among the rows whose path matches: 404, 405 or 404-for-version otherwise. */
+/** The row for this method and version among the rows whose path matches (some do: noOperationAt answers none): 405 or 404-for-version otherwise. */
 function chooseRoute(matching: Match[], method: string, asked: string | null, req: Request, res: Response) {
-  if (!matching.length) throw notFound(`No API operation at ${req.method} /api${req.path}.`);
   const forMethod = matching.filter(({ route }) => route.operation.method === method);
   if (!forMethod.length) {
     const allowed = [...new Set(matching.map(({ route }) => route.operation.method))];

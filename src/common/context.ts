@@ -29,7 +29,7 @@ export interface RequestContext {
   /**
    * The one scope this request's record reads and writes may touch, when its path names it (a group
    * plugin path, src/groups/plugins.ts): the kit's reads and locks find no record outside it (404), and a
-   * write that would put a record in another scope is 400 naming `scope`. Set with `confinedToScope`.
+   * write that would put a record in another scope is 400 naming `scope`. Set by `withinScope` (src/common/scopes.ts).
    */
   confinedTo?: { scope: string; scopeId: number };
 }
