@@ -32,22 +32,26 @@ const announcement: Documented = {
   created_by: ["integer", false, 0],
 };
 
-/** Each plugin's create and replace parameters, as its area documents them. */
-const writes: Record<string, { create: Documented; replace: Documented }> = {
-  announcements: { create: announcement, replace: announcement },
-  blog: { create: withoutScope(blog.documented["POST /blog 1.0"]!), replace: withoutScope(blog.documented["PUT /blog/{id} 1.0"]!, ["id"]) },
-  wiki: { create: withoutScope(wiki.documented["POST /wiki 1.0"]!), replace: withoutScope(wiki.documented["PUT /wiki/{id} 1.0"]!, ["id"]) },
-};
-
-const documented: Record<string, Documented> = Object.fromEntries(
-  Object.entries(writes).flatMap(([plugin, fields]) => [
-    [`POST /groups/{group}/${plugin} 1.0`, { ...group, ...fields.create }],
-    [`GET /groups/{group}/${plugin}/list 1.0`, { ...group, ...page }],
-    [`GET /groups/{group}/${plugin}/{record_id} 1.0`, { ...group, ...recordId }],
-    [`PUT /groups/{group}/${plugin}/{id} 1.0`, { ...group, ...recordId, ...fields.replace }],
-    [`DELETE /groups/{group}/${plugin}/{id} 1.0`, { ...group, ...recordId }],
-  ]),
-);
+/**
+ * Each plugin's create and replace parameters, as its area documents them. Read when first asked, not when
+ * this module loads: test/areas.ts loads every declaration at once, and an area's may still be loading.
+ */
+function documentedRows(): Record<string, Documented> {
+  const writes: Record<string, { create: Documented; replace: Documented }> = {
+    announcements: { create: announcement, replace: announcement },
+    blog: { create: withoutScope(blog.documented["POST /blog 1.0"]!), replace: withoutScope(blog.documented["PUT /blog/{id} 1.0"]!, ["id"]) },
+    wiki: { create: withoutScope(wiki.documented["POST /wiki 1.0"]!), replace: withoutScope(wiki.documented["PUT /wiki/{id} 1.0"]!, ["id"]) },
+  };
+  return Object.fromEntries(
+    Object.entries(writes).flatMap(([plugin, fields]) => [
+      [`POST /groups/{group}/${plugin} 1.0`, { ...group, ...fields.create }],
+      [`GET /groups/{group}/${plugin}/list 1.0`, { ...group, ...page }],
+      [`GET /groups/{group}/${plugin}/{record_id} 1.0`, { ...group, ...recordId }],
+      [`PUT /groups/{group}/${plugin}/{id} 1.0`, { ...group, ...recordId, ...fields.replace }],
+      [`DELETE /groups/{group}/${plugin}/{id} 1.0`, { ...group, ...recordId }],
+    ]),
+  );
+}
 
 /** A published, public record of each plugin, as its create row takes it. */
 const plausible: Record<string, (serial: number) => Record<string, unknown>> = {
@@ -79,9 +83,13 @@ export async function createPluginRecord(server: TestServer, token: string, cn: 
 
 const pluginOf = (operation: RestOperation) => operation.path.split("/")[3]!;
 
+let documented: Record<string, Documented> | undefined;
+
 export const testing: AreaTesting = {
   area: "group-plugins",
-  documented,
+  get documented() {
+    return (documented ??= documentedRows());
+  },
   /** An announcement of the fixture group (an administrator's token writes in any group). */
   async create(server, token, values = {}) {
     return createPluginRecord(server, token, await fixtureGroup(server), "announcements", values);
