@@ -131,6 +131,7 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
         res.locals.operation = `GET /api/${area}`;
         return void res.json(describeArea(area, asked ?? DEFAULT_VERSION, described));
       }
+      if (!matching.length) throw notFound(noOperationAt(req.method, path, routes));
       const { route, params, version } = chooseRoute(matching, method, asked, req, res);
       res.set("X-API-Version", version);
       res.locals.operation = `${route.operation.method} /api${route.operation.path}`;
@@ -179,9 +180,30 @@ function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["p
   return param ? { param, selectable: selectedKeys(schema, operation.document, operation.resultField) } : null;
 }
 
-/** The row for this method and version among the rows whose path matches: 404, 405 or 404-for-version otherwise. */
+/**
+ * The 404 for a path no row serves. When rows differ from it in one fixed segment only, it says which
+ * segment and what the rows take there: a group plugin nobody registered (`/groups/7/forum/list`) is told
+ * the plugins there are, read from the rows alone.
+ */
+function noOperationAt(method: string, path: string, routes: Route[]): string {
+  const asked = path.replace(/\/$/, "").split("/");
+  const taken = new Map<number, Set<string>>();
+  for (const { operation } of routes) {
+    const template = operation.path.split("/");
+    if (template.length !== asked.length) continue;
+    const differing = template.flatMap((segment, index) => (segment.startsWith("{") || segment === asked[index] ? [] : [index]));
+    if (differing.length !== 1) continue;
+    const index = differing[0]!;
+    taken.set(index, (taken.get(index) ?? new Set()).add(template[index]!));
+  }
+  const general = `No API operation at ${method} /api${path}.`;
+  if (taken.size !== 1) return general;
+  const [index, segments] = [...taken][0]!;
+  return `No API operation at ${method} /api${path}: "${asked[index]!.slice(0, 100)}" is not one of ${[...segments].sort().join(", ")}.`;
+}
+
+/** The row for this method and version among the rows whose path matches (some do: noOperationAt answers none): 405 or 404-for-version otherwise. */
 function chooseRoute(matching: Match[], method: string, asked: string | null, req: Request, res: Response) {
-  if (!matching.length) throw notFound(`No API operation at ${req.method} /api${req.path}.`);
   const forMethod = matching.filter(({ route }) => route.operation.method === method);
   if (!forMethod.length) {
     const allowed = [...new Set(matching.map(({ route }) => route.operation.method))];

@@ -88,4 +88,10 @@ export interface RestOperation {
   partial?: boolean;
   /** Who may call it, for the descriptions; the services enforce it. */
   access: "anyone" | "signed-in user" | "administrator";
+  /**
+   * The tests' declaration (`src/<folder>/testing.ts` or `<name>.testing.ts`, test/areas.ts) that transcribes
+   * this row and makes its records, when it is not the row's area: the group plugin rows live under
+   * /groups, and are documented by `group-plugins` (src/groups/plugins.testing.ts).
+   */
+  documentedIn?: string;
 }

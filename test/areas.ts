@@ -6,6 +6,7 @@ import type { AnyFields } from "../src/common/fields.js";
 import type { ListSpec } from "../src/common/paging.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
+import type { RestOperation } from "../rest-facade/types.js";
 
 /** The API document's parameter list of one operation: name → [type, required, default?]. */
 export type Documented = Record<string, [type: string, required: boolean, fallback?: string | number]>;
@@ -35,6 +36,17 @@ export interface AreaTesting {
    */
   create(server: TestServer, token: string, values?: Record<string, unknown>): Promise<number>;
   contract?: ListContract;
+  /**
+   * For an area without a `contract` because its records are listed under a group path only
+   * (announcements): the list the plan test (test/plans.test.ts) still covers, in group scopes only.
+   */
+  plans?: { spec: ListSpec; plan?: ListContract["plan"] };
+  /**
+   * The row's path ready to call, for rows whose placeholders are more than a record's `{id}` (a group
+   * plugin row's `{group}` and `{record_id}`): it makes what the path names (a group, a record in it) as
+   * `token`. Absent: `{id}` is a record made by `create`.
+   */
+  pathFor?(server: TestServer, token: string, operation: RestOperation): Promise<string>;
 }
 
 /** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
@@ -121,22 +133,33 @@ export interface PublishingState {
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /**
- * Every area's `src/<folder>/testing.ts`, in folder order: each exports `testing`, or `testings` when one
- * folder serves several facade areas (src/auth: `session` and `developer`).
+ * Every area's `src/<folder>/testing.ts`, in folder order, and any `src/<folder>/<name>.testing.ts` (rows a
+ * folder serves beside its area's own: src/groups/plugins.testing.ts): each exports `testing`, or
+ * `testings` when one file serves several facade areas (src/auth: `session` and `developer`).
  */
 export const areaTestings: AreaTesting[] = (
   await Promise.all(
     fs
       .readdirSync(path.join(root, "src"), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(root, "src", entry.name, "testing.ts")))
-      .map(async (entry) => {
-        const declared = (await import(path.join(root, "src", entry.name, "testing.ts"))) as { testing?: AreaTesting; testings?: AreaTesting[] };
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) =>
+        fs
+          .readdirSync(path.join(root, "src", entry.name))
+          .filter((file) => file === "testing.ts" || file.endsWith(".testing.ts"))
+          .sort()
+          .map((file) => path.join(root, "src", entry.name, file)),
+      )
+      .map(async (file) => {
+        const declared = (await import(file)) as { testing?: AreaTesting; testings?: AreaTesting[] };
         return declared.testings ?? [declared.testing!];
       }),
   )
 ).flat();
 
 export const testingOf = (area: string) => areaTestings.find((testing) => testing.area === area);
+
+/** The declaration that documents a facade row (RestOperation.documentedIn, else its area). */
+export const documentedIn = (operation: RestOperation) => operation.documentedIn ?? operation.area;
 
 /** The named fields of a record (for `update.body`). */
 export const pick = (record: Record<string, unknown>, names: string[]) =>

@@ -19,6 +19,7 @@ import {
 } from "graphql";
 import { startServer, type TestServer, type TestUser, capturingLogger, isServerFault } from "./server.js";
 import { bodyParams, makeRecord, plausibleValues } from "./rows.js";
+import { documentedIn, testingOf } from "./areas.js";
 import { restOperations } from "../rest-facade/table.js";
 import type { RestOperation } from "../rest-facade/types.js";
 import { schema } from "../src/graphql/schema.js";
@@ -136,7 +137,7 @@ interface RestTarget {
   operation: RestOperation;
   version: string;
   /** A row parameter, `v` (the version), or a whole-request shape. */
-  slot: { param: string; path: boolean } | { shape: "body" | "headers" };
+  slot: { param: string; path: boolean; placeholder?: string } | { shape: "body" | "headers" };
 }
 interface GraphqlTarget {
   kind: "graphql";
@@ -158,7 +159,10 @@ function restTargets(): RestTarget[] {
   const targets: RestTarget[] = [];
   for (const operation of restOperations) {
     for (const version of operation.versions) {
-      for (const param of operation.params) targets.push({ kind: "rest", operation, version, slot: { param: param.name, path: operation.path.includes(`{${param.name}}`) } });
+      for (const param of operation.params) {
+        const placeholder = param.placeholder ?? param.name;
+        targets.push({ kind: "rest", operation, version, slot: { param: param.name, path: operation.path.includes(`{${placeholder}}`), placeholder } });
+      }
       targets.push({ kind: "rest", operation, version, slot: { param: "v", path: false } });
       targets.push({ kind: "rest", operation, version, slot: { shape: "body" } });
       targets.push({ kind: "rest", operation, version, slot: { shape: "headers" } });
@@ -313,7 +317,7 @@ let plain: TestUser;
 const unexpected: string[] = [];
 /** Ids of published records per area, for rows with an {id}; refreshed now and then (DELETE cases may hit them). */
 const records = new Map<string, number[]>();
-const areasWithIds = [...new Set(restOperations.filter((operation) => operation.path.includes("{id}")).map((operation) => operation.area))];
+const areasWithIds = [...new Set(restOperations.filter((operation) => operation.path.includes("{id}")).map(documentedIn))];
 
 async function refreshRecords() {
   // Fuzzed rows revoke tokens and sessions (DELETE /api/developer/tokens/{id} with a guessed id, …other), the
@@ -322,6 +326,19 @@ async function refreshRecords() {
   for (const area of areasWithIds) {
     const id = await makeRecord(server, admin.token, area);
     records.set(area, [...(records.get(area) ?? []), id].slice(-3));
+  }
+}
+
+/**
+ * Rows whose declaration fills their path itself (AreaTesting.pathFor: a group plugin row's {group} and
+ * record): one filled path each, made with the fixtures, so their cases reach the service.
+ */
+const filledPaths = new Map<RestOperation, string>();
+
+async function fillPaths() {
+  for (const operation of restOperations) {
+    const testing = testingOf(documentedIn(operation));
+    if (testing?.pathFor) filledPaths.set(operation, await testing.pathFor(server, admin.token, operation));
   }
 }
 
@@ -338,6 +355,7 @@ beforeAll(async () => {
   );
   plain = await server.user();
   await refreshRecords();
+  await fillPaths();
 });
 afterAll(() => server?.close());
 
@@ -350,7 +368,7 @@ function restRequest(target: RestTarget, value: unknown, random: () => number, a
     const extra = pick(random, optional);
     base[extra.name] = extra.default;
   }
-  let path = operation.path.replace("{id}", String(recordId(operation.area, random)));
+  let path = filledPaths.get(operation) ?? operation.path.replace("{id}", String(recordId(documentedIn(operation), random)));
   const headers: Record<string, string> = { accept: "application/json", ...authHeader(auth) };
   const query = new URLSearchParams();
   let versionBy = pick(random, ["query", "accept", "prefix", "none"] as const);
@@ -367,7 +385,10 @@ function restRequest(target: RestTarget, value: unknown, random: () => number, a
       for (const [key, text] of formPairs("v", value)) query.append(key, text);
     } else if (slot.path) {
       const text = asText(value);
-      path = operation.path.replace(`{${slot.param}}`, encodePathSegment(text.slice(0, 4_000)));
+      // The hostile value in its own segment; the others as the row's declaration fills them (a group plugin row's {group}).
+      const segments = (filledPaths.get(operation) ?? path).split("/");
+      segments[operation.path.split("/").indexOf(`{${slot.placeholder ?? slot.param}}`)] = encodePathSegment(text.slice(0, 4_000));
+      path = segments.join("/");
       description += " (in the path)";
     } else {
       base[slot.param] = value;
@@ -465,7 +486,7 @@ function plausibleArguments(field: GraphQLField<unknown, unknown>, random: () =>
   if (row) {
     const rest = plausibleValues(row);
     for (const param of row.params) if (param.name in rest) setPath(values, param.variable.split("."), rest[param.name]);
-    if (row.path.includes("{id}")) values.id = String(recordId(row.area, random));
+    if (row.path.includes("{id}")) values.id = String(recordId(documentedIn(row), random));
   }
   return values;
 }

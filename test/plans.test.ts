@@ -3,7 +3,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { listStatements, type Caller } from "../src/common/paging.js";
 import { accessFieldOf, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
 import { sqlClientOf } from "../src/db/sql.js";
-import { areaTestings, type AreaTesting, type ListContract } from "./areas.js";
+import { areaTestings } from "./areas.js";
 import { startServer, type TestServer } from "./server.js";
 
 /**
@@ -32,8 +32,16 @@ interface PlanNode {
 
 const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 
-for (const testing of areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract))) {
-  const { spec } = testing.contract;
+/** Every list to plan: each area's contract list, and the group-only lists areas declare in `plans` (site scope: none). */
+const planned = areaTestings.flatMap((testing) =>
+  testing.contract
+    ? [{ testing, spec: testing.contract.spec, plan: testing.contract.plan, siteScope: true }]
+    : testing.plans
+      ? [{ testing, spec: testing.plans.spec, plan: testing.plans.plan, siteScope: false }]
+      : [],
+);
+
+for (const { testing, spec, plan: declaredPlan, siteScope } of planned) {
   const records = spec.records;
 
   describe(`${testing.area}: every list shape is answered through indexes`, () => {
@@ -49,7 +57,7 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
       const db = server.app.db.prisma;
       table = modelInfo(db, records.model).table;
       const authors = [cast.alice.id, cast.bob.id, cast.member.id, cast.manager.id];
-      await sqlClientOf(db).query(testing.contract.plan?.seed?.(ROWS, { authors, groupId }) ?? seedRows(db, records, ROWS, { authors, groupId }));
+      await sqlClientOf(db).query(declaredPlan?.seed?.(ROWS, { authors, groupId }) ?? seedRows(db, records, ROWS, { authors, groupId }));
       // VACUUM too, as on a live site: it also moves new trigram entries out of GIN's pending list.
       await sqlClientOf(db).query(Prisma.sql`VACUUM ANALYZE ${Prisma.raw(`"${table}"`)}`);
       await sqlClientOf(db).query(Prisma.sql`ANALYZE list_counts`);
@@ -79,14 +87,14 @@ for (const testing of areaTestings.filter((candidate): candidate is AreaTesting 
     const describePlan = (nodes: PlanNode[]) => nodes.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""}`).join(" / ");
 
     const shapes: { name: string; args: Record<string, string | number>; filters?: Record<string, string | number> }[] = [];
-    const scopes = spec.scoped ? [{ scope: "site", scopeId: 0 }, { scope: "group", scopeId: -1 }] : [{}];
+    const scopes = spec.scoped ? [...(siteScope ? [{ scope: "site", scopeId: 0 }] : []), { scope: "group", scopeId: -1 }] : [{}];
     for (const scope of scopes) {
       for (const sort of Object.keys(spec.sortColumns)) {
         for (const sortDir of ["asc", "desc"]) shapes.push({ name: `sort=${sort} ${sortDir}${"scope" in scope ? ` scope=${scope.scope}` : ""}`, args: { ...scope, sort, sortDir } });
       }
       if (spec.search) shapes.push({ name: `search${"scope" in scope ? ` scope=${scope.scope}` : ""}`, args: { ...scope, search: "zephyr" } });
     }
-    for (const filters of testing.contract.plan?.filters ?? []) shapes.push({ name: `filters ${JSON.stringify(filters)}`, args: {}, filters });
+    for (const filters of declaredPlan?.filters ?? []) shapes.push({ name: `filters ${JSON.stringify(filters)}`, args: {}, filters });
 
     for (const shape of shapes) {
       it(`${shape.name}: the page and its total, for anonymous callers, members and administrators`, async () => {

@@ -1,9 +1,9 @@
 import type { RestOperation } from "../rest-facade/types.js";
-import { testingOf } from "./areas.js";
+import { documentedIn, testingOf } from "./areas.js";
 import type { TestServer } from "./server.js";
 
 /** Parameters a row reads from the query or body (not from its path). */
-export const bodyParams = (operation: RestOperation) => operation.params.filter((param) => !operation.path.includes(`{${param.name}}`));
+export const bodyParams = (operation: RestOperation) => operation.params.filter((param) => !operation.path.includes(`{${param.placeholder ?? param.name}}`));
 
 let serial = 0;
 
@@ -37,7 +37,9 @@ export async function makeRecord(server: TestServer, token: string, area: string
   return testing.create(server, token);
 }
 
-/** The row's path with a new record's id in place of `{id}`. */
+/** The row's path with a new record's id in place of `{id}`, or as the row's declaration fills it (AreaTesting.pathFor). */
 export async function pathFor(server: TestServer, token: string, operation: RestOperation): Promise<string> {
-  return operation.path.includes("{id}") ? operation.path.replace("{id}", String(await makeRecord(server, token, operation.area))) : operation.path;
+  const testing = testingOf(documentedIn(operation));
+  if (testing?.pathFor) return testing.pathFor(server, token, operation);
+  return operation.path.includes("{id}") ? operation.path.replace("{id}", String(await makeRecord(server, token, documentedIn(operation)))) : operation.path;
 }

@@ -26,6 +26,12 @@ export interface RequestContext {
   ifMatch?: string[];
   /** The version (row xmin) of the record a read or write answered last: REST record answers send it as ETag. */
   recordVersion?: string;
+  /**
+   * The one scope this request's record reads and writes may touch, when its path names it (a group
+   * plugin path, src/groups/plugins.ts): the kit's reads and locks find no record outside it (404), and a
+   * write that would put a record in another scope is 400 naming `scope`. Set by `withinScope` (src/common/scopes.ts).
+   */
+  confinedTo?: { scope: string; scopeId: number };
 }
 
 /** An Idempotency-Key as the HTTP layer hands it to the write path. */

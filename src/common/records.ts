@@ -371,6 +371,18 @@ export function visibleSql(
 }
 
 /**
+ * The condition that keeps a request confined to the scope its path names (`RequestContext.confinedTo`,
+ * set by a group plugin path): a record of another scope is not there for it. TRUE when unconfined.
+ */
+export function confinementSql(ctx: RequestContext, declaration: RecordsDeclaration, alias = "t"): Prisma.Sql {
+  if (!ctx.confinedTo) return Prisma.sql`TRUE`;
+  // An unscoped record belongs to no group: a confined request never finds one.
+  if (!declaration.scoped) return Prisma.sql`FALSE`;
+  const info = modelInfo(ctx.db, declaration.model);
+  return Prisma.sql`${column(info, alias, "scope")} = ${ctx.confinedTo.scope} AND ${column(info, alias, "scopeId")} = ${ctx.confinedTo.scopeId}`;
+}
+
+/**
  * A record the caller may see, read with the relations `query` selects, in one statement; null when hidden
  * or absent. `id`: the record's id, or a condition over the alias `t` naming one record by another unique
  * key (a group's cn).
@@ -379,7 +391,7 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
   const info = modelInfo(ctx.db, declaration.model);
   const named = typeof id === "number" ? Prisma.sql`${column(info, "t", "id")} = ${id}` : id;
   const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
-    where: Prisma.sql`${named} AND ${visibleSql(ctx.db, declaration, ctx.viewer)}`,
+    where: Prisma.sql`${named} AND ${visibleSql(ctx.db, declaration, ctx.viewer)} AND ${confinementSql(ctx, declaration)}`,
     viewer: ctx.viewer,
     extra: Prisma.sql`t.xmin::text AS "__version"`,
   });

@@ -68,3 +68,34 @@ export async function resolveCreator(ctx: RequestContext, requested: number | nu
 export function scopedPath(record: { scope: string; scopeId: number }, area: string, name: string): string {
   return record.scope === "site" ? `/${area}/${name}` : `/${record.scope}s/${record.scopeId}/${area}/${name}`;
 }
+
+/**
+ * The request as one confined to `scope` (`RequestContext.confinedTo`): a path that names the scope (a
+ * group plugin path) hands this to the area's service, so the kit finds, locks and writes records of that
+ * scope only. A new object over the request's (as the write path's transaction context is), so the
+ * request itself stays unconfined; `recordVersion`, which reads set, is copied back by `withinScope`.
+ */
+export async function withinScope<T>(ctx: RequestContext, scope: { scope: string; scopeId: number }, work: (confined: RequestContext) => Promise<T>): Promise<T> {
+  const confined = Object.assign(Object.create(ctx) as RequestContext, { confinedTo: scope });
+  try {
+    return await work(confined);
+  } finally {
+    if (Object.hasOwn(confined, "recordVersion")) ctx.recordVersion = confined.recordVersion;
+  }
+}
+
+/**
+ * Does the caller manage this scope? Its id must exist (400 naming `scopeId`, for administrators too), and
+ * then administrators manage every scope, others those the kind's `managers` names (403 with `refused`).
+ * Both in one statement through `sqlOf(ctx)`. For areas where only managers write (announcements), in
+ * place of `assertCanWriteInScope`.
+ */
+export async function assertManagesScope(ctx: RequestContext, scope: string, scopeId: number, refused: string): Promise<void> {
+  const user = requireUser(ctx);
+  const kind = scopeKind(scope);
+  const exists = kind.exists ? kind.exists(scopeId) : true;
+  const manages = user.isAdmin ? true : kind.managers ? Prisma.sql`${scopeId} IN (${kind.managers(user.id)})` : false;
+  const [asked] = await sqlOf(ctx).query<{ exists: boolean; manages: boolean }>(Prisma.sql`SELECT ${exists} AS exists, ${manages} AS manages`);
+  if (!asked!.exists) throw badInput("scopeId", `no ${kind.name} with id ${scopeId}`);
+  if (!asked!.manages) throw forbidden(refused);
+}

@@ -1,8 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
-import { ApiError, conflict, forbidden, notFound } from "./errors.js";
+import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
-import { accessFieldOf, column, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, column, confinementSql, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
 import { managesSql } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { uniqueViolation } from "../db/errors.js";
@@ -180,7 +180,8 @@ export async function deleteScopeRecords(
 async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: number): Promise<Locked<R> | null> {
   const info = modelInfo(ctx.db, target.records.model);
   const statement = rowsStatement<Locked<R>>(ctx.db, target.records, undefined, {
-    where: Prisma.sql`${column(info, "t", "id")} = ${id}`,
+    // A record outside the scope a confined request's path names is not there for it (404).
+    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${confinementSql(ctx, target.records)}`,
     extra: Prisma.sql`${visibleSql(ctx.db, target.records, ctx.viewer)} AS "__visible", ${managesSql(info, target.records, "t", ctx.viewer)} AS "__manages", t.xmin::text AS "__version"`,
     lock: true,
   });
@@ -325,6 +326,7 @@ function returning(info: ModelInfo, records: RecordsDeclaration): Prisma.Sql {
  * updated-at stamp and an absent `created` are the transaction's time.
  */
 export function insertStatement(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>, options: { skipConflictOn?: string[] } = {}): Prisma.Sql {
+  assertStaysConfined(ctx, records, values);
   const info = modelInfo(ctx.db, records.model);
   const given = Object.entries(values).filter(([, value]) => value !== undefined);
   for (const field of info.scalars) if ((field.isUpdatedAt || field.name === "created") && values[field.name] === undefined) given.push([field.name, NOW]);
@@ -339,12 +341,27 @@ export function insertStatement(ctx: RequestContext, records: RecordsDeclaration
 
 /** `UPDATE … RETURNING` every scalar of the row `id`: the fields given (undefined: unchanged), and the updated-at stamp. */
 export function updateStatement(ctx: RequestContext, records: RecordsDeclaration, id: number, values: Record<string, unknown>): Prisma.Sql {
+  assertStaysConfined(ctx, records, values);
   const info = modelInfo(ctx.db, records.model);
   const sets = Object.entries(values)
     .filter(([, value]) => value !== undefined)
     .map(([field, value]) => Prisma.sql`${Prisma.raw(`"${info.fields.get(field)!.column}"`)} = ${valueSql(info, field, value)}`);
   for (const field of info.scalars) if (field.isUpdatedAt) sets.push(Prisma.sql`${Prisma.raw(`"${field.column}"`)} = ${NOW}`);
   return Prisma.sql`UPDATE ${table(info, "t")} SET ${Prisma.join(sets)} WHERE ${column(info, "t", "id")} = ${id} RETURNING ${returning(info, records)}`;
+}
+
+/**
+ * A confined request (`RequestContext.confinedTo`: its path names the scope) writes only in that scope:
+ * whatever an area's service works out, a record is never created in, or moved to, another one. The
+ * group plugin inputs take no scope at all; this is the kit's guarantee behind them.
+ */
+function assertStaysConfined(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>): void {
+  const confined = ctx.confinedTo;
+  if (!confined || !records.scoped) return;
+  const { scope, scopeId } = values as { scope?: string; scopeId?: number };
+  if ((scope !== undefined && scope !== confined.scope) || (scopeId !== undefined && scopeId !== confined.scopeId)) {
+    throw badInput("scope", `cannot move a record out of the ${confined.scope} its path names`);
+  }
 }
 
 /** `DELETE` of the row `id`. */

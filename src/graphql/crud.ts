@@ -106,8 +106,9 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
   }
 }
 
-type Resolver<R> = (query: Selection, root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => R;
-interface LooseFieldBuilder {
+export type Resolver<R> = (query: Selection, root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => R;
+/** Root fields typed loosely (see recordFields): shared with the group plugins' twins (src/groups/plugin-graphql.ts). */
+export interface LooseFieldBuilder {
   arg: ((options: object) => unknown) & { id(options?: object): unknown };
   prismaField(options: { type: string; nullable?: boolean; description?: string; authScopes: object; args: object; resolve: Resolver<unknown> }): unknown;
   field(options: {
@@ -118,7 +119,7 @@ interface LooseFieldBuilder {
     resolve: (root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => unknown;
   }): unknown;
 }
-interface LooseBuilder {
+export interface LooseBuilder {
   queryField(name: string, field: (t: LooseFieldBuilder) => unknown): void;
   mutationField(name: string, field: (t: LooseFieldBuilder) => unknown): void;
 }

@@ -6,7 +6,18 @@ import { builder, type Types } from "./builder.js";
  * `{ items, total }` list types: `total` counts every record matching the filters, not just this page.
  * Both come from a lazy `Page`, so the count runs only when `total` is selected.
  */
-export function listType<Item extends object>(name: string, item: ObjectRef<Types, Item>) {
+const listTypes = new Map<string, ObjectRef<Types, Page<object>>>();
+
+/** One list type per name: a record's list field and its group plugin twin (src/groups/plugins.ts) share it. */
+export function listType<Item extends object>(name: string, item: ObjectRef<Types, Item>): ObjectRef<Types, Page<Item>> {
+  const known = listTypes.get(name);
+  if (known) return known as unknown as ObjectRef<Types, Page<Item>>;
+  const made = newListType(name, item);
+  listTypes.set(name, made as unknown as ObjectRef<Types, Page<object>>);
+  return made;
+}
+
+function newListType<Item extends object>(name: string, item: ObjectRef<Types, Item>) {
   return builder.objectRef<Page<Item>>(name).implement({
     description: `A page of ${item.name} records and the number of all records that match.`,
     fields: (t) => ({
