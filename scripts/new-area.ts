@@ -161,10 +161,11 @@ export async function create${model}(ctx: RequestContext, input: Create${model},
   const user = requireUser(ctx);
   const data = parseInput(${constant}_FIELDS.create, input);
   const values = columnValues(${constant}_FIELDS, data, "create");
-  await assertCanWriteInScope(ctx, values.scope as string, values.scopeId as number);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const created = await createRecord<${model}>(ctx, ${constant}_WRITES, {
     event: ${constant}_EVENTS.${single}Created,
+    // Whether the scope exists and admits the caller, asked in the insert's own statement.
+    scope: { scope: values.scope as string, scopeId: values.scopeId as number },
     inserted: Prisma.sql\`created AS (\${insertStatement(ctx, ${constant}_RECORDS, { ...values, createdById })})\`,
   });
   return createdRecord<${model}>(ctx, ${constant}_RECORDS, created!.id, query as Selection);

@@ -171,7 +171,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
         origin: config.corsOrigins,
         credentials: true,
         allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token"],
-        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow"],
+        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag"],
         maxAge: 600,
       }),
     );

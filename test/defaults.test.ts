@@ -93,6 +93,9 @@ describe("CORS without CORS_ORIGINS", () => {
       const listed = await preflight("https://app.example.com");
       expect(listed.status).toBe(204);
       expect(listed.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+      // A browser app on a listed origin can read a list's total and a record's version (for If-Match).
+      const list = await fetch(`${withCors.url}/api/groups/list`, { headers: { origin: "https://app.example.com" } });
+      expect(list.headers.get("access-control-expose-headers")?.split(/,\s*/)).toEqual(expect.arrayContaining(["X-Total-Count", "ETag"]));
       const other = await preflight("https://evil.example.net");
       expect(other.status).toBe(403);
       expect(other.headers.get("access-control-allow-origin")).toBeNull();

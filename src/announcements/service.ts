@@ -6,10 +6,10 @@ import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { accessLevels, PUBLISH_STATE } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
 import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
-import { assertManagesScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { assertCanWriteInScope, requireUser, resolveCreator, type ScopeRule } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteRecord, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteScopeRecords, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { GROUP_SCOPE } from "../groups/scope.js";
 import { registerGroupContent } from "../groups/content.js";
 
@@ -89,6 +89,8 @@ export type UpdateAnnouncement = RawInput<typeof ANNOUNCEMENTS_FIELDS.update>;
 type Query = { include?: Prisma.AnnouncementInclude; select?: Prisma.AnnouncementSelect };
 
 const MANAGERS_ONLY = "Only the group's managers can write its announcements.";
+/** Who writes announcements: the group's managers (and administrators), not every member. */
+const MANAGED: ScopeRule = { rule: "managers", refused: MANAGERS_ONLY };
 
 export function listAnnouncements(ctx: RequestContext, args: ListArgs, query: Query = {}) {
   return pagedList<Announcement>(ANNOUNCEMENTS_LIST, ctx, args, query as Selection);
@@ -127,20 +129,20 @@ export const ANNOUNCEMENTS_WRITES = writtenRecords({
  * once is no longer one. So the locked row's scope must be managed by the caller (administrators pass).
  */
 async function assertManagesAnnouncement(tx: RequestContext, record: Announcement) {
-  await assertManagesScope(tx, record.scope, record.scopeId, MANAGERS_ONLY);
+  await assertCanWriteInScope(tx, record.scope, record.scopeId, MANAGED);
 }
 
 export async function createAnnouncement(ctx: RequestContext, input: CreateAnnouncement, query: Query = {}) {
   const user = requireUser(ctx);
   const data = parseInput(ANNOUNCEMENTS_FIELDS.create, input);
-  // The group must exist (400 naming scopeId) and the caller manage it (403), asked in one statement.
-  await assertManagesScope(ctx, data.scope, data.scopeId, MANAGERS_ONLY);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const publishUp = data.publishUp ?? new Date();
   assertWindow(publishUp, data.publishDown);
   const values = columnValues(ANNOUNCEMENTS_FIELDS, data, "create");
   const created = await createRecord<Announcement>(ctx, ANNOUNCEMENTS_WRITES, {
     event: ANNOUNCEMENTS_EVENTS.announcementCreated,
+    // The group must exist (400 naming scopeId) and the caller manage it (403), asked in the insert's statement.
+    scope: { scope: data.scope, scopeId: data.scopeId, admits: MANAGED },
     inserted: Prisma.sql`created AS (${insertStatement(ctx, ANNOUNCEMENTS_RECORDS, {
       ...values,
       publishUp,
@@ -198,12 +200,5 @@ export async function deleteAnnouncement(ctx: RequestContext, id: number): Promi
 registerGroupContent({
   area: "announcements",
   models: ["Announcement"],
-  async remove(tx, groupId) {
-    // Every one locked in the first statement (docs/events.md: a write touching several records locks them all first).
-    const ids = await sqlOf(tx).query<{ id: number }>(
-      Prisma.sql`SELECT id FROM announcements WHERE scope = ${GROUP_SCOPE.name} AND scope_id = ${groupId} ORDER BY id FOR UPDATE`,
-    );
-    for (const { id } of ids) await deleteRecord(tx, ANNOUNCEMENTS_WRITES, Number(id), ANNOUNCEMENTS_EVENTS.announcementDeleted);
-    return ids.length;
-  },
+  remove: (tx, groupId) => deleteScopeRecords(tx, ANNOUNCEMENTS_WRITES, { scope: GROUP_SCOPE.name, scopeId: groupId }, ANNOUNCEMENTS_EVENTS.announcementDeleted),
 });

@@ -143,7 +143,6 @@ const aliases = (ctx: RequestContext, scope: { scope: string; scopeId: number },
 export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntry, query: Query = {}) {
   const user = requireUser(ctx);
   const data = parseInput(BLOG_FIELDS.create, input);
-  await assertCanWriteInScope(ctx, data.scope, data.scopeId);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const publishUp = data.publishUp ?? new Date();
   assertWindow(publishUp, data.publishDown);
@@ -159,6 +158,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
     insert: (alias) =>
       createRecord<BlogEntry>(ctx, BLOG_WRITES, {
         event: BLOG_EVENTS.entryCreated,
+        scope,
         inserted: Prisma.sql`created AS (${insertStatement(
           ctx,
           BLOG_ENTRIES,

@@ -1,5 +1,6 @@
 import { sqlOf, type RequestContext } from "./context.js";
 import { badInput, forbidden, unauthenticated } from "./errors.js";
+import { raisedRefusal } from "../db/errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { column, type ModelInfo, type RecordsDeclaration } from "./records.js";
 import { recordScopeSql, scopeKind } from "./scope-kinds.js";
@@ -17,22 +18,49 @@ export function requireUser(ctx: RequestContext) {
   return ctx.viewer.user;
 }
 
+/** Who a scope admits for a write: its kind's `writers` (content), or its `managers` (announcements). */
+export type ScopeRule = { rule: "writers" } | { rule: "managers"; refused: string };
+
 /**
- * May the caller put content into this scope? The scope's kind decides (src/common/scope-kinds.ts): its id
- * must exist (for administrators too), and then administrators may write anywhere, others where the
- * kind's `writers` lets them; both in one statement, through `sqlOf(ctx)`, and none when the kind needs no
- * lookup. An unregistered kind is 400 naming `scope`.
+ * May the caller put a record into this scope? The scope's kind decides (src/common/scope-kinds.ts): its id
+ * must exist (for administrators too: 400 naming `scopeId`), and then administrators may write anywhere,
+ * others where the kind's `writers` (or, for `managers`, its managers) admit them (403). As SQL yielding TRUE
+ * or raising the refusal (`write_refused`, mapped back by `raisedRefusal`), so a create asks it in the very
+ * statement that inserts (`createRecord`'s `scope`): a kind's `exists` may lock its row (a group's, FOR KEY
+ * SHARE), so the scope cannot go between the check and the insert. Null when nothing needs asking (the
+ * site, administrators in a scope without ids); an answer known without a lookup is thrown at once.
+ * An unregistered kind is 400 naming `scope`.
  */
-export async function assertCanWriteInScope(ctx: RequestContext, scope: string, scopeId: number): Promise<void> {
+export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: number, admits: ScopeRule = { rule: "writers" }): Prisma.Sql | null {
   const user = requireUser(ctx);
   const kind = scopeKind(scope);
   const exists = kind.exists ? kind.exists(scopeId) : true;
-  const writes = user.isAdmin || kind.writers === "anyone" ? true : Prisma.sql`${scopeId} IN (${kind.writers(user.id)})`;
-  const asked = typeof exists === "boolean" && typeof writes === "boolean"
-    ? { exists, writes }
-    : (await sqlOf(ctx).query<{ exists: boolean; writes: boolean }>(Prisma.sql`SELECT ${exists} AS exists, ${writes} AS writes`))[0]!;
-  if (!asked.exists) throw badInput("scopeId", `no ${kind.name} with id ${scopeId}`);
-  if (!asked.writes) throw forbidden(kind.writeRefused ?? `You may not write in this ${kind.name} scope.`);
+  const refused = admits.rule === "managers" ? admits.refused : (kind.writeRefused ?? `You may not write in this ${kind.name} scope.`);
+  const admitted = user.isAdmin
+    ? true
+    : admits.rule === "managers"
+      ? kind.managers
+        ? Prisma.sql`${scopeId} IN (${kind.managers(user.id)})`
+        : false
+      : kind.writers === "anyone"
+        ? true
+        : Prisma.sql`${scopeId} IN (${kind.writers(user.id)})`;
+  const missing = `no ${kind.name} with id ${scopeId}`;
+  if (exists === false) throw badInput("scopeId", missing);
+  if (exists === true && admitted === false) throw forbidden(refused);
+  if (exists === true && admitted === true) return null;
+  return Prisma.sql`SELECT CASE WHEN NOT (${exists}) THEN write_refused('HG400', 'scopeId', ${missing})
+                                WHEN NOT (${admitted}) THEN write_refused('HG403', '', ${refused})
+                                ELSE TRUE END AS admitted`;
+}
+
+/** `scopeWriteCheck` as a statement of its own, through `sqlOf(ctx)` (inside a write's transaction: a record moving scope). */
+export async function assertCanWriteInScope(ctx: RequestContext, scope: string, scopeId: number, admits: ScopeRule = { rule: "writers" }): Promise<void> {
+  const check = scopeWriteCheck(ctx, scope, scopeId, admits);
+  if (!check) return;
+  await sqlOf(ctx).query(check).catch((error: unknown) => {
+    throw raisedRefusal(error) ?? error;
+  });
 }
 
 /**
@@ -84,18 +112,3 @@ export async function withinScope<T>(ctx: RequestContext, scope: { scope: string
   }
 }
 
-/**
- * Does the caller manage this scope? Its id must exist (400 naming `scopeId`, for administrators too), and
- * then administrators manage every scope, others those the kind's `managers` names (403 with `refused`).
- * Both in one statement through `sqlOf(ctx)`. For areas where only managers write (announcements), in
- * place of `assertCanWriteInScope`.
- */
-export async function assertManagesScope(ctx: RequestContext, scope: string, scopeId: number, refused: string): Promise<void> {
-  const user = requireUser(ctx);
-  const kind = scopeKind(scope);
-  const exists = kind.exists ? kind.exists(scopeId) : true;
-  const manages = user.isAdmin ? true : kind.managers ? Prisma.sql`${scopeId} IN (${kind.managers(user.id)})` : false;
-  const [asked] = await sqlOf(ctx).query<{ exists: boolean; manages: boolean }>(Prisma.sql`SELECT ${exists} AS exists, ${manages} AS manages`);
-  if (!asked!.exists) throw badInput("scopeId", `no ${kind.name} with id ${scopeId}`);
-  if (!asked!.manages) throw forbidden(refused);
-}

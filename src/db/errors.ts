@@ -1,4 +1,4 @@
-import { ApiError, conflict, notFound } from "../common/errors.js";
+import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { isBusyDatabase, isConnectionLost, isPoolWaitTimeout, serviceBusy } from "./sql.js";
 
 const prismaCode = (error: unknown) => (error as { code?: string })?.code;
@@ -28,6 +28,17 @@ export function uniqueViolation(error: unknown): { fields: string[] } | null {
       return { fields: columns ? columns.split(",").map((column) => column.trim()) : [] };
     }
   }
+  return null;
+}
+
+/**
+ * A refusal a statement raised itself (`write_refused`, src/common/scopes.ts `scopeWriteCheck`) as the
+ * ApiError it stands for; null for any other error. The driver's SQLSTATE is in `code` (pg and PGlite alike).
+ */
+export function raisedRefusal(error: unknown): ApiError | null {
+  const raised = error as { code?: unknown; message?: string; detail?: string };
+  if (raised?.code === "HG400") return badInput(raised.detail || "input", raised.message ?? "is not valid");
+  if (raised?.code === "HG403") return forbidden(raised.message);
   return null;
 }
 

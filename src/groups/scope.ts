@@ -13,7 +13,10 @@ export const groupsManagedBy = (userId: number) => Prisma.sql`SELECT group_id FR
  */
 export const GROUP_SCOPE = defineScopeKind({
   name: "group",
-  exists: (groupId) => Prisma.sql`EXISTS (SELECT 1 FROM groups WHERE id = ${groupId})`,
+  // FOR KEY SHARE: a write putting a record into the group holds the group until it commits, so a group
+  // being deleted (which locks its row FOR UPDATE first) either waits for the write and takes its record
+  // with it, or is gone by the time the write looks, and the write is refused (test/group-deletion.test.ts).
+  exists: (groupId) => Prisma.sql`EXISTS (SELECT 1 FROM groups WHERE id = ${groupId} FOR KEY SHARE)`,
   // Members only (managers are members with a flag; invitees and applicants are not members yet), served
   // by the (user_id, status, group_id) index. Members also write in it.
   members: groupsOfMember,

@@ -142,7 +142,6 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
   const data = parseInput(WIKI_FIELDS.create, input);
   const values = columnValues(WIKI_FIELDS, data, "create");
   const scope = { scope: values.scope as string, scopeId: values.scopeId as number };
-  await assertCanWriteInScope(ctx, scope.scope, scope.scopeId);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
 
   // The page and its first revision in one statement: each refers to the other, and the foreign keys are
@@ -158,6 +157,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
     insert: (name) =>
       createRecord<WikiPage>(ctx, WIKI_WRITES, {
         event: WIKI_EVENTS.pageCreated,
+        scope,
         inserted: Prisma.sql`
           ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
           created AS (${insertStatement(

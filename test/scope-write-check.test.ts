@@ -1,0 +1,72 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type Cast, type TestServer } from "./server.js";
+
+/**
+ * A create asks whether its scope exists and admits the caller in the statement that inserts
+ * (createRecord's `scope`, src/common/scopes.ts scopeWriteCheck): no round trip of its own, nothing can
+ * change between the check and the insert, and a refusal comes before anything about the scope's content.
+ */
+describe("the scope check of a create", () => {
+  let server: TestServer;
+  let cast: Cast;
+
+  beforeAll(async () => {
+    server = await startServer();
+    cast = await server.cast("scopecheck");
+  });
+  afterAll(() => server?.close());
+
+  const page = (scopeId: number, extra: Record<string, unknown> = {}) => ({ title: "Checked page", pagetext: "Text.", scope: "group", scope_id: scopeId, state: 1, ...extra });
+
+  it("costs no statement of its own: a member's create in a group is the insert and the read that answers it", async () => {
+    const created = await server.recordQueries(() => server.rest("POST", "/wiki", { token: cast.member.token, body: page(cast.groupId) }));
+    expect(created.result.status).toBe(201);
+    expect(created.queries, created.queries.join("\n")).toHaveLength(2);
+  });
+
+  it("refuses an outsider before telling whether a page name is taken in the group (403, not 409)", async () => {
+    const taken = await server.rest("POST", "/wiki", { token: cast.member.token, body: page(cast.groupId, { pagename: "secretplan" }) });
+    expect(taken.status).toBe(201);
+    const outsider = await server.rest("POST", "/wiki", { token: cast.alice.token, body: page(cast.groupId, { pagename: "secretplan" }) });
+    expect(outsider.status).toBe(403);
+    const blog = await server.rest("POST", "/blog", { token: cast.alice.token, body: { title: "T", content: "C", scope: "group", scope_id: cast.groupId, alias: "x" } });
+    expect(blog.status).toBe(403);
+  });
+
+  it("names scopeId for a group that does not exist, for administrators too", async () => {
+    for (const token of [cast.admin.token, cast.member.token]) {
+      const missing = await server.rest("POST", "/wiki", { token, body: page(987654) });
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors?.[0]?.parameter).toBe("scope_id");
+    }
+  });
+
+  it("a create into a group being deleted waits for the delete and is refused: nothing is left in the deleted group's scope", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a delete in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, member } = await server.cast("scopecheckgone");
+    const deleting = new pg.Client({ connectionString: server.databaseUrl });
+    await deleting.connect();
+    try {
+      // What deleting a group does first: lock its row (changeRecord), then remove its content and it.
+      await deleting.query("BEGIN");
+      await deleting.query("SELECT id FROM groups WHERE id = $1 FOR UPDATE", [groupId]);
+      const create = server.rest("POST", "/wiki", { token: member.token, body: page(groupId) });
+      const early = await Promise.race([create.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await deleting.query("DELETE FROM wiki_pages WHERE scope = 'group' AND scope_id = $1", [groupId]);
+      await deleting.query("DELETE FROM groups WHERE id = $1", [groupId]);
+      await deleting.query("COMMIT");
+      const answered = await create;
+      expect(answered.status).toBe(400);
+      expect(answered.body.errors?.[0]?.parameter).toBe("scope_id");
+      const left = await deleting.query("SELECT count(*)::int AS n FROM wiki_pages WHERE scope = 'group' AND scope_id = $1", [groupId]);
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await deleting.end();
+    }
+  });
+});
