@@ -35,6 +35,7 @@ const out = path.resolve(options.out ?? repository);
 const files: Record<string, string> = {
   [`src/${name}/service.ts`]: service(),
   [`src/${name}/graphql.ts`]: graphql(),
+  [`src/${name}/group-content.ts`]: groupContent(),
   [`src/${name}/testing.ts`]: testing(),
   [`rest-facade/rows/${name}.ts`]: rows(),
   [`rest-facade/documents/${name}.graphql`]: documents(),
@@ -198,8 +199,24 @@ export async function delete${model}(ctx: RequestContext, id: number): Promise<n
 `;
 }
 
+/** A deleted group's records of the area go with it (src/groups/content.ts; test/group-deletion.test.ts fails without). */
+function groupContent(): string {
+  return `import { registerGroupContent } from "../groups/content.js";
+import { deleteScopeRecords } from "../common/write-path.js";
+import { ${constant}_EVENTS, ${constant}_WRITES } from "./service.js";
+
+/** A deleted group's ${plural} go with it, each with its own deleted event. */
+export const ${constant}_GROUP_CONTENT = registerGroupContent({
+  area: "${name}",
+  models: ["${model}"],
+  remove: (tx, groupId) => deleteScopeRecords(tx, ${constant}_WRITES, { scope: "group", scopeId: groupId }, ${constant}_EVENTS.${single}Deleted),
+});
+`;
+}
+
 function graphql(): string {
   return `import { builder } from "../graphql/builder.js";
+import "./group-content.js";
 import { accessEnum } from "../graphql/access.js";
 import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
