@@ -8,6 +8,8 @@ import { columnValues, fieldTable, tagsField } from "../common/fields.js";
 import { requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
+import type { SqlClient } from "../db/sql.js";
+import { emailIsSql, usernameIsSql } from "../users/names.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, JOIN_POLICY } from "./records.js";
@@ -335,14 +337,14 @@ function step(transition: Transition, standing: Standing, group: { id: number; j
   }
 }
 
-/** Finds the account an invitation names: a username or an email (existing accounts only); 404 naming `user`. */
-async function accountNamed(ctx: RequestContext, named: string, parameter = "user"): Promise<number> {
-  const text = named.trim();
-  if (!text) throw badInput(parameter, "must be a username or an email address");
-  const [row] = await sqlOf(ctx).query<{ id: number }>(
-    // Both through unique indexes: usernames regardless of case (username_key), emails as stored.
-    Prisma.sql`SELECT id FROM users WHERE username_key = lower(${text}) OR email = ${text} ORDER BY id LIMIT 1`,
-  );
+/**
+ * The account a manager's transition names: a username or an email address, each regardless of case (the
+ * sign-up and sign-in rule, src/users/names.ts); existing accounts only, else 404 naming `user`. Asked
+ * inside the transition, after the caller is known to manage the group: nobody else learns from the answer
+ * whether an account exists.
+ */
+async function accountNamed(tx: RequestContext & { tx: SqlClient }, text: string, parameter = "user"): Promise<number> {
+  const [row] = await tx.tx.query<{ id: number }>(Prisma.sql`SELECT id FROM users WHERE ${usernameIsSql(text)} OR ${emailIsSql(text)} ORDER BY id LIMIT 1`);
   if (!row) throw new ApiError(404, `No account with the username or email ${text}.`, [{ parameter, message: "no account with this username or email" }]);
   return Number(row.id);
 }
@@ -351,27 +353,38 @@ async function accountNamed(ctx: RequestContext, named: string, parameter = "use
  * One membership transition of group `raw` (gidNumber or cn): the caller's own, or a manager's about
  * `user` (a username or email). Answers the group as the caller may read it afterwards (null: they left a
  * hidden group).
+ *
+ * Who gets past the locked row: for a manager's transition, a caller who may not know the group gets 404
+ * and one who may but does not manage it 403, both before the person named is looked up. The caller's own
+ * transitions need the group to be one they may know — except an applicant withdrawing their request from
+ * a group made hidden since they asked (docs/decisions.md, "Groups"): anyone else gets 404 there.
  */
 export async function transition(ctx: RequestContext, raw: string, name: Transition, options: { user?: string | null } = {}, query: Query = {}) {
   const caller = requireUser(ctx);
   const byManager = BY_MANAGERS.includes(name);
-  if (byManager && !options.user) throw badInput("user", "is required: the username or email of the person concerned");
+  const named = options.user?.trim() ?? "";
+  if (byManager && !named) throw badInput("user", "is required: the username or email of the person concerned");
   const id = await groupIdOf(ctx, raw, "group");
-  const subject = byManager ? await accountNamed(ctx, options.user!) : caller.id;
+  const missing = () => notFound(`Group ${String(raw).trim()} not found.`);
+  let visible = false;
   await changeRecord<Group>(ctx, GROUP_WRITES, id, {
     // Each transition's own event is chosen on the locked row (`change` answers it).
     event: GROUP_EVENTS.groupUpdated,
     authorize(locked) {
-      if (!locked.__visible) throw notFound(`Group ${String(raw).trim()} not found.`);
+      visible = locked.__visible;
+      if (byManager && !locked.__visible) throw missing();
       if (byManager && !locked.__manages) throw forbidden("Only the group's managers or an administrator can do this.");
+      if (!byManager && !locked.__visible && name !== "cancelRequest") throw missing();
     },
     async change(tx, group) {
+      const subject = byManager ? await accountNamed(tx, named) : caller.id;
       const [standing] = await tx.tx.query<{ status: GroupRole["status"]; manager: boolean; managers: number }>(
         Prisma.sql`SELECT m.status::text AS status, m.manager,
                           (SELECT count(*)::int FROM group_members x WHERE x.group_id = ${id} AND x.status = 'member' AND x.manager) AS managers
                      FROM (SELECT 1) one LEFT JOIN group_members m ON m.group_id = ${id} AND m.user_id = ${subject}`,
       );
       const found = standing!.status ? { status: standing!.status, manager: standing!.manager } : null;
+      if (!visible && found?.status !== "applicant") throw missing();
       const next = step(name, found, group, subject, standing!.managers);
       if (next instanceof ApiError) throw next;
       await tx.tx.query(next.sql);
