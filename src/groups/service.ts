@@ -87,7 +87,11 @@ export type UpdateGroup = RawInput<typeof GROUP_FIELDS.update>;
 
 type Query = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
 
-/** The groups' domain events (docs/events.md). Requests and invitations are told to managers and the person concerned only. */
+/**
+ * The groups' domain events (docs/events.md). Requests and invitations (made, answered, withdrawn) are told
+ * to the group's managers and the person concerned only (`managers`); joins, leaves, removals of members and
+ * promotions change what the group's readers see in its members list (`readers`).
+ */
 export const GROUP_EVENTS = domainEvents("groups", {
   groupCreated: "A group was created; its creator is its first manager.",
   groupUpdated: "A group's fields changed; `changed` names them.",
@@ -102,7 +106,8 @@ export const GROUP_EVENTS = domainEvents("groups", {
   invitationDeclined: { description: "An invitee declined the invitation.", audience: "managers" },
   memberPromoted: "A manager made a member a manager.",
   memberDemoted: "A manager made a manager a plain member.",
-  memberRemoved: "A manager removed a member (or withdrew an invitation).",
+  memberRemoved: "A manager removed a member.",
+  invitationWithdrawn: { description: "A manager withdrew an invitation.", audience: "managers" },
   memberLeft: "A member left the group.",
 });
 
@@ -333,7 +338,8 @@ function step(transition: Transition, standing: Standing, group: { id: number; j
     case "remove":
       if (!standing || standing.status === "applicant") return refused("This user is neither a member nor invited.", who);
       if (lastManager) return refused("This user is the group's last manager: a group keeps at least one.", who);
-      return { sql: remove, event: GROUP_EVENTS.memberRemoved };
+      // Withdrawing an invitation is the invitee's and the managers' business, as the invitation was.
+      return { sql: remove, event: standing.status === "invitee" ? GROUP_EVENTS.invitationWithdrawn : GROUP_EVENTS.memberRemoved };
   }
 }
 
