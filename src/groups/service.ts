@@ -3,9 +3,9 @@ import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
-import { changedRecord, createdRecord, findVisible, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, findVisible, modelInfo, type Selection } from "../common/records.js";
 import { columnValues, fieldTable, tagsField } from "../common/fields.js";
-import { requireUser } from "../common/scopes.js";
+import { managesSql, requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
 import type { SqlClient } from "../db/sql.js";
@@ -13,7 +13,7 @@ import { emailIsSql, usernameIsSql } from "../users/names.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, JOIN_POLICY } from "./records.js";
-import { groupIdFromPath, groupKeySql, groupShownSql, parseGroupKey } from "./identity.js";
+import { groupIdFromPath, groupKeySql, groupListedSql, parseGroupKey } from "./identity.js";
 import { groupContents } from "./content.js";
 
 export { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
@@ -166,21 +166,18 @@ export function parseMemberLists(list: readonly string[] | null | undefined): Me
 
 /**
  * The people of a group by status, each list paged by `limit`/`start` (in user id order), in ONE statement
- * whatever the page size: the group's visibility (404), whether the caller manages it, and each asked
- * list as a JSON sub-select over the (group_id, status, user_id) index. Invitees and applicants are
- * answered to managers and administrators only; others get those lists empty (docs/decisions.md).
+ * whatever the page size: the group's visibility (404; a hidden group's people are its members' and
+ * administrators' business, not yet its invitees'), whether the caller manages it, and each asked list as a
+ * JSON sub-select over the (group_id, status, user_id) index. Invitees and applicants are answered to
+ * managers and administrators only; others get those lists empty (docs/decisions.md).
  * `members` holds every member, managers included; `managers` the members with the flag.
  */
 export async function groupMembers(ctx: RequestContext, raw: string, args: { list?: readonly string[] | null; limit?: number | null; start?: number | null }): Promise<GroupMembers> {
   const key = parseGroupKey(raw);
   const lists = parseMemberLists(args.list);
   const { take, skip } = pageWindow(args);
-  const user = ctx.viewer.user;
-  const manages = !user
-    ? Prisma.sql`FALSE`
-    : user.isAdmin
-      ? Prisma.sql`TRUE`
-      : Prisma.sql`EXISTS (SELECT 1 FROM group_members v WHERE v.group_id = g.id AND v.user_id = ${user.id} AND v.status = 'member' AND v.manager)`;
+  // Whether the caller manages the group: the records' rule (GROUPS.managedBy, administrators), as the write path asks it.
+  const manages = managesSql(modelInfo(ctx.db, GROUPS.model), GROUPS, "g", ctx.viewer);
   const condition: Record<MemberList, Prisma.Sql> = {
     members: Prisma.sql`m.status = 'member'`,
     managers: Prisma.sql`m.status = 'member' AND m.manager`,
@@ -194,7 +191,7 @@ export async function groupMembers(ctx: RequestContext, raw: string, args: { lis
     return MANAGERS_ONLY.includes(name) ? Prisma.sql`CASE WHEN ${manages} THEN ${people} ELSE '[]'::json END AS ${Prisma.raw(name)}` : Prisma.sql`${people} AS ${Prisma.raw(name)}`;
   };
   const [row] = await sqlOf(ctx).query<Record<MemberList, MemberEntry[]>>(
-    Prisma.sql`SELECT ${Prisma.join(lists.map(listSql))} FROM groups g WHERE ${groupKeySql(key)} AND ${groupShownSql(ctx)}`,
+    Prisma.sql`SELECT ${Prisma.join(lists.map(listSql))} FROM groups g WHERE ${groupKeySql(key)} AND ${groupListedSql(ctx)}`,
   );
   if (!row) throw notFound(`Group ${String(raw).trim()} not found.`);
   const answer = { members: [], managers: [], invitees: [], applicants: [] } as GroupMembers;
