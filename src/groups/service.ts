@@ -12,7 +12,7 @@ import type { SqlClient } from "../db/sql.js";
 import { emailIsSql, usernameIsSql } from "../users/names.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, JOIN_POLICY } from "./records.js";
+import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, joinPolicyOf } from "./records.js";
 import { groupIdFromPath, groupKeySql, groupListedSql, parseGroupKey } from "./identity.js";
 import { groupContents } from "./content.js";
 
@@ -301,10 +301,16 @@ function step(transition: Transition, standing: Standing, group: { id: number; j
       if (isMember) return refused("You are already a member of this group.");
       if (standing?.status === "applicant") return refused("You have asked to join this group already; a manager will answer.");
       if (standing?.status === "invitee") return refused("You are invited to this group: accept the invitation (acceptGroupInvitation).");
-      if (group.joinPolicy === JOIN_POLICY.open) return { sql: insert("member"), event: GROUP_EVENTS.memberJoined };
-      if (group.joinPolicy === JOIN_POLICY.restricted) return { sql: insert("applicant"), event: GROUP_EVENTS.joinRequested };
-      if (group.joinPolicy === JOIN_POLICY.inviteOnly) return forbidden("This group takes members by invitation only.");
-      return forbidden("This group is closed: it takes no requests.");
+      switch (joinPolicyOf(group.joinPolicy)) {
+        case "open":
+          return { sql: insert("member"), event: GROUP_EVENTS.memberJoined };
+        case "restricted":
+          return { sql: insert("applicant"), event: GROUP_EVENTS.joinRequested };
+        case "invite_only":
+          return forbidden("This group takes members by invitation only.");
+        case "closed":
+          return forbidden("This group is closed: it takes no requests.");
+      }
     case "cancelRequest":
       return standing?.status === "applicant" ? { sql: remove, event: GROUP_EVENTS.requestCancelled } : refused("You have no pending request to join this group.");
     case "acceptInvitation":
