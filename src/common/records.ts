@@ -54,6 +54,11 @@ export interface RecordsDeclaration {
 /** Declares an area's records (the fields are checked against the Prisma model when first used). */
 export const records = (declaration: RecordsDeclaration): RecordsDeclaration => {
   if (declaration.privateTo && declaration.scoped) throw new Error(`${declaration.model}: privateTo is for unscoped records (a scope's members see its private records)`);
+  // countedTotal (src/common/paging.ts) adds the private records a user may see to the counted ones; with a
+  // window it would add them before taking off the ones outside it, so they would be counted twice.
+  if (declaration.privateTo && declaration.window) {
+    throw new Error(`${declaration.model}: privateTo and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
+  }
   return declaration;
 };
 

@@ -33,6 +33,13 @@ export const groupKeySql = (key: GroupKey, alias = "g"): Prisma.Sql =>
 export const groupShownSql = (ctx: RequestContext, alias = "g"): Prisma.Sql => visibleSql(ctx.db, GROUPS, ctx.viewer, alias, new Date(), undefined, "read");
 
 /**
+ * Who may find a group and see its people, as SQL over `groups` `alias`: the same rule as a list asks it
+ * (visible groups everyone; hidden ones administrators and their members). A hidden group's invitees may
+ * read the group itself (groupShownSql) but not its members list until they accept (docs/decisions.md).
+ */
+export const groupListedSql = (ctx: RequestContext, alias = "g"): Prisma.Sql => visibleSql(ctx.db, GROUPS, ctx.viewer, alias, new Date(), undefined, "list");
+
+/**
  * The gidNumber of the group a path names, if the caller may know it exists; else 404 naming the key
  * (a hidden group and a missing one answer alike). One statement, through `sqlOf` (so also inside a
  * write's transaction).

@@ -79,6 +79,36 @@ const RULES: [Standing, Caller, Policy, Transition, Outcome][] = [
   ["manager", "self", "open", "leave", "none"],
   ["none", "self", "open", "leave", "CONFLICT"],
   ["invitee", "self", "open", "leave", "CONFLICT"],
+  // Each answer is the person's own: an applicant has no invitation, an invitee no request.
+  ["applicant", "self", "restricted", "accept", "CONFLICT"],
+  ["applicant", "self", "restricted", "decline", "CONFLICT"],
+  ["invitee", "self", "open", "cancel", "CONFLICT"],
+  ["manager", "member", "open", "demote", "FORBIDDEN"],
+  ["member", "admin", "open", "promote", "manager"],
+];
+
+/** Managers and administrators address a hidden group by its gidNumber like a visible one: every such row again, on a hidden group. */
+const ON_A_HIDDEN_GROUP = RULES.filter(([, caller, , transition]) => (caller === "manager" || caller === "admin") && FIELD[transition]!.aboutSomeone);
+
+/**
+ * Each transition's event: type and audience (docs/events.md). Requests and invitations, the applicant's
+ * and invitee's business, are told to the managers and the person concerned only (`managers`); the others
+ * change what the group's readers see in its members list (`readers`). Every one names the person concerned.
+ */
+const EVENTS: [Standing, Caller, Policy, Transition, string, "readers" | "managers"][] = [
+  ["none", "self", "open", "join", "groups.memberJoined", "readers"],
+  ["none", "self", "restricted", "join", "groups.joinRequested", "managers"],
+  ["applicant", "self", "restricted", "cancel", "groups.requestCancelled", "managers"],
+  ["applicant", "manager", "restricted", "approve", "groups.requestApproved", "managers"],
+  ["applicant", "manager", "restricted", "deny", "groups.requestDenied", "managers"],
+  ["none", "manager", "invite_only", "invite", "groups.memberInvited", "managers"],
+  ["invitee", "self", "invite_only", "accept", "groups.invitationAccepted", "managers"],
+  ["invitee", "self", "invite_only", "decline", "groups.invitationDeclined", "managers"],
+  ["invitee", "manager", "invite_only", "remove", "groups.invitationWithdrawn", "managers"],
+  ["member", "manager", "open", "remove", "groups.memberRemoved", "readers"],
+  ["member", "manager", "open", "promote", "groups.memberPromoted", "readers"],
+  ["manager", "manager", "open", "demote", "groups.memberDemoted", "readers"],
+  ["member", "self", "open", "leave", "groups.memberLeft", "readers"],
 ];
 
 /** The last manager: the group's owner, about themselves or by an administrator. */
@@ -132,10 +162,11 @@ async function run(transition: Transition, groupId: number, caller: TestUser, su
 }
 
 describe("membership transitions (table)", () => {
-  for (const [standing, caller, policy, transition, outcome] of RULES) {
-    it(`${standing} · ${caller} · ${policy} · ${transition} → ${outcome}`, async () => {
+  const rows = [...RULES.map((rule) => [...rule, "visible"] as const), ...ON_A_HIDDEN_GROUP.map((rule) => [...rule, "hidden"] as const)];
+  for (const [standing, caller, policy, transition, outcome, discoverability] of rows) {
+    it(`${standing} · ${caller} · ${policy}${discoverability === "hidden" ? " hidden" : ""} · ${transition} → ${outcome}`, async () => {
       const [owner, subject, member, stranger] = await Promise.all([server.user(), server.user(), server.user(), server.user()]);
-      const groupId = await groupWith(policy, owner);
+      const groupId = await groupWith(policy, owner, discoverability);
       await place(groupId, subject, standing);
       await place(groupId, member, "member");
       const callers: Record<Caller, TestUser> = { self: subject, manager: owner, admin, member, stranger };
@@ -179,11 +210,101 @@ describe("membership transitions (table)", () => {
     expect((await run("join", groupId, stranger, stranger)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
     expect((await server.rest("GET", `/groups/${groupId}`, { token: stranger.token })).status).toBe(404);
     expect((await run("invite", groupId, owner, invitee)).errors).toEqual([]);
-    const read = await server.rest("GET", `/groups/${groupId}`, { token: invitee.token });
+    const fields = { fields: "gidNumber,private_description" };
+    const read = await server.rest("GET", `/groups/${groupId}`, { token: invitee.token, query: fields });
     expect(read.status).toBe(200);
-    expect(read.body.private_description ?? null).toBeNull();
+    // The key is asked for and answered: null to an invitee (not a member yet), the text to a member.
+    expect(read.body).toEqual({ gidNumber: groupId, private_description: null });
     expect((await run("accept", groupId, invitee, invitee)).errors).toEqual([]);
-    expect((await server.rest("GET", `/groups/${groupId}`, { token: invitee.token, query: { fields: "gidNumber,private_description" } })).body.private_description).toBe("secret plans");
+    expect((await server.rest("GET", `/groups/${groupId}`, { token: invitee.token, query: fields })).body).toEqual({ gidNumber: groupId, private_description: "secret plans" });
+  });
+
+  it("an invitee reads the hidden group that invited them, but neither finds it in the list and its total nor sees its people", async () => {
+    const [owner, invitee, stranger] = await Promise.all([server.user(), server.user(), server.user()]);
+    const word = `hush${serial}x${Date.now().toString(36)}`;
+    const created = await server.rest("POST", "/groups", { token: owner.token, body: { cn: word, title: `Hidden ${word}`, join_policy: "invite_only", discoverability: "hidden" } });
+    const groupId = created.body.gidNumber as number;
+    expect((await run("invite", groupId, owner, invitee)).errors).toEqual([]);
+    expect((await server.rest("GET", `/groups/${groupId}`, { token: invitee.token })).status).toBe(200);
+    const list = (user: TestUser) => server.rest("GET", "/groups/list", { token: user.token, query: { search: word } });
+    for (const user of [invitee, stranger]) {
+      const found = await list(user);
+      expect(found.body, user === invitee ? "invitee" : "stranger").toEqual([]);
+      expect(found.headers.get("X-Total-Count")).toBe("0");
+    }
+    expect((await list(owner)).headers.get("X-Total-Count")).toBe("1");
+    // Its people: the members (and administrators) only; to an invitee the group is only itself until they accept.
+    for (const user of [invitee, stranger]) expect((await server.rest("GET", `/groups/${groupId}/members/list`, { token: user.token })).status).toBe(404);
+    expect((await server.rest("GET", `/groups/${groupId}/members/list`)).status).toBe(404);
+    const people = gql<{ groupMembers: unknown }>(`query($id: ID!) { groupMembers(id: $id) { members { username } } }`);
+    expect((await server.graphql(people, { id: String(groupId) }, invitee.token)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect((await run("accept", groupId, invitee, invitee)).errors).toEqual([]);
+    expect((await server.rest("GET", `/groups/${groupId}/members/list`, { token: invitee.token })).status).toBe(200);
+  });
+
+  it("an applicant of a group made hidden since may still withdraw the request (and then no longer finds the group)", async () => {
+    const [owner, applicant] = await Promise.all([server.user(), server.user()]);
+    const groupId = await groupWith("restricted", owner);
+    expect((await run("join", groupId, applicant, applicant)).errors).toEqual([]);
+    const hide = await server.rest("PUT", `/groups/${groupId}`, { token: owner.token, body: { title: "Now hidden", join_policy: "restricted", discoverability: "hidden" } });
+    expect(hide.status, JSON.stringify(hide.body)).toBe(200);
+    expect((await server.rest("GET", `/groups/${groupId}`, { token: applicant.token })).status).toBe(404);
+    // Anything but withdrawing is as for a stranger: the group is not found.
+    expect((await run("join", groupId, applicant, applicant)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect((await run("accept", groupId, applicant, applicant)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+    const cancelled = await run("cancel", groupId, applicant, applicant);
+    expect(cancelled.errors, JSON.stringify(cancelled.errors)).toEqual([]);
+    expect(cancelled.data).toEqual({ cancelGroupRequest: null });
+    expect(await standingOf(groupId, applicant.id)).toBe("none");
+    expect((await run("cancel", groupId, applicant, applicant)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("a hidden group's members list is 404 to strangers and anonymous callers, as a missing group's", async () => {
+    const owner = await server.user();
+    const stranger = await server.user();
+    const groupId = await groupWith("open", owner, "hidden");
+    for (const token of [stranger.token, undefined]) {
+      const answer = await server.rest("GET", `/groups/${groupId}/members/list`, { token });
+      expect(answer.status).toBe(404);
+      const missing = await server.rest("GET", "/groups/2147483000/members/list", { token });
+      expect(JSON.stringify(answer.body)).toBe(JSON.stringify(missing.body).replaceAll("2147483000", String(groupId)));
+    }
+    expect((await server.rest("GET", `/groups/${groupId}/members/list`, { token: owner.token })).status).toBe(200);
+    expect((await server.rest("GET", `/groups/${groupId}/members/list`, { token: admin.token })).status).toBe(200);
+  });
+
+  it("a user's account is resolved only for the group's managers: others get the same answer whether it exists or not", async () => {
+    const [owner, member, stranger, someone] = await Promise.all([server.user(), server.user(), server.user(), server.user()]);
+    const invite = gql(`mutation($group: ID!, $user: String!) { inviteToGroup(group: $group, user: $user) { id } }`);
+    for (const discoverability of ["visible", "hidden"]) {
+      const groupId = await groupWith("invite_only", owner, discoverability);
+      await place(groupId, member, "member");
+      for (const caller of [member, stranger]) {
+        for (const field of Object.values(FIELD).filter((entry) => entry.aboutSomeone)) {
+          const document = gql(`mutation($group: ID!, $user: String!) { ${field.field}(group: $group, user: $user) { id } }`);
+          const answers = [];
+          for (const user of [someone.username, `${someone.username}@example.test`, "nobody-like-this", "nobody@nowhere.test"]) {
+            const result = await server.graphql(document, { group: String(groupId), user }, caller.token);
+            answers.push({ message: result.errors[0]?.message, extensions: result.errors[0]?.extensions });
+          }
+          const label = `${discoverability} · ${caller === member ? "member" : "stranger"} · ${field.field}`;
+          expect(answers[0]!.extensions?.code, label).toBe(caller === member || discoverability === "visible" ? "FORBIDDEN" : "NOT_FOUND");
+          for (const answer of answers) expect(answer, label).toEqual(answers[0]);
+        }
+      }
+      // The managers learn whether the account exists (they need to).
+      expect((await server.graphql(invite, { group: String(groupId), user: "nobody-like-this" }, owner.token)).errors[0]?.extensions?.code).toBe("NOT_FOUND");
+    }
+  });
+
+  it("invitations find an email address regardless of case, as sign-in and sign-up do", async () => {
+    const [owner, invitee] = await Promise.all([server.user(), server.user()]);
+    const groupId = await groupWith("invite_only", owner);
+    const invite = gql(`mutation($group: ID!, $user: String!) { inviteToGroup(group: $group, user: $user) { id } }`);
+    const shouted = `${invitee.username}@example.test`.toUpperCase();
+    const result = await server.graphql(invite, { group: String(groupId), user: shouted }, owner.token);
+    expect(result.errors, JSON.stringify(result.errors)).toEqual([]);
+    expect(await standingOf(groupId, invitee.id)).toBe("invitee");
   });
 
   it("inviting names an existing account by username or email; anything else is 404 naming user", async () => {
@@ -205,6 +326,19 @@ describe("membership transitions (table)", () => {
     const requested = events.find((event) => event.type === "groups.joinRequested");
     expect(requested).toMatchObject({ audience: "managers", subjectId: applicant.id, scope: "group", scopeId: groupId });
   });
+
+  for (const [standing, caller, policy, transition, type, audience] of EVENTS) {
+    it(`event: ${standing} · ${caller} · ${transition} → ${type} to ${audience}`, async () => {
+      const [owner, subject] = await Promise.all([server.user(), server.user()]);
+      const groupId = await groupWith(policy, owner);
+      await place(groupId, subject, standing);
+      const callers = { self: subject, manager: owner, admin } as Record<Caller, TestUser>;
+      const result = await run(transition, groupId, callers[caller], subject);
+      expect(result.errors, JSON.stringify(result.errors)).toEqual([]);
+      const [event] = await server.app.db.prisma.outboxEvent.findMany({ where: { area: "groups", recordId: groupId }, orderBy: { id: "desc" }, take: 1 });
+      expect(event).toMatchObject({ type, audience, subjectId: subject.id, actorId: callers[caller].id, scope: "group", scopeId: groupId });
+    });
+  }
 
   it("a member who leaves or is removed loses the group's private wiki and blog content on the next request", async () => {
     const [owner, leaver, removed] = await Promise.all([server.user(), server.user(), server.user()]);

@@ -18,20 +18,24 @@ export const GROUP_DISCOVERABILITY = accessLevels(
   { restNames: true },
 );
 
-/** How people become members (the original's numbers and names). */
-export const GROUP_JOIN_POLICY = namedNumbers(
-  "GroupJoinPolicy",
-  [
-    { value: 0, label: "open" },
-    { value: 1, label: "restricted" },
-    { value: 2, label: "invite_only" },
-    { value: 3, label: "closed" },
-  ],
-  0,
-  { restNames: true },
-);
+/** How people become members (the original's numbers and names), declared once. */
+const JOIN_POLICIES = [
+  { value: 0, label: "open" },
+  { value: 1, label: "restricted" },
+  { value: 2, label: "invite_only" },
+  { value: 3, label: "closed" },
+] as const;
 
-export const JOIN_POLICY = { open: 0, restricted: 1, inviteOnly: 2, closed: 3 } as const;
+export const GROUP_JOIN_POLICY = namedNumbers("GroupJoinPolicy", JOIN_POLICIES, 0, { restNames: true });
+
+export type JoinPolicy = (typeof JOIN_POLICIES)[number]["label"];
+
+/** The policy a stored number means (the membership rules ask by name, never by number). */
+export function joinPolicyOf(value: number): JoinPolicy {
+  const entry = JOIN_POLICIES.find((candidate) => candidate.value === value);
+  if (!entry) throw new Error(`GroupJoinPolicy: ${value} is not a join policy`);
+  return entry.label;
+}
 
 /** The groups a user is a member of or invited to: an invitee may read the hidden group that invited them. */
 const groupsOfMemberOrInvitee = (userId: number) =>

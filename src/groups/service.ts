@@ -3,15 +3,17 @@ import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
-import { changedRecord, createdRecord, findVisible, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, findVisible, modelInfo, type Selection } from "../common/records.js";
 import { columnValues, fieldTable, tagsField } from "../common/fields.js";
-import { requireUser } from "../common/scopes.js";
+import { managesSql, requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
+import type { SqlClient } from "../db/sql.js";
+import { emailIsSql, usernameIsSql } from "../users/names.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, JOIN_POLICY } from "./records.js";
-import { groupIdFromPath, groupKeySql, groupShownSql, parseGroupKey } from "./identity.js";
+import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, joinPolicyOf } from "./records.js";
+import { groupIdFromPath, groupKeySql, groupListedSql, parseGroupKey } from "./identity.js";
 import { groupContents } from "./content.js";
 
 export { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
@@ -85,7 +87,11 @@ export type UpdateGroup = RawInput<typeof GROUP_FIELDS.update>;
 
 type Query = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
 
-/** The groups' domain events (docs/events.md). Requests and invitations are told to managers and the person concerned only. */
+/**
+ * The groups' domain events (docs/events.md). Requests and invitations (made, answered, withdrawn) are told
+ * to the group's managers and the person concerned only (`managers`); joins, leaves, removals of members and
+ * promotions change what the group's readers see in its members list (`readers`).
+ */
 export const GROUP_EVENTS = domainEvents("groups", {
   groupCreated: "A group was created; its creator is its first manager.",
   groupUpdated: "A group's fields changed; `changed` names them.",
@@ -100,7 +106,8 @@ export const GROUP_EVENTS = domainEvents("groups", {
   invitationDeclined: { description: "An invitee declined the invitation.", audience: "managers" },
   memberPromoted: "A manager made a member a manager.",
   memberDemoted: "A manager made a manager a plain member.",
-  memberRemoved: "A manager removed a member (or withdrew an invitation).",
+  memberRemoved: "A manager removed a member.",
+  invitationWithdrawn: { description: "A manager withdrew an invitation.", audience: "managers" },
   memberLeft: "A member left the group.",
 });
 
@@ -159,21 +166,18 @@ export function parseMemberLists(list: readonly string[] | null | undefined): Me
 
 /**
  * The people of a group by status, each list paged by `limit`/`start` (in user id order), in ONE statement
- * whatever the page size: the group's visibility (404), whether the caller manages it, and each asked
- * list as a JSON sub-select over the (group_id, status, user_id) index. Invitees and applicants are
- * answered to managers and administrators only; others get those lists empty (docs/decisions.md).
+ * whatever the page size: the group's visibility (404; a hidden group's people are its members' and
+ * administrators' business, not yet its invitees'), whether the caller manages it, and each asked list as a
+ * JSON sub-select over the (group_id, status, user_id) index. Invitees and applicants are answered to
+ * managers and administrators only; others get those lists empty (docs/decisions.md).
  * `members` holds every member, managers included; `managers` the members with the flag.
  */
 export async function groupMembers(ctx: RequestContext, raw: string, args: { list?: readonly string[] | null; limit?: number | null; start?: number | null }): Promise<GroupMembers> {
   const key = parseGroupKey(raw);
   const lists = parseMemberLists(args.list);
   const { take, skip } = pageWindow(args);
-  const user = ctx.viewer.user;
-  const manages = !user
-    ? Prisma.sql`FALSE`
-    : user.isAdmin
-      ? Prisma.sql`TRUE`
-      : Prisma.sql`EXISTS (SELECT 1 FROM group_members v WHERE v.group_id = g.id AND v.user_id = ${user.id} AND v.status = 'member' AND v.manager)`;
+  // Whether the caller manages the group: the records' rule (GROUPS.managedBy, administrators), as the write path asks it.
+  const manages = managesSql(modelInfo(ctx.db, GROUPS.model), GROUPS, "g", ctx.viewer);
   const condition: Record<MemberList, Prisma.Sql> = {
     members: Prisma.sql`m.status = 'member'`,
     managers: Prisma.sql`m.status = 'member' AND m.manager`,
@@ -187,7 +191,7 @@ export async function groupMembers(ctx: RequestContext, raw: string, args: { lis
     return MANAGERS_ONLY.includes(name) ? Prisma.sql`CASE WHEN ${manages} THEN ${people} ELSE '[]'::json END AS ${Prisma.raw(name)}` : Prisma.sql`${people} AS ${Prisma.raw(name)}`;
   };
   const [row] = await sqlOf(ctx).query<Record<MemberList, MemberEntry[]>>(
-    Prisma.sql`SELECT ${Prisma.join(lists.map(listSql))} FROM groups g WHERE ${groupKeySql(key)} AND ${groupShownSql(ctx)}`,
+    Prisma.sql`SELECT ${Prisma.join(lists.map(listSql))} FROM groups g WHERE ${groupKeySql(key)} AND ${groupListedSql(ctx)}`,
   );
   if (!row) throw notFound(`Group ${String(raw).trim()} not found.`);
   const answer = { members: [], managers: [], invitees: [], applicants: [] } as GroupMembers;
@@ -297,10 +301,16 @@ function step(transition: Transition, standing: Standing, group: { id: number; j
       if (isMember) return refused("You are already a member of this group.");
       if (standing?.status === "applicant") return refused("You have asked to join this group already; a manager will answer.");
       if (standing?.status === "invitee") return refused("You are invited to this group: accept the invitation (acceptGroupInvitation).");
-      if (group.joinPolicy === JOIN_POLICY.open) return { sql: insert("member"), event: GROUP_EVENTS.memberJoined };
-      if (group.joinPolicy === JOIN_POLICY.restricted) return { sql: insert("applicant"), event: GROUP_EVENTS.joinRequested };
-      if (group.joinPolicy === JOIN_POLICY.inviteOnly) return forbidden("This group takes members by invitation only.");
-      return forbidden("This group is closed: it takes no requests.");
+      switch (joinPolicyOf(group.joinPolicy)) {
+        case "open":
+          return { sql: insert("member"), event: GROUP_EVENTS.memberJoined };
+        case "restricted":
+          return { sql: insert("applicant"), event: GROUP_EVENTS.joinRequested };
+        case "invite_only":
+          return forbidden("This group takes members by invitation only.");
+        case "closed":
+          return forbidden("This group is closed: it takes no requests.");
+      }
     case "cancelRequest":
       return standing?.status === "applicant" ? { sql: remove, event: GROUP_EVENTS.requestCancelled } : refused("You have no pending request to join this group.");
     case "acceptInvitation":
@@ -331,18 +341,19 @@ function step(transition: Transition, standing: Standing, group: { id: number; j
     case "remove":
       if (!standing || standing.status === "applicant") return refused("This user is neither a member nor invited.", who);
       if (lastManager) return refused("This user is the group's last manager: a group keeps at least one.", who);
-      return { sql: remove, event: GROUP_EVENTS.memberRemoved };
+      // Withdrawing an invitation is the invitee's and the managers' business, as the invitation was.
+      return { sql: remove, event: standing.status === "invitee" ? GROUP_EVENTS.invitationWithdrawn : GROUP_EVENTS.memberRemoved };
   }
 }
 
-/** Finds the account an invitation names: a username or an email (existing accounts only); 404 naming `user`. */
-async function accountNamed(ctx: RequestContext, named: string, parameter = "user"): Promise<number> {
-  const text = named.trim();
-  if (!text) throw badInput(parameter, "must be a username or an email address");
-  const [row] = await sqlOf(ctx).query<{ id: number }>(
-    // Both through unique indexes: usernames regardless of case (username_key), emails as stored.
-    Prisma.sql`SELECT id FROM users WHERE username_key = lower(${text}) OR email = ${text} ORDER BY id LIMIT 1`,
-  );
+/**
+ * The account a manager's transition names: a username or an email address, each regardless of case (the
+ * sign-up and sign-in rule, src/users/names.ts); existing accounts only, else 404 naming `user`. Asked
+ * inside the transition, after the caller is known to manage the group: nobody else learns from the answer
+ * whether an account exists.
+ */
+async function accountNamed(tx: RequestContext & { tx: SqlClient }, text: string, parameter = "user"): Promise<number> {
+  const [row] = await tx.tx.query<{ id: number }>(Prisma.sql`SELECT id FROM users WHERE ${usernameIsSql(text)} OR ${emailIsSql(text)} ORDER BY id LIMIT 1`);
   if (!row) throw new ApiError(404, `No account with the username or email ${text}.`, [{ parameter, message: "no account with this username or email" }]);
   return Number(row.id);
 }
@@ -351,27 +362,38 @@ async function accountNamed(ctx: RequestContext, named: string, parameter = "use
  * One membership transition of group `raw` (gidNumber or cn): the caller's own, or a manager's about
  * `user` (a username or email). Answers the group as the caller may read it afterwards (null: they left a
  * hidden group).
+ *
+ * Who gets past the locked row: for a manager's transition, a caller who may not know the group gets 404
+ * and one who may but does not manage it 403, both before the person named is looked up. The caller's own
+ * transitions need the group to be one they may know — except an applicant withdrawing their request from
+ * a group made hidden since they asked (docs/decisions.md, "Groups"): anyone else gets 404 there.
  */
 export async function transition(ctx: RequestContext, raw: string, name: Transition, options: { user?: string | null } = {}, query: Query = {}) {
   const caller = requireUser(ctx);
   const byManager = BY_MANAGERS.includes(name);
-  if (byManager && !options.user) throw badInput("user", "is required: the username or email of the person concerned");
+  const named = options.user?.trim() ?? "";
+  if (byManager && !named) throw badInput("user", "is required: the username or email of the person concerned");
   const id = await groupIdOf(ctx, raw, "group");
-  const subject = byManager ? await accountNamed(ctx, options.user!) : caller.id;
+  const missing = () => notFound(`Group ${String(raw).trim()} not found.`);
+  let visible = false;
   await changeRecord<Group>(ctx, GROUP_WRITES, id, {
     // Each transition's own event is chosen on the locked row (`change` answers it).
     event: GROUP_EVENTS.groupUpdated,
     authorize(locked) {
-      if (!locked.__visible) throw notFound(`Group ${String(raw).trim()} not found.`);
+      visible = locked.__visible;
+      if (byManager && !locked.__visible) throw missing();
       if (byManager && !locked.__manages) throw forbidden("Only the group's managers or an administrator can do this.");
+      if (!byManager && !locked.__visible && name !== "cancelRequest") throw missing();
     },
     async change(tx, group) {
+      const subject = byManager ? await accountNamed(tx, named) : caller.id;
       const [standing] = await tx.tx.query<{ status: GroupRole["status"]; manager: boolean; managers: number }>(
         Prisma.sql`SELECT m.status::text AS status, m.manager,
                           (SELECT count(*)::int FROM group_members x WHERE x.group_id = ${id} AND x.status = 'member' AND x.manager) AS managers
                      FROM (SELECT 1) one LEFT JOIN group_members m ON m.group_id = ${id} AND m.user_id = ${subject}`,
       );
       const found = standing!.status ? { status: standing!.status, manager: standing!.manager } : null;
+      if (!visible && found?.status !== "applicant") throw missing();
       const next = step(name, found, group, subject, standing!.managers);
       if (next instanceof ApiError) throw next;
       await tx.tx.query(next.sql);

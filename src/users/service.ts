@@ -10,6 +10,7 @@ import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
 import { PASSWORD_POLICY, passwordWeakness } from "../auth/password-policy.js";
 import { uniqueViolation } from "../db/errors.js";
+import { emailIsSql, usernameIsSql } from "./names.js";
 
 /** Length only; strength is judged with the account's names by passwordWeakness (src/auth/password-policy.ts). */
 const password = z.string().max(PASSWORD_POLICY.maxLength);
@@ -54,7 +55,7 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
   const data = parseInput(newUserInput, input);
   // Plain SQL through sqlOf(ctx), so an account can be made inside a write transaction (the demo seed's).
   const [clash] = await sqlOf(ctx).query<{ username: string }>(
-    Prisma.sql`SELECT username FROM users WHERE lower(username) = lower(${data.username}) OR lower(email) = lower(${data.email}) LIMIT 1`,
+    Prisma.sql`SELECT username FROM users WHERE ${usernameIsSql(data.username)} OR ${emailIsSql(data.email)} LIMIT 1`,
   );
   if (clash) {
     // Usernames are unique regardless of case (users.username_key).
