@@ -44,6 +44,17 @@ export interface ScopeKind {
    * changes (src/common/write-path.ts). Absent: nobody (creators manage their own records everywhere).
    */
   managers?(userId: number): Prisma.Sql;
+  /**
+   * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
+   * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
+   * `userId` (null: an anonymous caller). Nobody's but administrators' and, for their own records, the
+   * records' creators' (the visibility rule, src/common/records.ts). A list that fixes the scope asks it
+   * once per statement (an uncorrelated EXISTS: an InitPlan); a read by id asks it for the row's scope
+   * (`EXISTS … WHERE id = scope_id`: one lookup by the kind's primary key, so the sub-select should filter
+   * its table by the id it returns); lists of other kinds never ask it. Absent: no scope of this kind is
+   * secluded from anyone.
+   */
+  secluded?(userId: number | null): Prisma.Sql;
 }
 
 
@@ -115,3 +126,28 @@ export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, rel
 /** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */
 export const belongsToRecordScopeSql = (scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number, onlyKind?: string) =>
   recordScopeSql(scopeSql, scopeIdSql, "members", userId, onlyKind);
+
+/** A scope a list fixes: its kind and id. */
+export interface FixedScope {
+  scope: string;
+  scopeId: number;
+}
+
+/**
+ * "The record's scope is secluded from the user" (each kind's `secluded`), or null when no kind that may
+ * apply declares it. `fixed`: the scope a list fixes — then only its kind is asked, about its id, in an
+ * uncorrelated EXISTS the planner evaluates once per statement (null for every other kind: no SQL); else,
+ * for a record read by id, one `scope = kind AND EXISTS (… = scope_id)` per kind that declares it.
+ */
+export function secludedScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number | null, fixed?: FixedScope): Prisma.Sql | null {
+  const among = (kind: ScopeKind, id: Prisma.Sql) => Prisma.sql`EXISTS (SELECT 1 FROM (${kind.secluded!(userId)}) AS secluded (id) WHERE secluded.id = ${id})`;
+  if (fixed) {
+    const kind = kinds.get(fixed.scope);
+    return kind?.secluded ? among(kind, Prisma.sql`${fixed.scopeId}`) : null;
+  }
+  const conditions = scopeKinds()
+    .filter((kind) => kind.secluded)
+    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${among(kind, scopeIdSql)})`);
+  if (!conditions.length) return null;
+  return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
+}
