@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
-import { belongsSql, secludedScopeSql } from "./scope-kinds.js";
+import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
 import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
 import type { Caller } from "./paging.js";
 
@@ -109,7 +109,7 @@ export function cachedTotal(
   const privateTo = user && !user.isAdmin && shown?.toMembers.length ? privateToSql(records, user.id, "list") : null;
   // A scope secluded from the caller (a hidden group's, to a non-member) shows only the caller's own rows:
   // whether it is, in the same snapshot (administrators see everything).
-  const secluded = scope && !user?.isAdmin ? secludedScopeSql(Prisma.empty, Prisma.empty, user?.id ?? null, scope) : null;
+  const secluded = scope && !user?.isAdmin ? scopeSecludedSql(scope, user?.id ?? null) : null;
   const asksMembership = belongs !== null || privateTo !== null || secluded !== null;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).

@@ -4,7 +4,7 @@ import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { belongsSql, describeScopeKinds, scopeKind, secludedScopeSql } from "./scope-kinds.js";
+import { belongsSql, describeScopeKinds, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
 import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
@@ -319,7 +319,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   }
   // A scope secluded from the caller (a hidden group's, to a non-member) shows none of the others' records:
   // whether it is, asked once in this statement (its kind's sub-select about the scope's id).
-  const secluded = scope ? secludedScopeSql(Prisma.empty, Prisma.empty, user?.id ?? null, scope) : null;
+  const secluded = scope ? scopeSecludedSql(scope, user?.id ?? null) : null;
   if (secluded) shown = Prisma.sql`(CASE WHEN ${secluded} THEN 0 ELSE ${shown} END)`;
   const total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
   return Prisma.sql`SELECT (${total})::int ${from}`;

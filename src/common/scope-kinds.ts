@@ -133,21 +133,29 @@ export interface FixedScope {
   scopeId: number;
 }
 
+const secludedAmong = (kind: ScopeKind, userId: number | null, id: Prisma.Sql) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM (${kind.secluded!(userId)}) AS secluded (id) WHERE secluded.id = ${id})`;
+
 /**
- * "The record's scope is secluded from the user" (each kind's `secluded`), or null when no kind that may
- * apply declares it. `fixed`: the scope a list fixes — then only its kind is asked, about its id, in an
- * uncorrelated EXISTS the planner evaluates once per statement (null for every other kind: no SQL); else,
- * for a record read by id, one `scope = kind AND EXISTS (… = scope_id)` per kind that declares it.
+ * "The scope a list fixes is secluded from the user" (its kind's `secluded`, about its id: an uncorrelated
+ * EXISTS the planner evaluates once per statement, an InitPlan), or null when its kind secludes nothing —
+ * then the list gets no SQL for it.
+ */
+export function scopeSecludedSql(scope: FixedScope, userId: number | null): Prisma.Sql | null {
+  const kind = kinds.get(scope.scope);
+  return kind?.secluded ? secludedAmong(kind, userId, Prisma.sql`${scope.scopeId}`) : null;
+}
+
+/**
+ * "The record's scope is secluded from the user", over the record's `scope` and `scope_id` columns (a read by
+ * id): one `scope = kind AND EXISTS (… = scope_id)` per kind that declares `secluded`, or null when none does.
+ * `fixed`: the scope a list fixes — then `scopeSecludedSql` of it.
  */
 export function secludedScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number | null, fixed?: FixedScope): Prisma.Sql | null {
-  const among = (kind: ScopeKind, id: Prisma.Sql) => Prisma.sql`EXISTS (SELECT 1 FROM (${kind.secluded!(userId)}) AS secluded (id) WHERE secluded.id = ${id})`;
-  if (fixed) {
-    const kind = kinds.get(fixed.scope);
-    return kind?.secluded ? among(kind, Prisma.sql`${fixed.scopeId}`) : null;
-  }
+  if (fixed) return scopeSecludedSql(fixed, userId);
   const conditions = scopeKinds()
     .filter((kind) => kind.secluded)
-    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${among(kind, scopeIdSql)})`);
+    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${secludedAmong(kind, userId, scopeIdSql)})`);
   if (!conditions.length) return null;
   return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
 }
