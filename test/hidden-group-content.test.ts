@@ -116,6 +116,20 @@ describe.each(AREAS)("$path records of a hidden group", ({ path, key, graphql, l
     expect((await server.rest("GET", `/groups/${cn}/${plugin}/list`, { token: cast.alice.token })).status).toBe(404);
   });
 
+  it("non-members writing into it are told it does not exist, as for a missing group; members write", async () => {
+    const missing = await server.rest("POST", path, { token: cast.alice.token, body: { ...body(`Nowhere ${path}`), scope: "group", scope_id: 999_999 } });
+    expect(missing.status).toBe(400);
+    for (const [who, token] of callers().slice(1)) {
+      const refused = await server.rest("POST", path, { token, body: { ...body(`Intruding ${path}`), scope: "group", scope_id: cast.groupId } });
+      expect(refused.status, who).toBe(400);
+      expect(refused.body.message, who).toBe(missing.body.message.replace("999999", String(cast.groupId)));
+    }
+    const written = await server.rest("POST", path, { token: cast.member.token, body: { ...body(`Members write ${path}`), scope: "group", scope_id: cast.groupId, state: 0 } });
+    expect(written.status, JSON.stringify(written.body)).toBe(201);
+    expect((await server.rest("DELETE", `${path}/${written.body.id}`, { token: cast.alice.token })).status).toBe(404);
+    expect((await server.rest("DELETE", `${path}/${written.body.id}`, { token: cast.member.token })).status).toBe(204);
+  });
+
   it("once the group is visible again, its public and registered records show as before", async () => {
     expect((await putGroup("visible")).status).toBe(200);
     try {
