@@ -27,10 +27,14 @@ interface PlanNode {
   "Actual Loops"?: number;
   "Rows Removed by Filter"?: number;
   "Rows Removed by Index Recheck"?: number;
+  "Parent Relationship"?: string;
   Plans?: PlanNode[];
 }
 
 const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+/** The nodes that run per row of their parent: every node but those below an InitPlan (run once per statement). */
+const perRowNodesOf = (plan: PlanNode): PlanNode[] =>
+  plan["Parent Relationship"] === "InitPlan" ? [] : [plan, ...(plan.Plans ?? []).flatMap(perRowNodesOf)];
 
 /** Every list to plan: each area's contract list, and the group-only lists areas declare in `plans` (site scope: none). */
 const planned = areaTestings.flatMap((testing) =>
@@ -69,12 +73,13 @@ for (const { testing, spec, plan: declaredPlan, siteScope } of planned) {
     }, 120_000);
     afterAll(() => server?.close());
 
-    const explain = async (statement: Prisma.Sql) => {
+    const explainPlan = async (statement: Prisma.Sql) => {
       const [row] = await sqlClientOf(server.app.db.prisma).query<Record<string, unknown>>(Prisma.sql`EXPLAIN (FORMAT JSON) ${statement}`);
       const json = Object.values(row!)[0];
       const plan = (typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[];
-      return nodesOf(plan[0]!.Plan);
+      return plan[0]!.Plan;
     };
+    const explain = async (statement: Prisma.Sql) => nodesOf(await explainPlan(statement));
     // What a statement read from the listed table when run: rows returned and rows filtered out, by every scan of it.
     const rowsRead = async (statement: Prisma.Sql) => {
       const [row] = await sqlClientOf(server.app.db.prisma).query<Record<string, unknown>>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
@@ -103,8 +108,15 @@ for (const { testing, spec, plan: declaredPlan, siteScope } of planned) {
           const statements = listStatements(spec, caller, args, undefined, shape.filters);
           const searching = "search" in args;
           for (const [part, statement] of [["page", statements.page(true).sql], ["total", Prisma.sql`SELECT (${statements.total})`]] as const) {
-            const nodes = await explain(statement);
+            const plan = await explainPlan(statement);
+            const nodes = nodesOf(plan);
             const where = `${who}, ${part}: ${describePlan(nodes)}`;
+            // Whether a hidden group's records are secluded from the caller (the group kind's `secluded`): asked
+            // once per statement (an InitPlan) when the list is a group's, never per row; other scopes' lists
+            // and administrators' never ask it.
+            const groupsRead = (of: PlanNode[]) => of.filter((node) => node["Relation Name"] === "groups" && table !== "groups");
+            if (shape.args.scope === "group") expect(groupsRead(perRowNodesOf(plan)), `${where}: groups read per row`).toEqual([]);
+            else expect(groupsRead(nodes), `${where}: groups read`).toEqual([]);
             expect(nodes.filter((node) => node["Node Type"] === "Seq Scan" && [table, "list_count_days"].includes(node["Relation Name"] ?? "")), where).toEqual([]);
             // A plain list's total is read from list_counts; its publishing-window correction, if any, scans an index.
             if (part === "page" || searching) expect(nodes.some((node) => node["Relation Name"] === table), where).toBe(true);

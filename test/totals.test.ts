@@ -267,6 +267,19 @@ for (const testing of areas) {
           const after = await expectExactTotals(server, cast, contract, group, "the group, after");
           expect(after.member).toBe(before.member! + 1);
           expect(after.bob).toBe(before.bob);
+          // Public in a hidden group: its members' (and administrators', and its creator's), nobody else's — hiding
+          // and showing the group writes nothing to the listed table; visible again, everyone's.
+          expect((await change(published, { access: level("public")!.graphqlName })).errors).toBeUndefined();
+          await server.app.db.prisma.group.update({ where: { id: cast.groupId }, data: { discoverability: 1 } });
+          const hidden = await expectExactTotals(server, cast, contract, group, "the group, hidden");
+          expect(hidden.anonymous).toBe(0);
+          expect(hidden.member).toBe(after.member);
+          expect(hidden.admin).toBe(after.admin);
+          await server.app.db.prisma.group.update({ where: { id: cast.groupId }, data: { discoverability: 0 } });
+          const visible = await expectExactTotals(server, cast, contract, group, "the group, visible again");
+          expect(visible.anonymous).toBe(before.anonymous! + 1);
+          expect((await change(published, { access: level("private")!.graphqlName })).errors).toBeUndefined();
+          expect(await expectExactTotals(server, cast, contract, group, "the group, private again")).toEqual(after);
         }
       }
 
@@ -362,6 +375,19 @@ for (const testing of areas) {
             const after = await expectExactTotals(server, cast, contract, group, "the group, after");
             expect(after.member).toBe(before.member! + 1);
             expect(after.bob).toBe(before.bob);
+            // Public in a hidden group: its members' (and administrators', and its creator's), nobody else's — hiding
+            // and showing the group writes nothing to the listed table; visible again, everyone's.
+            expect((await change(other, { access: level("public")!.graphqlName })).errors).toBeUndefined();
+            await server.app.db.prisma.group.update({ where: { id: cast.groupId }, data: { discoverability: 1 } });
+            const hidden = await expectExactTotals(server, cast, contract, group, "the group's search, hidden");
+            expect(hidden.anonymous).toBe(0);
+            expect(hidden.member).toBe(after.member);
+            expect(hidden.admin).toBe(after.admin);
+            await server.app.db.prisma.group.update({ where: { id: cast.groupId }, data: { discoverability: 0 } });
+            const visible = await expectExactTotals(server, cast, contract, group, "the group's search, visible again");
+            expect(visible.anonymous).toBe(before.anonymous! + 1);
+            expect((await change(other, { access: level("private")!.graphqlName })).errors).toBeUndefined();
+            expect(await expectExactTotals(server, cast, contract, group, "the group's search, private again")).toEqual(after);
             await server.app.db.prisma.groupMember.create({ data: { groupId: cast.groupId, userId: cast.bob.id, status: "member" } });
             const joined = await expectExactTotals(server, cast, contract, group, "the group, after bob joined it");
             expect(joined.bob).toBe(after.member);

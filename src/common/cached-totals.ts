@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
-import { belongsSql } from "./scope-kinds.js";
+import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
 import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
 import type { Caller } from "./paging.js";
 
@@ -23,7 +23,9 @@ import type { Caller } from "./paging.js";
  * number of all rows and of the published ones at each access level. A caller's total is put together from
  * them as the visibility rule (`visibleSql`) says: administrators all rows; everyone the published rows at
  * the levels they qualify for, private ones only in a scope they belong to — read in the same statement, so
- * a membership change needs no version —; signed-in users also their own rows that are not among those.
+ * a membership change needs no version —; signed-in users also their own rows that are not among those;
+ * in a scope secluded from the caller (a hidden group, to a non-member; read in the same statement too,
+ * so hiding a group needs no version) their own rows only.
  * Anonymous callers and administrators share one entry; a signed-in user adds one of their own.
  *
  * Publishing windows make "published" depend on the time: such counts hold from when they were counted
@@ -105,7 +107,10 @@ export function cachedTotal(
   // user may see (not their own, which their owner's counts hold), counted in the same snapshot — bounded by
   // the user's own sub-select, so it is not kept.
   const privateTo = user && !user.isAdmin && shown?.toMembers.length ? privateToSql(records, user.id, "list") : null;
-  const asksMembership = belongs !== null || privateTo !== null;
+  // A scope secluded from the caller (a hidden group's, to a non-member) shows only the caller's own rows:
+  // whether it is, in the same snapshot (administrators see everything).
+  const secluded = scope && !user?.isAdmin ? scopeSecludedSql(scope, user?.id ?? null) : null;
+  const asksMembership = belongs !== null || privateTo !== null || secluded !== null;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
@@ -134,14 +139,17 @@ export function cachedTotal(
       })()
     : [];
   const counts = Prisma.sql`(SELECT json_build_array(${Prisma.join([...owners.flatMap(countsOf), ...windowEvent])}) FROM ${table(info, "t")} WHERE ${conditions})`;
-  const statement = (withCounts: boolean) => Prisma.sql`SELECT json_build_array(${version}, ${member}${withCounts ? Prisma.sql`, ${counts}` : Prisma.empty})`;
+  const statement = (withCounts: boolean) =>
+    Prisma.sql`SELECT json_build_array(${version}, ${member}, ${secluded ?? Prisma.sql`false`}${withCounts ? Prisma.sql`, ${counts}` : Prisma.empty})`;
 
   /** The caller's total from each owner's numbers. */
   // `membership`: whether the caller belongs to the list's scope, or, for records private to some users,
-  // how many of the matching private records the caller may see.
-  const combine = (entries: Counted[], membership: boolean | number) => {
+  // how many of the matching private records the caller may see; `isSecluded`: whether the scope is secluded
+  // from the caller (then their own rows only).
+  const combine = (entries: Counted[], membership: boolean | number, isSecluded: boolean) => {
     const [everyone, own] = entries as [Counted, Counted | undefined];
     if (user?.isAdmin) return everyone.all;
+    if (isSecluded) return own ? own.all : 0;
     const isMember = membership === true;
     const visible = levelValues ? levelValues.map((value) => shown!.open.includes(value) || (isMember && shown!.toMembers.includes(value))) : [true];
     const publishedShown = (entry: Counted) => entry.published.reduce((sum, rows, index) => sum + (visible[index] ? rows : 0), 0);
@@ -149,7 +157,7 @@ export function cachedTotal(
   };
 
   const read = async (value: unknown): Promise<number> => {
-    const [foundVersion, isMember, found] = value as [string, boolean | number, (number | string | null)[] | undefined];
+    const [foundVersion, isMember, isSecluded, found] = value as [string, boolean | number, boolean, (number | string | null)[] | undefined];
     if (found) {
       const next = records.window && typeof found.at(-1) === "string" ? decodeTimestamp(found.at(-1) as string).getTime() : Infinity;
       const width = 1 + (levelValues?.length ?? 1);
@@ -159,19 +167,19 @@ export function cachedTotal(
         if (key(owner).length <= MAX_KEY_LENGTH) cache.set(key(owner), entry);
         return entry;
       });
-      return combine(entries, isMember);
+      return combine(entries, isMember, isSecluded);
     }
     const kept = keptAt(foundVersion);
-    if (kept) return combine(kept, isMember);
+    if (kept) return combine(kept, isMember, isSecluded);
     // Written since: count again, with the version, in a statement of its own — one for all the requests
     // of this process that found the same stale counts (after a write, the popular searches all would).
     let underWay = recounts.get(db);
     if (!underWay) recounts.set(db, (underWay = new Map()));
     // (Windowed counts hold for the moment they were counted at: shared only by requests of the same moment.)
-    // The recount's statement also reads whether this caller belongs to the scope: shared only with
-    // requests of the same caller then (their owners' keys alone would not tell callers apart for records
-    // without a creator).
-    const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null, asksMembership ? user!.id : null]);
+    // The recount's statement also reads whether this caller belongs to the scope and whether it is
+    // secluded from them: shared only with requests of the same caller then (their owners' keys alone would
+    // not tell callers apart for records without a creator; anonymous callers are one caller).
+    const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null, asksMembership ? (user?.id ?? "anonymous") : null]);
     let counting = underWay.get(recount);
     if (!counting) {
       counting = sqlClientOf(db)

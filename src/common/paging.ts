@@ -4,7 +4,7 @@ import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { belongsSql, describeScopeKinds, scopeKind } from "./scope-kinds.js";
+import { belongsSql, describeScopeKinds, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
 import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
@@ -152,7 +152,7 @@ export function listStatements<Item>(
   const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
   const scoping = scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : [];
   const matching = [...(search ? [search] : []), ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`)];
-  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now, scope?.scope, "list"), ...matching], " AND ");
+  const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now, scope ?? undefined, "list"), ...matching], " AND ");
   const direction = Prisma.raw(order.direction === "asc" ? "ASC" : "DESC");
   const orderBy = Prisma.sql`${column(info, "t", order.field)} ${direction}, ${column(info, "t", "id")} ${direction}`;
   // Searches and filtered lists count the matching rows (search through its trigram indexes) once per
@@ -241,7 +241,8 @@ function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, ali
  * - administrators: every record of the scope;
  * - everyone else: the published records at the levels the caller qualifies for; signed-in users (for
  *   records with a creator) all their own records plus the others' shown to them — the counts of all
- *   creators (created_by 0) minus their own.
+ *   creators (created_by 0) minus their own; in a scope secluded from the caller (its kind's `secluded`:
+ *   a hidden group, to a non-member) their own records only, or 0.
  * Publishing windows make "published" depend on the time. A published record is shown when up <= now and
  * it has no end or down > now, so of the published records (`counted`) those with an end (`ends`) are
  * taken off, those whose end is still ahead added back, and those not yet up taken off; a record whose
@@ -316,6 +317,10 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     ];
     shown = Prisma.sql`(${shown} + (SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")}))`;
   }
+  // A scope secluded from the caller (a hidden group's, to a non-member) shows none of the others' records:
+  // whether it is, asked once in this statement (its kind's sub-select about the scope's id).
+  const secluded = scope ? scopeSecludedSql(scope, user?.id ?? null) : null;
+  if (secluded) shown = Prisma.sql`(CASE WHEN ${secluded} THEN 0 ELSE ${shown} END)`;
   const total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }

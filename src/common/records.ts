@@ -4,7 +4,7 @@ import { decodeTimestamp, isConnectionLost, utcTimestamp } from "../db/sql.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
-import { belongsToRecordScopeSql } from "./scope-kinds.js";
+import { belongsToRecordScopeSql, secludedScopeSql, type FixedScope } from "./scope-kinds.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -355,7 +355,10 @@ export function accessSql(
 
 /**
  * What the caller may see (the contract's "Access"): administrators everything, creators their own
- * records, everyone else published records at a level they qualify for. `listKind`: see `accessSql`.
+ * records, everyone else published records at a level they qualify for, outside the scopes secluded from
+ * them (a hidden group's records, to whoever is not its member: the scope kind's `secluded`). `listScope`:
+ * the scope a list fixes, so only its kind's membership is asked (`accessSql`) and whether it is secluded
+ * once per statement; lists of kinds that seclude nothing get no condition for it.
  */
 export function visibleSql(
   prisma: PrismaClient,
@@ -363,14 +366,17 @@ export function visibleSql(
   viewer: RequestContext["viewer"],
   alias = "t",
   now = new Date(),
-  listKind?: string,
+  listScope?: FixedScope,
   purpose: Purpose = "read",
 ): Prisma.Sql {
   const user = viewer.user;
   if (user?.isAdmin) return Prisma.sql`TRUE`;
   const info = modelInfo(prisma, declaration.model);
-  const access = accessSql(info, declaration, alias, viewer, listKind, purpose);
-  const shown = access ? Prisma.sql`${publishedSql(info, declaration, alias, now)} AND ${access}` : publishedSql(info, declaration, alias, now);
+  const access = accessSql(info, declaration, alias, viewer, listScope?.scope, purpose);
+  const published = publishedSql(info, declaration, alias, now);
+  const secluded = declaration.scoped ? secludedScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user?.id ?? null, listScope) : null;
+  const levels = access ? Prisma.sql`${published} AND ${access}` : published;
+  const shown = secluded ? Prisma.sql`${levels} AND NOT ${secluded}` : levels;
   if (!user || !declaration.creator) return Prisma.sql`(${shown})`;
   return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
 }

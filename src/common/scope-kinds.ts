@@ -44,6 +44,17 @@ export interface ScopeKind {
    * changes (src/common/write-path.ts). Absent: nobody (creators manage their own records everywhere).
    */
   managers?(userId: number): Prisma.Sql;
+  /**
+   * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
+   * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
+   * `userId` (null: an anonymous caller). Nobody's but administrators' and, for their own records, the
+   * records' creators' (the visibility rule, src/common/records.ts). A list that fixes the scope asks it
+   * once per statement (an uncorrelated EXISTS: an InitPlan); a read by id asks it for the row's scope
+   * (`EXISTS … WHERE id = scope_id`: one lookup by the kind's primary key, so the sub-select should filter
+   * its table by the id it returns); lists of other kinds never ask it. Absent: no scope of this kind is
+   * secluded from anyone.
+   */
+  secluded?(userId: number | null): Prisma.Sql;
 }
 
 
@@ -115,3 +126,36 @@ export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, rel
 /** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */
 export const belongsToRecordScopeSql = (scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number, onlyKind?: string) =>
   recordScopeSql(scopeSql, scopeIdSql, "members", userId, onlyKind);
+
+/** A scope a list fixes: its kind and id. */
+export interface FixedScope {
+  scope: string;
+  scopeId: number;
+}
+
+const secludedAmong = (kind: ScopeKind, userId: number | null, id: Prisma.Sql) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM (${kind.secluded!(userId)}) AS secluded (id) WHERE secluded.id = ${id})`;
+
+/**
+ * "The scope a list fixes is secluded from the user" (its kind's `secluded`, about its id: an uncorrelated
+ * EXISTS the planner evaluates once per statement, an InitPlan), or null when its kind secludes nothing —
+ * then the list gets no SQL for it.
+ */
+export function scopeSecludedSql(scope: FixedScope, userId: number | null): Prisma.Sql | null {
+  const kind = kinds.get(scope.scope);
+  return kind?.secluded ? secludedAmong(kind, userId, Prisma.sql`${scope.scopeId}`) : null;
+}
+
+/**
+ * "The record's scope is secluded from the user", over the record's `scope` and `scope_id` columns (a read by
+ * id): one `scope = kind AND EXISTS (… = scope_id)` per kind that declares `secluded`, or null when none does.
+ * `fixed`: the scope a list fixes — then `scopeSecludedSql` of it.
+ */
+export function secludedScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number | null, fixed?: FixedScope): Prisma.Sql | null {
+  if (fixed) return scopeSecludedSql(fixed, userId);
+  const conditions = scopeKinds()
+    .filter((kind) => kind.secluded)
+    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${secludedAmong(kind, userId, scopeIdSql)})`);
+  if (!conditions.length) return null;
+  return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
+}

@@ -3,7 +3,7 @@ import { badInput, forbidden, unauthenticated } from "./errors.js";
 import { raisedRefusal } from "../db/errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { column, type ModelInfo, type RecordsDeclaration } from "./records.js";
-import { recordScopeSql, scopeKind } from "./scope-kinds.js";
+import { recordScopeSql, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
 
 /** A record that belongs to a scope (of a registered kind, src/common/scope-kinds.ts) and was created by a user. */
 export interface ScopedRecord {
@@ -23,7 +23,8 @@ export type ScopeRule = { rule: "writers" } | { rule: "managers"; refused: strin
 
 /**
  * May the caller put a record into this scope? The scope's kind decides (src/common/scope-kinds.ts): its id
- * must exist (for administrators too: 400 naming `scopeId`), and then administrators may write anywhere,
+ * must exist (for administrators too: 400 naming `scopeId`; for everyone else it must not be secluded from
+ * them either — a hidden group is missing to a non-member), and then administrators may write anywhere,
  * others where the kind's `writers` (or, for `managers`, its managers) admit them (403). As SQL yielding TRUE
  * or raising the refusal (`write_refused`, mapped back by `raisedRefusal`), so a create asks it in the very
  * statement that inserts (`createRecord`'s `scope`): a kind's `exists` may lock its row (a group's, FOR KEY
@@ -46,10 +47,14 @@ export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: num
         ? true
         : Prisma.sql`${scopeId} IN (${kind.writers(user.id)})`;
   const missing = `no ${kind.name} with id ${scopeId}`;
-  if (exists === false) throw badInput("scopeId", missing);
-  if (exists === true && admitted === false) throw forbidden(refused);
-  if (exists === true && admitted === true) return null;
-  return Prisma.sql`SELECT CASE WHEN NOT (${exists}) THEN write_refused('HG400', 'scopeId', ${missing})
+  // A scope secluded from the caller (a hidden group, to a non-member) answers as a missing one: a write
+  // must not tell them it exists, as reads do not (administrators see every scope).
+  const secluded = user.isAdmin ? null : scopeSecludedSql({ scope, scopeId }, user.id);
+  const absent = exists === false ? true : exists === true ? (secluded ?? false) : secluded ? Prisma.sql`NOT (${exists}) OR ${secluded}` : Prisma.sql`NOT (${exists})`;
+  if (absent === true) throw badInput("scopeId", missing);
+  if (absent === false && admitted === false) throw forbidden(refused);
+  if (absent === false && admitted === true) return null;
+  return Prisma.sql`SELECT CASE WHEN ${absent} THEN write_refused('HG400', 'scopeId', ${missing})
                                 WHEN NOT (${admitted}) THEN write_refused('HG403', '', ${refused})
                                 ELSE TRUE END AS admitted`;
 }

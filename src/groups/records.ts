@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { accessLevels, namedNumbers } from "../common/access.js";
 import { records } from "../common/records.js";
-import { groupsManagedBy, groupsOfMember } from "./scope.js";
+import { HIDDEN, groupsManagedBy, groupsOfMember } from "./scope.js";
 
 /**
  * A group's discoverability, as the records kit's access levels (stored in `discoverability`, the
@@ -12,7 +12,7 @@ export const GROUP_DISCOVERABILITY = accessLevels(
   "GroupDiscoverability",
   [
     { value: 0, level: "public", graphqlName: "VISIBLE", label: "visible" },
-    { value: 1, level: "private", graphqlName: "HIDDEN", label: "hidden" },
+    { value: HIDDEN, level: "private", graphqlName: "HIDDEN", label: "hidden" },
   ],
   0,
   { restNames: true },

@@ -7,9 +7,25 @@ export const groupsOfMember = (userId: number) => Prisma.sql`SELECT group_id FRO
 /** The groups a user manages, as a sub-select (managers are members with the flag). */
 export const groupsManagedBy = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
 
+/** A hidden group's `discoverability` (GROUP_DISCOVERABILITY's private level, src/groups/records.ts). */
+export const HIDDEN = 1;
+
+/**
+ * The hidden groups whose content `userId` may not see (null: an anonymous caller: every hidden group):
+ * all but those they are a member of. Invitees and applicants are not members: an invitee may read the
+ * group itself (to accept), not its content (docs/decisions.md, "Groups"). Asked about one id at a time
+ * (`WHERE id = …`): a lookup by the primary key, and, for a hidden group only, one in group_members'.
+ */
+export const hiddenGroupsSecludedFrom = (userId: number | null) =>
+  userId === null
+    ? Prisma.sql`SELECT sg.id FROM groups sg WHERE sg.discoverability = ${HIDDEN}`
+    : Prisma.sql`SELECT sg.id FROM groups sg WHERE sg.discoverability = ${HIDDEN}
+        AND NOT EXISTS (SELECT 1 FROM group_members sm WHERE sm.group_id = sg.id AND sm.user_id = ${userId} AND sm.status = 'member')`;
+
 /**
  * `scope=group`, `scope_id` = the group's id: the group must exist; its members see its private records
- * and write in it; its managers manage every record in it.
+ * and write in it; its managers manage every record in it; a hidden group's records are secluded from
+ * everyone else.
  */
 export const GROUP_SCOPE = defineScopeKind({
   name: "group",
@@ -23,4 +39,6 @@ export const GROUP_SCOPE = defineScopeKind({
   writers: groupsOfMember,
   writeRefused: "Only members of this group can write in it.",
   managers: (userId) => groupsManagedBy(userId),
+  // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
+  secluded: hiddenGroupsSecludedFrom,
 });
