@@ -147,3 +147,19 @@ describe.each(AREAS)("$path records of a hidden group", ({ path, key, graphql, l
     }
   });
 });
+
+describe("events of a hidden group's records", () => {
+  it("are private whatever the record's level says (the event tells no more than a read would), public again once the group is visible", async () => {
+    const eventOf = async (id: number) =>
+      (await server.app.db.prisma.outboxEvent.findFirstOrThrow({ where: { area: "wiki", recordId: id, type: "wiki.pageCreated" } })).visibility;
+    const create = async (title: string) => {
+      const made = await server.rest("POST", "/wiki", { token: cast.member.token, body: { title, pagetext: "Text.", scope: "group", scope_id: cast.groupId, state: 1, access: 0 } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      return made.body.id as number;
+    };
+    expect((await putGroup("hidden")).status).toBe(200);
+    expect(await eventOf(await create("Public page of a hidden group"))).toBe("private");
+    expect((await putGroup("visible")).status).toBe(200);
+    expect(await eventOf(await create("Public page of a visible group"))).toBe("public");
+  });
+});

@@ -3,6 +3,7 @@ import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlCl
 import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
 import { accessFieldOf, column, confinementSql, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
+import { secludedScopeSql } from "./scope-kinds.js";
 import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
@@ -273,12 +274,18 @@ function eventStatement(
     return Prisma.raw(`"${name}"`);
   };
   const levels = records.access;
-  const visibility = levels
-    ? Prisma.sql`CASE ${Prisma.join(
-        (["registered", "private"] as const).filter((level) => levels.valuesOf(level).length).map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`),
-        " ",
-      )} ELSE 'public' END`
-    : Prisma.sql`'public'`;
+  // A record in a scope secluded from outsiders (a hidden group's) is private, whatever its level says: its
+  // event must not tell anyone but the scope's members (the reads' rule, visibleSql).
+  const secluded = records.scoped ? secludedScopeSql(field("scope"), field("scopeId"), null) : null;
+  const cases = [
+    ...(secluded ? [Prisma.sql`WHEN ${secluded} THEN 'private'`] : []),
+    ...(levels
+      ? (["registered", "private"] as const)
+          .filter((level) => levels.valuesOf(level).length)
+          .map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`)
+      : []),
+  ];
+  const visibility = cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
   const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
