@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer, type TestUser } from "../../test/server.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
+import type { RequestContext } from "../common/context.js";
+import { groupMembers } from "./service.js";
 
 /** What is specific to groups' REST API (docs/decisions.md, "Groups"); the membership rules are membership.test.ts. */
 let server: TestServer;
@@ -136,5 +140,43 @@ describe("GET /groups/{id}/members/list", () => {
     expect(large.queries).toHaveLength(1);
     const page = await server.rest("GET", `/groups/${id}/members/list`, { query: { limit: 10, start: 95 } });
     expect(page.body.members).toHaveLength(6);
+  });
+  it("reads each list through the (group_id, status, user_id) index: no sequential scan of group_members or users (plan test)", async () => {
+    const sql = sqlClientOf(server.app.db.prisma);
+    // 3,000 accounts; a group with 2,000 members (2 managers), 50 invitees and 50 applicants; 4 more groups of 1,000 members.
+    const [made] = await sql.query<{ first: number }>(Prisma.sql`WITH made AS (
+        INSERT INTO users (username, email, name, password_hash) SELECT 'planmember' || g, 'planmember' || g || '@example.test', 'Plan member ' || g, 'x'
+        FROM generate_series(1, 3000) g RETURNING id) SELECT min(id)::int AS first FROM made`);
+    const first = made!.first;
+    const groups = await sql.query<{ id: number }>(Prisma.sql`INSERT INTO groups (cn, title) SELECT 'planmembers' || g, 'Plan ' || g FROM generate_series(1, 5) g RETURNING id`);
+    const [target, ...others] = groups.map((group) => Number(group.id));
+    await sql.query(Prisma.sql`INSERT INTO group_members (group_id, user_id, status, manager)
+      SELECT ${target}, ${first} + g, (CASE WHEN g < 2000 THEN 'member' WHEN g < 2050 THEN 'invitee' ELSE 'applicant' END)::"GroupMemberStatus", g < 2 FROM generate_series(0, 2099) g`);
+    for (const other of others) await sql.query(Prisma.sql`INSERT INTO group_members (group_id, user_id, status) SELECT ${other}, ${first} + g, 'member' FROM generate_series(0, 999) g`);
+    await sql.query(Prisma.sql`ANALYZE group_members`);
+    await sql.query(Prisma.sql`ANALYZE users`);
+    // The service's own statement, explained instead of run (the context's client prefixes EXPLAIN).
+    let plan: unknown;
+    const explaining: RequestContext = {
+      db: server.app.db.prisma,
+      viewer: { user: { id: admin.id, username: "admin", isAdmin: true }, via: "token" },
+      config: undefined as never,
+      tx: {
+        query: async (statement: Prisma.Sql) => {
+          const [row] = await sql.query<Record<string, unknown>>(Prisma.sql`EXPLAIN (FORMAT JSON) ${statement}`);
+          const json = Object.values(row!)[0];
+          plan = typeof json === "string" ? JSON.parse(json) : json;
+          return [];
+        },
+        transaction: () => Promise.reject(new Error("not here")),
+      },
+    } as unknown as RequestContext;
+    await groupMembers(explaining, String(target), { limit: 25 }).catch(() => undefined);
+    type Node = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: Node[] };
+    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const all = nodes((plan as { Plan: Node }[])[0]!.Plan);
+    const described = all.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""}`).join(" / ");
+    expect(all.filter((node) => node["Node Type"] === "Seq Scan" && ["group_members", "users"].includes(node["Relation Name"] ?? "")), described).toEqual([]);
+    expect(all.some((node) => node["Relation Name"] === "group_members" && /group_id_status_user_id/.test(node["Index Name"] ?? "")), described).toBe(true);
   });
 });
