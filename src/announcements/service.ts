@@ -7,7 +7,7 @@ import { accessLevels, PUBLISH_STATE } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
 import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { assertCanWriteInScope, requireUser, resolveCreator, type ScopeRule } from "../common/scopes.js";
-import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { changesNothing, parseInput, timestamp, type RawInput, assertPublishingWindow } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteScopeRecords, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { GROUP_SCOPE } from "../groups/scope.js";
@@ -103,11 +103,6 @@ export async function getAnnouncement(ctx: RequestContext, id: number, query: Qu
   return record;
 }
 
-/** The original answered 422 for publish_up after publish_down; the contract's 400 names the parameter. */
-function assertWindow(publishUp: Date, publishDown: Date | null | undefined): void {
-  if (publishDown && publishDown.getTime() <= publishUp.getTime()) throw badInput("publishDown", "must be after publish_up");
-}
-
 /** The announcements domain events (docs/events.md). */
 export const ANNOUNCEMENTS_EVENTS = domainEvents("announcements", {
   announcementCreated: "An announcement was created.",
@@ -137,7 +132,7 @@ export async function createAnnouncement(ctx: RequestContext, input: CreateAnnou
   const data = parseInput(ANNOUNCEMENTS_FIELDS.create, input);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const publishUp = data.publishUp ?? new Date();
-  assertWindow(publishUp, data.publishDown);
+  assertPublishingWindow(publishUp, data.publishDown);
   const values = columnValues(ANNOUNCEMENTS_FIELDS, data, "create");
   const created = await createRecord<Announcement>(ctx, ANNOUNCEMENTS_WRITES, {
     event: ANNOUNCEMENTS_EVENTS.announcementCreated,
@@ -171,7 +166,7 @@ export async function updateAnnouncement(ctx: RequestContext, id: number, input:
       }
       const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
       const publishDown = data.publishDown === undefined ? record.publishDown : data.publishDown;
-      assertWindow(data.publishUp ?? record.publishUp, publishDown);
+      assertPublishingWindow(data.publishUp ?? record.publishUp, publishDown);
       const rank = rankOf(data.sticky ?? record.sticky, data.priority ?? record.priority);
       return { update: updateStatement(tx, ANNOUNCEMENTS_RECORDS, id, { ...columnValues(ANNOUNCEMENTS_FIELDS, { ...data, createdBy }, "update"), publishDown, rank }) };
     },

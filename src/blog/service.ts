@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Prisma, type BlogEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { badInput, notFound } from "../common/errors.js";
+import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { accessLevels } from "../common/access.js";
 import { changedRecord, createdRecord, findVisible, records, type Selection } from "../common/records.js";
@@ -9,7 +9,7 @@ import { describeScopeKinds, scopeKindField } from "../common/scope-kinds.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, stateField, tagsField } from "../common/fields.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { aliasFromTitle, assertNameFree, createWithUniqueName, takenNames } from "../common/slug.js";
-import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { changesNothing, parseInput, timestamp, type RawInput, assertPublishingWindow } from "../common/validation.js";
 import { writeFailure } from "../db/errors.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
@@ -117,10 +117,6 @@ export async function getBlogEntry(ctx: RequestContext, id: number, query: Query
   return entry;
 }
 
-function assertWindow(publishUp: Date, publishDown: Date | null | undefined): void {
-  if (publishDown && publishDown.getTime() <= publishUp.getTime()) throw badInput("publishDown", "must be after publish_up");
-}
-
 /** The blog's domain events (docs/events.md). */
 export const BLOG_EVENTS = domainEvents("blog", {
   entryCreated: "An entry was created.",
@@ -145,7 +141,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
   const data = parseInput(BLOG_FIELDS.create, input);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
   const publishUp = data.publishUp ?? new Date();
-  assertWindow(publishUp, data.publishDown);
+  assertPublishingWindow(publishUp, data.publishDown);
 
   const scope = { scope: data.scope, scopeId: data.scopeId };
   const entry = await createWithUniqueName({
@@ -187,7 +183,7 @@ export async function updateBlogEntry(ctx: RequestContext, id: number, input: Up
       const createdBy = await resolveCreator(tx, data.createdBy, entry.createdById);
       // publishDown: absent keeps the stored end, null removes it (the window stays open).
       const publishDown = data.publishDown === undefined ? entry.publishDown : data.publishDown;
-      assertWindow(data.publishUp ?? entry.publishUp, publishDown);
+      assertPublishingWindow(data.publishUp ?? entry.publishUp, publishDown);
       const alias = data.alias ?? entry.alias;
       if (alias !== entry.alias || moved) await assertNameFree(alias, aliases(tx, scope, id), "alias", "alias");
       return { update: updateStatement(tx, BLOG_ENTRIES, id, { ...columnValues(BLOG_FIELDS, { ...data, createdBy }, "update"), alias, ...scope, publishDown }) };

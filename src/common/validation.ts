@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "./errors.js";
+import { ApiError, badInput } from "./errors.js";
 import { isStorableDate } from "./time.js";
 
 /**
@@ -39,3 +39,11 @@ export type RawInput<S extends z.ZodObject> = { [K in keyof z.input<S>]?: unknow
 
 /** A date and time that PostgreSQL and ISO-8601 can both hold. */
 export const timestamp = z.date().refine(isStorableDate, "must be a date between the years 1 and 9999");
+
+/**
+ * A publishing window must end after it starts (blog entries, announcements): 400 naming `publishDown`
+ * (the original answered 422 for publish_up after publish_down). No end is an open window.
+ */
+export function assertPublishingWindow(publishUp: Date, publishDown: Date | null | undefined): void {
+  if (publishDown && publishDown.getTime() <= publishUp.getTime()) throw badInput("publishDown", "must be after publish_up");
+}
