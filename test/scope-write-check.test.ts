@@ -69,4 +69,29 @@ describe("the scope check of a create", () => {
       await deleting.end();
     }
   });
+  it("a member removed while their create waits cannot write after the removal (the membership is read as it is then, not as the create's snapshot had it)", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a removal in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, member } = await server.cast("scopecheckremoved");
+    const removing = new pg.Client({ connectionString: server.databaseUrl });
+    await removing.connect();
+    try {
+      // What removing a member does: lock the group's row (changeRecord), then delete the membership.
+      await removing.query("BEGIN");
+      await removing.query("SELECT id FROM groups WHERE id = $1 FOR UPDATE", [groupId]);
+      const create = server.rest("POST", "/wiki", { token: member.token, body: page(groupId) });
+      const early = await Promise.race([create.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await removing.query("DELETE FROM group_members WHERE group_id = $1 AND user_id = $2", [groupId, member.id]);
+      await removing.query("COMMIT");
+      const answered = await create;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(403);
+      const made = await removing.query("SELECT count(*)::int AS n FROM wiki_pages WHERE scope = 'group' AND scope_id = $1", [groupId]);
+      expect(made.rows[0].n).toBe(0);
+    } finally {
+      await removing.end();
+    }
+  });
 });

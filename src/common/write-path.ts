@@ -67,7 +67,7 @@ export async function createRecord<R extends Row>(
     /**
      * The scope the record goes into: whether it exists and admits the caller is asked in this statement
      * (`scopeWriteCheck`), so the scope cannot be deleted, nor the caller removed from it, between the
-     * check and the insert.
+     * check and the insert (a kind's `exists` and `writers` lock what they read: the group's row, the membership).
      */
     scope?: { scope: string; scopeId: number; admits?: ScopeRule };
   },

@@ -36,7 +36,10 @@ export const GROUP_SCOPE = defineScopeKind({
   // Members only (managers are members with a flag; invitees and applicants are not members yet), served
   // by the (user_id, status, group_id) index. Members also write in it.
   members: groupsOfMember,
-  writers: groupsOfMember,
+  // FOR SHARE: asked inside a write (scopeWriteCheck), the membership rows are locked, so a removal or
+  // a status change committed while the write waited (on the group row) is seen, not the write's older
+  // snapshot: a member removed first cannot write after (test/scope-write-check.test.ts, PostgreSQL).
+  writers: (userId) => Prisma.sql`${groupsOfMember(userId)} FOR SHARE`,
   writeRefused: "Only members of this group can write in it.",
   managers: (userId) => groupsManagedBy(userId),
   // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
