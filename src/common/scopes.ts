@@ -55,7 +55,7 @@ export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: num
   if (absent === false && admitted === false) throw forbidden(refused);
   if (absent === false && admitted === true) return null;
   return Prisma.sql`SELECT CASE WHEN ${absent} THEN write_refused('HG400', 'scopeId', ${missing})
-                                WHEN NOT (${admitted}) THEN write_refused('HG403', '', ${refused})
+                                WHEN (${admitted}) IS NOT TRUE THEN write_refused('HG403', '', ${refused})
                                 ELSE TRUE END AS admitted`;
 }
 
