@@ -227,7 +227,7 @@ export const writeCases: BenchCase[] = [
   },
   {
     name: "bare-create-sql",
-    description: "bare: Hubgraph's wiki create statements (page + revision + outbox event in one, then read back)",
+    description: "bare: Hubgraph's wiki create statement (page + revision + outbox event + the answer, in one)",
     server: "bare",
     request: () => ({ method: "POST", path: "/wiki/create-sql", headers: json, body: newPage() }),
     expect: createdPage,

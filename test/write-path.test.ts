@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import { parse } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { sqlClientOf } from "../src/db/sql.js";
@@ -95,6 +97,55 @@ describe("domain events", () => {
     expect(await eventCount()).toBe(afterOther);
     expect((await server.rest("GET", `/wiki/${page.body.id}`)).body.title).toBe("Guarded");
     expect((await server.rest("GET", `/wiki/${other.body.id}`)).body.pagename).toBe("Other");
+  });
+});
+
+describe("a create's answer", () => {
+  // A create answers from its own statement (createRecord's `answer`): what it answers must be what a read
+  // right after it answers, the ETag included, for every area and for relations the statement inserted.
+  const sameAsRead = async (path: string, token: string, body: Record<string, unknown>, statements = 1) => {
+    const created = await server.recordQueries(() => server.rest("POST", path, { token, body }));
+    expect(created.result.status, JSON.stringify(created.result.body)).toBe(201);
+    expect(created.queries, created.queries.join("\n")).toHaveLength(statements);
+    const read = await server.rest("GET", `${path}/${created.result.body.id}`, { token });
+    expect(read.status).toBe(200);
+    for (const [key, value] of Object.entries(created.result.body)) expect([key, value]).toEqual([key, read.body[key]]);
+    expect(created.result.headers.get("etag")).toBeTruthy();
+    expect(created.result.headers.get("etag")).toBe(read.headers.get("etag"));
+  };
+
+  it("is one statement answering what a read answers: wiki (its first revision inserted by the same statement), blog, announcements", async () => {
+    await sameAsRead("/wiki", cast.member.token, { title: "Answered page", pagetext: "First text.", summary: "first", scope: "group", scope_id: cast.groupId, access: 4 });
+    await sameAsRead("/wiki", cast.admin.token, { title: "Answered by an administrator", pagetext: "Text.", created_by: cast.alice.id, state: 0 }, 2); // and whether created_by exists
+    await sameAsRead("/blog", cast.alice.token, { scope: "site", scope_id: 0, title: "Answered entry", content: "Body.", access: 2, state: 0 });
+    await sameAsRead(`/groups/${cast.groupId}/announcements`, cast.manager.token, { title: "Answered announcement", content: "News.", priority: 2, sticky: 1 }, 2); // and the group its path names
+  });
+
+  it("over GraphQL too, relations included; a selection beyond to-one relations is read after the create", async () => {
+    const selection = "id title pagename pagetext revisionCount createdBy { username } version { id version pagetext summary createdById }";
+    const created = await server.recordQueries(() =>
+      server.graphql(parse(`mutation { createWikiPage(input: { title: "GraphQL answered", pagetext: "Its text.", summary: "s" }) { ${selection} } }`) as TypedDocumentNode<any, any>, {}, cast.alice.token),
+    );
+    expect(created.result.errors).toEqual([]);
+    expect(created.queries, created.queries.join("\n")).toHaveLength(1);
+    const page = created.result.data.createWikiPage;
+    expect(page.version).toMatchObject({ version: 1, pagetext: "Its text.", summary: "s", createdById: cast.alice.id });
+    const read = await server.graphql(parse(`query($id: ID!) { wikiPage(id: $id) { ${selection} } }`) as TypedDocumentNode<any, any>, { id: page.id }, cast.alice.token);
+    expect(read.data.wikiPage).toEqual(page);
+
+    const withList = await server.recordQueries(() =>
+      server.graphql(parse(`mutation { createWikiPage(input: { title: "With its revisions", pagetext: "Text." }) { id revisions { version pagetext } } }`) as TypedDocumentNode<any, any>, {}, cast.alice.token),
+    );
+    expect(withList.result.errors).toEqual([]);
+    expect(withList.result.data.createWikiPage.revisions).toEqual([{ version: 1, pagetext: "Text." }]);
+
+    const citation = await server.recordQueries(() =>
+      server.graphql(parse(`mutation { createCitation(input: { title: "Answered citation", authors: ["Curie, Marie"], year: 1903 }) { id title authors year created } }`) as TypedDocumentNode<any, any>, {}, cast.admin.token),
+    );
+    expect(citation.result.errors).toEqual([]);
+    expect(citation.queries).toHaveLength(1);
+    const readCitation = await server.graphql(parse(`query($id: ID!) { citation(id: $id) { id title authors year created } }`) as TypedDocumentNode<any, any>, { id: citation.result.data.createCitation.id }, cast.admin.token);
+    expect(readCitation.data.citation).toEqual(citation.result.data.createCitation);
   });
 });
 

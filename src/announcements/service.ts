@@ -136,6 +136,7 @@ export async function createAnnouncement(ctx: RequestContext, input: CreateAnnou
   const values = columnValues(ANNOUNCEMENTS_FIELDS, data, "create");
   const created = await createRecord<Announcement>(ctx, ANNOUNCEMENTS_WRITES, {
     event: ANNOUNCEMENTS_EVENTS.announcementCreated,
+    answer: { query: query as Selection },
     // The group must exist (400 naming scopeId) and the caller manage it (403), asked in the insert's statement.
     scope: { scope: data.scope, scopeId: data.scopeId, admits: MANAGED },
     inserted: Prisma.sql`created AS (${insertStatement(ctx, ANNOUNCEMENTS_RECORDS, {
@@ -145,7 +146,7 @@ export async function createAnnouncement(ctx: RequestContext, input: CreateAnnou
       rank: rankOf(data.sticky ?? 0, data.priority ?? 0),
     })})`,
   });
-  return createdRecord<Announcement>(ctx, ANNOUNCEMENTS_RECORDS, created!.id, query as Selection);
+  return createdRecord<Announcement>(ctx, ANNOUNCEMENTS_RECORDS, created!, query as Selection);
 }
 
 /** Changes the given fields only; an announcement never leaves its group. Null when the caller may change it but not read it. */

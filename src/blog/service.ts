@@ -155,6 +155,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
       createRecord<BlogEntry>(ctx, BLOG_WRITES, {
         event: BLOG_EVENTS.entryCreated,
         scope,
+        answer: { query: query as Selection },
         inserted: Prisma.sql`created AS (${insertStatement(
           ctx,
           BLOG_ENTRIES,
@@ -163,7 +164,7 @@ export async function createBlogEntry(ctx: RequestContext, input: CreateBlogEntr
         )})`,
       }),
   });
-  return createdRecord<BlogEntry>(ctx, BLOG_ENTRIES, entry.id, query as Selection);
+  return createdRecord<BlogEntry>(ctx, BLOG_ENTRIES, entry, query as Selection);
 }
 
 /**

@@ -121,9 +121,10 @@ export async function createCitation(ctx: RequestContext, input: CreateCitation,
   const data = parseInput(CITATION_FIELDS.create, input);
   const citation = await createRecord<Citation>(ctx, CITATION_WRITES, {
     event: CITATION_EVENTS.citationCreated,
+    answer: { query: query as Selection },
     inserted: Prisma.sql`created AS (${insertStatement(ctx, CITATIONS, { ...columnValues(CITATION_FIELDS, data, "create"), createdById: user.id })})`,
   });
-  return createdRecord<Citation>(ctx, CITATIONS, citation!.id, query as Selection);
+  return createdRecord<Citation>(ctx, CITATIONS, citation!, query as Selection);
 }
 
 /** Changes the given fields only (`year: null` and `authors: null` clear them). */

@@ -200,20 +200,58 @@ function selectList(plan: SelectionPlan & { omit?: readonly string[] }, alias: s
       const condition = masked?.get(field.name);
       return condition ? Prisma.sql`CASE WHEN ${condition} THEN ${value} END AS ${Prisma.raw(`"${field.name}"`)}` : Prisma.raw(`${alias}."${field.column}" AS "${field.name}"`);
     });
+  return Prisma.join([...parts, ...relationColumns(plan, alias, (from) => from.column)], ", ");
+}
+
+/**
+ * Each joined to-one relation as one JSON value, read by id from its table, or from the WITH entry
+ * `sources` names for it (a row the same statement inserts, RETURNING `*`). `parentKey`: how the
+ * parent row (`alias`) names the relation's key field: its column (a table) or its field name (`created`).
+ */
+function relationColumns(plan: SelectionPlan, alias: string, parentKey: (from: FieldInfo) => string, sources: Record<string, string> = {}): Prisma.Sql[] {
   let index = 0;
-  for (const [name, inner] of plan.joined) {
+  return [...plan.joined].map(([name, inner]) => {
     const field = plan.info.fields.get(name)!;
     const other = `${alias}_${++index}`;
     const from = plan.info.fields.get(field.from!)!;
     const id = [...inner.info.fields.values()].find((candidate) => candidate.name === "id");
     if (!id) throw new Error(`${inner.info.name}: relations are read by id, and it has none`);
-    parts.push(
-      Prisma.sql`(SELECT row_to_json(related) FROM (SELECT ${selectList(inner, other)} FROM ${table(inner.info, other)} WHERE ${Prisma.raw(
-        `${other}."${id.column}" = ${alias}."${from.column}"`,
-      )}) related) AS ${Prisma.raw(`"${name}"`)}`,
-    );
-  }
-  return Prisma.join(parts, ", ");
+    const source = sources[name] ? Prisma.raw(`${sources[name]} ${other}`) : table(inner.info, other);
+    return Prisma.sql`(SELECT row_to_json(related) FROM (SELECT ${selectList(inner, other)} FROM ${source} WHERE ${Prisma.raw(
+      `${other}."${id.column}" = ${alias}."${parentKey(from)}"`,
+    )}) related) AS ${Prisma.raw(`"${name}"`)}`;
+  });
+}
+
+/**
+ * A create's answer, read in the create's own statement (src/common/write-path.ts, `createRecord`): the
+ * new record's scalars as its `created` entry RETURNs them (by field name) and the to-one relations
+ * `query` selects, from their tables or, for rows the same statement inserts (a page's first revision),
+ * from the WITH entry `inserted` names for them. So a create costs one round trip, not a second one to
+ * read what it wrote. Null when that read would not be the caller's read: the selection needs more than
+ * to-one relations (lists, counts), or some fields are masked for this reader (`privateFields`).
+ */
+export function createdAnswer(
+  prisma: PrismaClient,
+  declaration: RecordsDeclaration,
+  query: Selection,
+  viewer: RequestContext["viewer"],
+  inserted: Record<string, string> = {},
+): { columns: Prisma.Sql[]; decode(row: Record<string, unknown>): Record<string, unknown> } | null {
+  const info = modelInfo(prisma, declaration.model);
+  const plan = planSelection(prisma, info, query, declaration.searchOnly);
+  if (plan.rest || privateFieldMasks(info, declaration, viewer, "created")) return null;
+  return { columns: relationColumns(plan, "created", (from) => from.name, inserted), decode: (row) => decode(plan, row) };
+}
+
+/**
+ * Whether the caller reads a record they have just created, without asking the database: administrators
+ * read everything, and creators their own records (the contract's rule; the visibility SQL says the same).
+ * Otherwise a read after the create decides (`createdRecord`).
+ */
+export function readsOwnCreation(declaration: RecordsDeclaration, viewer: RequestContext["viewer"], row: Record<string, unknown>): boolean {
+  if (!viewer.user) return false;
+  return viewer.user.isAdmin || (declaration.creator !== undefined && row[declaration.creator] === viewer.user.id);
 }
 
 /** A row of every scalar read by plain SQL (INSERT/UPDATE … RETURNING) into what Prisma returns. */
@@ -442,8 +480,17 @@ async function readAfterWrite<T>(id: number, read: () => Promise<T>): Promise<T>
   }
 }
 
-/** What a create answers: the new record as the caller reads it (its creator, or an administrator, always may). */
-export async function createdRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row> {
+/** Creates answered in their own statement (`createRecord` with a `query`): `createdRecord` hands them back as they are. */
+export const answeredCreates = new WeakSet<object>();
+
+/**
+ * What a create answers: the new record as the caller reads it (its creator, or an administrator, always
+ * may). `created`: what `createRecord` answered; when that is already the answer (read in the create's own
+ * statement), no second statement reads it again.
+ */
+export async function createdRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, created: number | { id: number }, query?: Selection): Promise<Row> {
+  if (typeof created === "object" && answeredCreates.has(created)) return created as Row;
+  const id = typeof created === "number" ? created : created.id;
   const row = await readAfterWrite(id, () => findVisible<Row>(ctx, declaration, id, query));
   if (!row) throw new Error(`${declaration.model} ${id} was created but cannot be read back`);
   return row;

@@ -2,7 +2,22 @@ import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
-import { accessFieldOf, column, confinementSql, decodeScalars, modelInfo, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration } from "./records.js";
+import {
+  accessFieldOf,
+  answeredCreates,
+  column,
+  confinementSql,
+  createdAnswer,
+  decodeScalars,
+  modelInfo,
+  readsOwnCreation,
+  rowsStatement,
+  table,
+  visibleSql,
+  type ModelInfo,
+  type RecordsDeclaration,
+  type Selection,
+} from "./records.js";
 import { secludedScopeSql } from "./scope-kinds.js";
 import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
@@ -70,9 +85,16 @@ export async function createRecord<R extends Row>(
      * check and the insert (a kind's `exists` and `writers` lock what they read: the group's row, the membership).
      */
     scope?: { scope: string; scopeId: number; admits?: ScopeRule };
+    /**
+     * What the caller's answer selects (Pothos' query): the statement reads it too (`createdAnswer`), so
+     * `createdRecord` needs no second statement. `relations`: the to-one relations whose rows this
+     * statement inserts, and the WITH entry (RETURNING `*`) that holds each (a page's first revision).
+     */
+    answer?: { query: Selection; relations?: Record<string, string> };
   },
 ): Promise<R | null> {
   const info = modelInfo(ctx.db, target.records.model);
+  const answer = options.answer ? createdAnswer(ctx.db, target.records, options.answer.query, ctx.viewer, options.answer.relations) : null;
   const changed = writtenScalars(info, target.records).filter((field) => field.name !== "id").map((field) => field.name);
   const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM created`) : null;
   const check = options.scope ? scopeWriteCheck(ctx, options.scope.scope, options.scope.scopeId, options.scope.admits) : null;
@@ -83,7 +105,7 @@ export async function createRecord<R extends Row>(
     event AS (${eventStatement(ctx, target, options.event, Prisma.sql`created`, changed)})${claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty}${
       check ? Prisma.sql`, scope_check AS (${check})` : Prisma.empty
     }
-    SELECT created.* FROM ${check ? Prisma.sql`scope_check LEFT JOIN created ON TRUE` : Prisma.sql`created`}`;
+    SELECT ${Prisma.join([Prisma.sql`created.*`, ...(answer?.columns ?? [])])} FROM ${check ? Prisma.sql`scope_check LEFT JOIN created ON TRUE` : Prisma.sql`created`}`;
   const [row] = await sqlOf(ctx)
     .query<Record<string, unknown>>(statement)
     .catch((error: unknown) => {
@@ -95,7 +117,13 @@ export async function createRecord<R extends Row>(
     });
   if (!row || row.id == null) return null;
   if (claim) ctx.idempotency!.claimed = true;
-  return decodeScalars<R>(info, row);
+  const { __version: version, ...created } = row;
+  if (!answer || !readsOwnCreation(target.records, ctx.viewer, created)) return decodeScalars<R>(info, created);
+  // The row's version, as a read would give it (the ETag of the REST answer).
+  ctx.recordVersion = version as string;
+  const answered = answer.decode(created) as R;
+  answeredCreates.add(answered);
+  return answered;
 }
 
 /** What a change did: the row after it (null: deleted) and the fields it changed (none: no event). */
@@ -365,7 +393,8 @@ export function insertStatement(ctx: RequestContext, records: RecordsDeclaration
   const onConflict = options.skipConflictOn
     ? Prisma.sql` ON CONFLICT (${Prisma.raw(options.skipConflictOn.map((field) => `"${info.fields.get(field)!.column}"`).join(", "))}) DO NOTHING`
     : Prisma.empty;
-  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${info.table}"`)} (${Prisma.join(columns)}) VALUES (${Prisma.join(params)})${onConflict} RETURNING ${returning(info, records)}`;
+  // With the new row's version (xmin, as reads give it: the ETag of a create's answer).
+  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${info.table}"`)} (${Prisma.join(columns)}) VALUES (${Prisma.join(params)})${onConflict} RETURNING ${returning(info, records)}, xmin::text AS "__version"`;
 }
 
 /** `UPDATE … RETURNING` every scalar of the row `id`: the fields given (undefined: unchanged), and the updated-at stamp. */

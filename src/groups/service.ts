@@ -215,11 +215,12 @@ export async function createGroup(ctx: RequestContext, input: CreateGroup, query
   const values = { ...columnValues(GROUP_FIELDS, data, "create"), joinPolicy: data.joinPolicy, discoverability: data.discoverability, createdById: user.id };
   const group = await createRecord<Group>(ctx, GROUP_WRITES, {
     event: GROUP_EVENTS.groupCreated,
+    answer: { query: query as Selection },
     inserted: Prisma.sql`created AS (${insertStatement(ctx, GROUPS, values, { skipConflictOn: ["cn"] })}),
       creator AS (INSERT INTO group_members (group_id, user_id, status, manager) SELECT id, ${user.id}, 'member', TRUE FROM created)`,
   });
   if (!group) throw conflict("cn", `The cn ${data.cn} is taken by another group.`);
-  return createdRecord<Group>(ctx, GROUPS, group.id, query as Selection);
+  return createdRecord<Group>(ctx, GROUPS, group, query as Selection);
 }
 
 /** Changes the given fields (never the cn): the group's managers and administrators; 404 for a group the caller may not know. */

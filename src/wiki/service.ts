@@ -158,6 +158,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
       createRecord<WikiPage>(ctx, WIKI_WRITES, {
         event: WIKI_EVENTS.pageCreated,
         scope,
+        answer: { query: query as Selection, relations: { currentRevision: "revision" } },
         inserted: Prisma.sql`
           ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
           created AS (${insertStatement(
@@ -177,10 +178,11 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
           )}),
           revision AS (
             INSERT INTO wiki_revisions (id, page_id, version, pagetext, summary, length, created, created_by)
-            SELECT ids.revision_id, created.id, 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id} FROM ids, created)`,
+            SELECT ids.revision_id, created.id, 1, ${data.pagetext}, ${data.summary ?? ""}, ${data.pagetext.length}, ${NOW}, ${user.id} FROM ids, created
+            RETURNING *)`,
       }),
   });
-  return createdRecord<ReadPage>(ctx, WIKI_PAGES, page.id, query as Selection);
+  return createdRecord<ReadPage>(ctx, WIKI_PAGES, page, query as Selection);
 }
 
 /**
