@@ -59,6 +59,8 @@ interface Route {
   variableParams: RestParam[];
   /** The row's document, compiled once (src/graphql/compiled.ts). */
   run: RunDocument;
+  /** How many placeholders its path has: the fewer, the more specific. */
+  placeholders: number;
 }
 
 /**
@@ -85,15 +87,28 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       projection: projectionOf(schema, operation),
       variableParams: operation.params.filter((param) => !isFieldsParam(param)),
       run: compiledDocument(schema, operation.document),
+      placeholders: placeholders(operation.path),
     };
   });
   const areas = [...new Set(operations.map((operation) => operation.area))].filter(describesArea);
 
+  // Rows by their path's first segment (lower-cased: paths match regardless of case), so a request tries the
+  // matchers of its area's rows only, not every row's; rows whose path starts with a placeholder are tried always.
+  const firstSegment = (path: string) => path.split("/")[1]?.toLowerCase() ?? "";
+  const anyArea = routes.filter((route) => route.operation.path.startsWith("/{"));
+  const byFirstSegment = new Map<string, Route[]>();
+  for (const route of routes) {
+    if (anyArea.includes(route)) continue;
+    const key = firstSegment(route.operation.path);
+    byFirstSegment.set(key, [...(byFirstSegment.get(key) ?? []), route]);
+  }
+
   /** The rows whose path matches; only the most specific paths count: /wiki/list is never /wiki/{id} with id "list". */
   const routesAt = (path: string): Match[] => {
-    const matched = routes.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
-    const fewest = Math.min(...matched.map(({ route }) => placeholders(route.operation.path)));
-    return matched.filter(({ route }) => placeholders(route.operation.path) === fewest);
+    const candidates = [...(byFirstSegment.get(firstSegment(path)) ?? []), ...anyArea];
+    const matched = candidates.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
+    const fewest = Math.min(...matched.map(({ route }) => route.placeholders));
+    return matched.filter(({ route }) => route.placeholders === fewest);
   };
 
   const noFiles: ReadonlySet<string> = new Set();

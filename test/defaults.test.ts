@@ -53,6 +53,14 @@ describe("security headers", () => {
       expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
       expect(response.headers.get("content-security-policy"), path).toMatch(/default-src 'self'.*script-src 'self'.*frame-ancestors 'none'/);
       expect(response.headers.get("strict-transport-security"), path).toBeNull();
+      // The rest of helmet's, set once per answer from what helmet sets (src/http/security-headers.ts).
+      expect(response.headers.get("cross-origin-opener-policy"), path).toBe("same-origin");
+      expect(response.headers.get("origin-agent-cluster"), path).toBe("?1");
+      expect(response.headers.get("x-dns-prefetch-control"), path).toBe("off");
+      expect(response.headers.get("x-download-options"), path).toBe("noopen");
+      expect(response.headers.get("x-permitted-cross-domain-policies"), path).toBe("none");
+      expect(response.headers.get("x-xss-protection"), path).toBe("0");
+      expect(response.headers.get("x-powered-by"), path).toBeNull();
     }
   });
 
