@@ -3,7 +3,7 @@ import { badInput, forbidden, unauthenticated } from "./errors.js";
 import { raisedRefusal } from "../db/errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { column, type ModelInfo, type RecordsDeclaration } from "./records.js";
-import { recordScopeSql, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
+import { recordScopeSql, scopeKind, scopeSecludedSql, type ScopeKind } from "./scope-kinds.js";
 
 /** A record that belongs to a scope (of a registered kind, src/common/scope-kinds.ts) and was created by a user. */
 export interface ScopedRecord {
@@ -35,28 +35,36 @@ export type ScopeRule = { rule: "writers" } | { rule: "managers"; refused: strin
 export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: number, admits: ScopeRule = { rule: "writers" }): Prisma.Sql | null {
   const user = requireUser(ctx);
   const kind = scopeKind(scope);
-  const exists = kind.exists ? kind.exists(scopeId) : true;
   const refused = admits.rule === "managers" ? admits.refused : (kind.writeRefused ?? `You may not write in this ${kind.name} scope.`);
-  const admitted = user.isAdmin
-    ? true
-    : admits.rule === "managers"
-      ? kind.managers
-        ? Prisma.sql`${scopeId} IN (${kind.managers(user.id)})`
-        : false
-      : kind.writers === "anyone"
-        ? true
-        : Prisma.sql`${scopeId} IN (${kind.writers(user.id)})`;
+  const admitted = user.isAdmin ? true : admittedSql(kind, admits, scopeId, user.id);
   const missing = `no ${kind.name} with id ${scopeId}`;
-  // A scope secluded from the caller (a hidden group, to a non-member) answers as a missing one: a write
-  // must not tell them it exists, as reads do not (administrators see every scope).
-  const secluded = user.isAdmin ? null : scopeSecludedSql({ scope, scopeId }, user.id);
-  const absent = exists === false ? true : exists === true ? (secluded ?? false) : secluded ? Prisma.sql`NOT (${exists}) OR ${secluded}` : Prisma.sql`NOT (${exists})`;
+  const absent = absentSql(kind, scope, scopeId, user);
   if (absent === true) throw badInput("scopeId", missing);
   if (absent === false && admitted === false) throw forbidden(refused);
   if (absent === false && admitted === true) return null;
   return Prisma.sql`SELECT CASE WHEN ${absent} THEN write_refused('HG400', 'scopeId', ${missing})
                                 WHEN (${admitted}) IS NOT TRUE THEN write_refused('HG403', '', ${refused})
                                 ELSE TRUE END AS admitted`;
+}
+
+/** Whether the kind's rule admits the user in the scope: known now (true, false), or SQL to ask. */
+function admittedSql(kind: ScopeKind, admits: ScopeRule, scopeId: number, userId: number): boolean | Prisma.Sql {
+  if (admits.rule === "managers") return kind.managers ? Prisma.sql`${scopeId} IN (${kind.managers(userId)})` : false;
+  if (kind.writers === "anyone") return true;
+  return Prisma.sql`${scopeId} IN (${kind.writers(userId)})`;
+}
+
+/**
+ * Whether the scope is not there for the user: known now (true, false), or SQL to ask. A scope secluded
+ * from the caller (a hidden group, to a non-member) answers as a missing one: a write must not tell them
+ * it exists, as reads do not (administrators see every scope).
+ */
+function absentSql(kind: ScopeKind, scope: string, scopeId: number, user: { id: number; isAdmin: boolean }): boolean | Prisma.Sql {
+  const exists = kind.exists ? kind.exists(scopeId) : true;
+  const secluded = user.isAdmin ? null : scopeSecludedSql({ scope, scopeId }, user.id);
+  if (exists === false) return true;
+  if (exists === true) return secluded ?? false;
+  return secluded ? Prisma.sql`NOT (${exists}) OR ${secluded}` : Prisma.sql`NOT (${exists})`;
 }
 
 /** `scopeWriteCheck` as a statement of its own, through `sqlOf(ctx)` (inside a write's transaction: a record moving scope). */
