@@ -48,7 +48,7 @@ const writes = {
     VALUES ($1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}) RETURNING id, title, pagename`,
   // One statement, as src/wiki/service.ts sends it: ids, the page (nothing if its name is taken), its
   // first revision, its outbox event, and the answer: the page as GET /wiki/{id} reads it, with that revision.
-  pageRevisionEvent: `WITH ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
+  pageRevisionEvent: `WITH ids AS (SELECT nextval('wiki_pages_id_seq'::regclass)::int AS page_id, nextval('wiki_revisions_id_seq'::regclass)::int AS revision_id),
     created AS (INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text, revision_count)
       SELECT page_id, $1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}, revision_id, lower($4), 1 FROM ids
       ON CONFLICT (scope, scope_id, pagename) DO NOTHING

@@ -6,6 +6,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
+import { nextIdSql } from "../src/common/write-path.js";
 import "../src/areas.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
 
@@ -97,6 +98,20 @@ describe("domain events", () => {
     expect(await eventCount()).toBe(afterOther);
     expect((await server.rest("GET", `/wiki/${page.body.id}`)).body.title).toBe("Guarded");
     expect((await server.rest("GET", `/wiki/${other.body.id}`)).body.pagename).toBe("Other");
+  });
+});
+
+describe("ids taken before an insert (nextIdSql)", () => {
+  it("name every table's id sequence as PostgreSQL named it", async () => {
+    const tables = await sql().query<{ table_name: string; sequence: string | null }>(
+      Prisma.sql`SELECT table_name, pg_get_serial_sequence(quote_ident(table_name), 'id') AS sequence FROM information_schema.columns
+                 WHERE table_schema = 'public' AND column_name = 'id' AND column_default LIKE 'nextval(%'`,
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    for (const { table_name, sequence } of tables) expect(sequence).toBe(`public.${table_name}_id_seq`);
+    const ctx = { db: server.app.db.prisma } as never;
+    const [row] = await sql().query<{ page: number; revision: number }>(Prisma.sql`SELECT ${nextIdSql(ctx, "WikiPage")} AS page, ${nextIdSql(ctx, "WikiRevision")} AS revision`);
+    expect(row).toEqual({ page: expect.any(Number), revision: expect.any(Number) });
   });
 });
 

@@ -14,7 +14,7 @@ import { changesNothing, parseInput, type RawInput } from "../common/validation.
 import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
 import { writeFailure } from "../db/errors.js";
 import { domainEvents } from "../common/events.js";
-import { NOW, changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { NOW, changeRecord, createRecord, deleteRecord, insertStatement, nextIdSql, updateStatement, writtenRecords } from "../common/write-path.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
@@ -160,7 +160,7 @@ export async function createWikiPage(ctx: RequestContext, input: CreateWikiPage,
         scope,
         answer: { query: query as Selection, relations: { currentRevision: "revision" } },
         inserted: Prisma.sql`
-          ids AS (SELECT nextval(pg_get_serial_sequence('wiki_pages', 'id'))::int AS page_id, nextval(pg_get_serial_sequence('wiki_revisions', 'id'))::int AS revision_id),
+          ids AS (SELECT ${nextIdSql(ctx, "WikiPage")} AS page_id, ${nextIdSql(ctx, "WikiRevision")} AS revision_id),
           created AS (${insertStatement(
             ctx,
             WIKI_PAGES,
