@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer, type TestUser } from "../../test/server.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
 import {
   TestCreateWikiPageDocument,
   TestDeleteWikiPageDocument,
@@ -136,6 +138,19 @@ describe("GET /api/wiki/list", () => {
     await server.rest("PUT", `/wiki/${page.body.id}`, { token: alice.token, body: { title: "Quantum notes", pagetext: "rewritten", state: 1, ...scope } });
     expect((await list("entangle")).body.total).toBe(0);
     expect((await list("REWRITTEN")).body.total).toBe(1);
+  });
+
+  it("finds the current text of pages whose revision another writer set, leaving the text to the database", async () => {
+    const scope = { scope: "project", scope_id: 8 };
+    const list = (search: string) => server.rest("GET", "/wiki/list", { query: { ...scope, search } });
+    const page = await create(alice.token, { title: "Outside writer", pagetext: "before", state: 1, ...scope });
+    const sql = sqlClientOf(server.app.db.prisma);
+    const [revision] = await sql.query<{ id: number }>(
+      Prisma.sql`INSERT INTO wiki_revisions (page_id, version, pagetext, summary, length, created, created_by) VALUES (${page.body.id}, 2, 'Afterwards', '', 10, now(), ${alice.id}) RETURNING id`,
+    );
+    await sql.query(Prisma.sql`UPDATE wiki_pages SET current_revision_id = ${revision!.id} WHERE id = ${page.body.id}`);
+    expect((await list("afterwards")).body.total).toBe(1);
+    expect((await list("before")).body.total).toBe(0);
   });
 });
 
