@@ -79,6 +79,12 @@ describe("GraphQL query cost counts list sizes", () => {
     const withVariables = "query($pages: Int, $revisions: Int) { wikiPages(limit: $pages) { items { id revisions(limit: $revisions) { id pagetext } } } }";
     expect((await run(withVariables, { pages: 100, revisions: 100 })).errors?.[0]?.message).toMatch(/costs 20301/);
     expect((await run(withVariables, { pages: 5, revisions: 5 })).errors).toBeUndefined();
+    // Costs are kept per document and the variables they depend on (page sizes, @skip/@include), so a
+    // cheap run's cost is never reused for a costly one, whatever else the variables hold.
+    expect((await run(withVariables, { pages: 100, revisions: 100 })).errors?.[0]?.message).toMatch(/costs 20301/);
+    const switched = "query($deep: Boolean!, $note: String) { wikiPages(limit: 100, search: $note) { items { id revisions(limit: 100) @include(if: $deep) { id pagetext } } } }";
+    expect((await run(switched, { deep: false, note: "a" })).errors).toBeUndefined();
+    expect((await run(switched, { deep: true, note: "a" })).errors?.[0]?.message).toMatch(/costs 20301/);
     // Variables that do not fit their types are still the client's error, named as GraphQL names them.
     const wrong = await run(withVariables, { pages: "many" });
     expect(wrong.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");

@@ -5,7 +5,6 @@ import {
   NoSchemaIntrospectionCustomRule,
   Source,
   TokenKind,
-  getOperationAST,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -14,6 +13,8 @@ import {
   isScalarType,
   typeFromAST,
   validate,
+  visit,
+  type ASTNode,
   type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -91,6 +92,24 @@ export function queryCost(
 /** A request the limits refuse: BAD_REQUEST and HTTP 400 whatever the Accept header, never masked or logged. */
 const limitError = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
 
+const costVariablesOf = new WeakMap<DocumentNode, Set<string>>();
+
+/** The variables a document's cost depends on (`costEstimators`): those in `limit` arguments and in directives. Found once per parsed document. */
+function costVariables(document: DocumentNode): Set<string> {
+  let found = costVariablesOf.get(document);
+  if (found) return found;
+  found = new Set();
+  const collect = (node: ASTNode) => visit(node, { Variable: (variable) => void found!.add(variable.name.value) });
+  visit(document, {
+    Argument: (argument) => (argument.name.value === "limit" ? void collect(argument.value) : undefined),
+    Directive: (directive) => void collect(directive),
+    // A variable's definition (its default value) is not a use.
+    VariableDefinition: () => false,
+  });
+  costVariablesOf.set(document, found);
+  return found;
+}
+
 /** Costs kept per parsed document (yoga's parse cache hands the same DocumentNode back for the same text), per operation and variables. */
 const MAX_COSTS_PER_DOCUMENT = 32;
 /** Variables longer than this as JSON are measured every time. */
@@ -105,14 +124,16 @@ function costLimitPlugin(): Plugin {
   const costs = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      // Queries with small variables only: mutations carry their input (texts of any size) and are seldom
-      // sent twice alike, and variables are measured without being written out first (a client's variables
-      // may be nested deeper than JSON.stringify's stack allows: the fuzzer sends 200,000 brackets).
+      // The cost depends on the variables only where they are page sizes (`limit`) or decide @skip and
+      // @include: the key holds those alone, so a mutation's input (texts of any size, seldom sent twice
+      // alike) does not stop its cost being kept. Measured without being written out first (a client's
+      // variables may be nested deeper than JSON.stringify's stack allows: the fuzzer sends 200,000 brackets).
       const variables = args.variableValues ?? {};
-      const keep =
-        getOperationAST(args.document, args.operationName)?.operation === "query" && jsonLength(variables, MAX_KEPT_VARIABLES_LENGTH) <= MAX_KEPT_VARIABLES_LENGTH;
+      const relevant: Record<string, unknown> = {};
+      for (const name of costVariables(args.document)) if (name in variables) relevant[name] = variables[name];
+      const keep = jsonLength(relevant, MAX_KEPT_VARIABLES_LENGTH) <= MAX_KEPT_VARIABLES_LENGTH;
       let known = costs.get(args.document);
-      const key = keep ? `${args.operationName ?? ""}\u0000${JSON.stringify(variables)}` : "";
+      const key = keep ? `${args.operationName ?? ""}\u0000${JSON.stringify(relevant)}` : "";
       let cost = keep ? known?.get(key) : undefined;
       if (cost === undefined) {
         try {
