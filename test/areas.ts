@@ -46,7 +46,14 @@ export interface AreaTesting {
 }
 
 /** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
-export type SharedSuite = "contract" | "contract records" | "authorization matrix" | "hot paths";
+export type SharedSuite =
+  | "contract"
+  | "contract records"
+  | "contract partial update"
+  | "contract access levels"
+  | "totals"
+  | "authorization matrix"
+  | "hot paths";
 
 export interface ListContract {
   /**
@@ -63,6 +70,11 @@ export interface ListContract {
     idKey?: string;
     /** Sort names whose values the REST record keeps under another key (groups: `id` → `gidNumber`). */
     sortKeys?: Record<string, string>;
+    /**
+     * Sort columns no field answers, as a record's value worked out from its GraphQL fields (announcements'
+     * `rank`, stored as sticky × 100,000 + priority), for the sort checks.
+     */
+    sortValues?: Record<string, (item: Record<string, unknown>) => unknown>;
     /**
      * A list whose path names its scope (`/groups/{group}/announcements/list`) instead of taking
      * `scope`/`scope_id`: the suites fill the placeholder from a scope of their own (`scopeIn`), and the
@@ -229,8 +241,15 @@ export function scopedRequest(template: string, where: Where): { path: string; q
 export const recordPath = (template: string, id: number | string, where: Where = {}) =>
   scopedRequest(template.replace(/\{(id|record_id)\}/, String(id)), where).path;
 
-/** The record id's placeholder of a row path (`id`, or a plugin row's `record_id`): what a 400 about it names. */
-export const recordIdName = (template: string) => (template.includes("{record_id}") ? "record_id" : "id");
+/**
+ * The parameter a row path's record id is (what a 400 about it names): the row's parameter read from
+ * `{id}` or `{record_id}` (a group plugin row's `record_id`, whichever placeholder its path names).
+ */
+export function recordIdName(template: string): string {
+  const placeholder = template.includes("{record_id}") ? "record_id" : "id";
+  const row = restOperations.find((operation) => operation.path === template);
+  return row?.params.find((param) => (param.placeholder ?? param.name) === placeholder)?.name ?? placeholder;
+}
 
 /**
  * How a GraphQL list or record field of `contract` is told its scope: the variable declarations, the

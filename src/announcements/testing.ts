@@ -20,7 +20,14 @@ export const testing: AreaTesting = {
   },
   contract: {
     table: "announcements",
-    list: { path: "/groups/{group}/announcements/list", key: "announcements", graphql: "groupAnnouncements", scopeFromPath: groupPluginScope("announcements") },
+    list: {
+      path: "/groups/{group}/announcements/list",
+      key: "announcements",
+      graphql: "groupAnnouncements",
+      scopeFromPath: groupPluginScope("announcements"),
+      // The default order's stored column (src/announcements/service.ts, rankOf).
+      sortValues: { rank: (item) => Number(item.sticky) * 100_000 + Number(item.priority) },
+    },
     spec: ANNOUNCEMENTS_LIST,
     searchField: "title",
     read: { path: "/groups/{group}/announcements/{record_id}" },
@@ -40,6 +47,12 @@ export const testing: AreaTesting = {
       { name: "unpublished", published: false, values: { state: 0 } },
     ],
     writers: "managers",
+    skips: {
+      "contract partial update":
+        "its checks make records as a plain user (alice, the creator who may change them) in the state PUT does not default to; announcements are written by managers only and default to published (state 1): their updates by every caller are the authorization matrix's, PATCH keeping the rest src/groups/plugins.test.ts's and announcements.test.ts's",
+      "contract access levels":
+        "its checks seed records as plain users and group members in a scope of their own and the cast's group; announcements are written by the group's managers only: every caller (invitees and applicants too) x access level x publishing state is the authorization matrix's",
+    },
     notFound: (id) => `Announcement ${id} not found.`,
     plan: {
       // Announcements are in groups only: a tenth in the plan's group, the rest spread over 50 others; as the
