@@ -77,7 +77,7 @@ export interface ListContract {
     sortValues?: Record<string, (item: Record<string, unknown>) => unknown>;
     /**
      * A list whose path names its scope (`/groups/{group}/announcements/list`) instead of taking
-     * `scope`/`scope_id`: the suites fill the placeholder from a scope of their own (`scopeIn`), and the
+     * `scope`/`scope_id`: the suites fill the placeholder from a scope of their own (`PathScope.make`), and the
      * GraphQL twins take it as the argument of the same name.
      */
     scopeFromPath?: PathScope;
@@ -157,7 +157,7 @@ export interface PathScope {
    * user who is then the scope's manager): the placeholder's value and the scope id.
    */
   make(server: TestServer, token: string): Promise<{ value: string; scopeId: number }>;
-  /** Makes `userId` a plain member of the scope (the suites' "member" caller). */
+  /** Makes `userId` a member of the scope (a manager when `manager`): the suites' member and manager callers. */
   addMember(server: TestServer, scopeId: number, userId: number, manager?: boolean): Promise<void>;
   /**
    * Statements a request spends resolving the path's scope before the area's own (the group's lookup,

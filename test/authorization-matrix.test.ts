@@ -272,12 +272,16 @@ for (const area of areas) {
       return resent(() => server.graphql(parsed.get(document)!, variables, token));
     };
 
-    // The scope's arguments (`scope`/`scopeId`, a twin's `group`, or none), as graphqlScope gives them.
-    const scopeArgs = graphqlScope(contract);
-    const withScope = (declarations: string) => [scopeArgs.declarations, declarations].filter(Boolean).join(", ");
-    const scopedCall = (field: string, args: string) => `${field}(${[scopeArgs.args, args].filter(Boolean).join(", ")})`;
-    const listCall = scopedCall(contract.list.graphql, `limit: $limit${contract.spec.search ? ", search: $search" : ""}`);
-    const listDocument = (selection: string) => `query(${withScope(`$limit: Int${contract.spec.search ? ", $search: String" : ""}`)}) { list: ${listCall} { ${selection} } }`;
+    // The scope's arguments (`scope`/`scopeId`, a twin's `group`, or none), as graphqlScope gives them: the
+    // list's always; a record's only under a path's scope (the twins take the group, the others the id alone).
+    const listScope = graphqlScope(contract);
+    const recordScope = contract.list.scopeFromPath ? listScope : { declarations: "", args: "" };
+    const joined = (...parts: string[]) => parts.filter(Boolean).join(", ");
+    const withScope = (declarations: string) => joined(recordScope.declarations, declarations);
+    const scopedCall = (field: string, args: string) => `${field}(${joined(recordScope.args, args)})`;
+    const recordVariables = (seed: Seed) => (contract.list.scopeFromPath ? graphqlScope(contract, whereOf(seed)).variables : {});
+    const listCall = `${contract.list.graphql}(${joined(listScope.args, `limit: $limit${contract.spec.search ? ", search: $search" : ""}`)})`;
+    const listDocument = (selection: string) => `query(${joined(listScope.declarations, `$limit: Int${contract.spec.search ? ", $search: String" : ""}`)}) { list: ${listCall} { ${selection} } }`;
 
     const transports: Record<
       TransportName,
@@ -321,7 +325,7 @@ for (const area of areas) {
       },
       GraphQL: {
         async read(seed, id, token) {
-          const { data, errors } = await gql(`query(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.read!, "id: $id")} { id } }`, { ...graphqlScope(contract, whereOf(seed)).variables, id }, token);
+          const { data, errors } = await gql(`query(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.read!, "id: $id")} { id } }`, { ...recordVariables(seed), id }, token);
           if (Number(data?.record?.id) === id && !errors.length) return "shown";
           if (!data && errors[0]?.extensions?.code === "NOT_FOUND") return "hidden";
           return `GraphQL ${JSON.stringify({ data, errors })}`;
@@ -341,7 +345,7 @@ for (const area of areas) {
           // An empty input changes nothing (GraphQL updates are partial); the selection asks for the record's content.
           const { data, errors } = await gql(
             `mutation(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.update!, "id: $id, input: {}")} { id ${searchFieldOf()} } }`,
-            { ...graphqlScope(contract, whereOf(seed)).variables, id: record.id },
+            { ...recordVariables(seed), id: record.id },
             token,
           );
           if (errors.length) return graphqlRefusal(errors);
@@ -349,7 +353,7 @@ for (const area of areas) {
           return Number(data?.record?.id) === record.id && searchTextIn(data!.record) ? "done" : `GraphQL ${JSON.stringify(data)}`;
         },
         async remove(seed, id, token) {
-          const { data, errors } = await gql(`mutation(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.remove!, "id: $id")} }`, { ...graphqlScope(contract, whereOf(seed)).variables, id }, token);
+          const { data, errors } = await gql(`mutation(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.remove!, "id: $id")} }`, { ...recordVariables(seed), id }, token);
           if (errors.length) return graphqlRefusal(errors);
           return Number(data?.record) === id ? "done" : `GraphQL ${JSON.stringify(data)}`;
         },
