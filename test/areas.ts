@@ -7,6 +7,7 @@ import type { ListSpec } from "../src/common/paging.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
 import type { RestOperation } from "../rest-facade/types.js";
+import { restOperations } from "../rest-facade/table.js";
 
 /** The API document's parameter list of one operation: name → [type, required, default?]. */
 export type Documented = Record<string, [type: string, required: boolean, fallback?: string | number]>;
@@ -37,11 +38,6 @@ export interface AreaTesting {
   create(server: TestServer, token: string, values?: Record<string, unknown>): Promise<number>;
   contract?: ListContract;
   /**
-   * For an area without a `contract` because its records are listed under a group path only
-   * (announcements): the list the plan test (test/plans.test.ts) still covers, in group scopes only.
-   */
-  plans?: { spec: ListSpec; plan?: ListContract["plan"] };
-  /**
    * The row's path ready to call, for rows whose placeholders are more than a record's `{id}` (a group
    * plugin row's `{group}` and `{record_id}`): it makes what the path names (a group, a record in it) as
    * `token`. Absent: `{id}` is a record made by `create`.
@@ -50,7 +46,14 @@ export interface AreaTesting {
 }
 
 /** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
-export type SharedSuite = "contract" | "contract records" | "authorization matrix" | "hot paths";
+export type SharedSuite =
+  | "contract"
+  | "contract records"
+  | "contract partial update"
+  | "contract access levels"
+  | "totals"
+  | "authorization matrix"
+  | "hot paths";
 
 export interface ListContract {
   /**
@@ -67,6 +70,17 @@ export interface ListContract {
     idKey?: string;
     /** Sort names whose values the REST record keeps under another key (groups: `id` → `gidNumber`). */
     sortKeys?: Record<string, string>;
+    /**
+     * Sort columns no field answers, as a record's value worked out from its GraphQL fields (announcements'
+     * `rank`, stored as sticky × 100,000 + priority), for the sort checks.
+     */
+    sortValues?: Record<string, (item: Record<string, unknown>) => unknown>;
+    /**
+     * A list whose path names its scope (`/groups/{group}/announcements/list`) instead of taking
+     * `scope`/`scope_id`: the suites fill the placeholder from a scope of their own (`PathScope.make`), and the
+     * GraphQL twins take it as the argument of the same name.
+     */
+    scopeFromPath?: PathScope;
   };
   /**
    * Shared suites whose assumptions the area's records do not meet, each with the reason (groups: no
@@ -108,8 +122,12 @@ export interface ListContract {
   states: PublishingState[];
   /** The table the records live in (database-level checks). */
   table: string;
-  /** Who may create records: any signed-in user (scoped areas), or administrators only. */
-  writers: "users" | "administrators";
+  /**
+   * Who may create records: any signed-in user (scoped areas), the scope's managers and administrators
+   * (announcements: a member of the group may not, and a creator who is no longer a manager may change
+   * nothing), or administrators only.
+   */
+  writers: "users" | "managers" | "administrators";
   /** The record's "not found" message for id N, as the read answers it. */
   notFound(id: number): string;
   /**
@@ -121,6 +139,33 @@ export interface ListContract {
     filters?: Record<string, string | number>[];
     seed?(rows: number, context: { authors: number[]; groupId: number }): Prisma.Sql;
   };
+}
+
+/**
+ * Where the records of a list whose path names its scope live, for the shared suites
+ * (`ListContract.list.scopeFromPath`). A scope is given to the suites' helpers as the path's placeholder
+ * value, `{ group: "news1" }`: `scopedRequest` fills the path with it, `graphqlScope` passes it to the
+ * twins, and the area's `create` takes it among its values.
+ */
+export interface PathScope {
+  /** The placeholder the paths name the scope by, and the GraphQL twins' argument (`group`). */
+  placeholder: string;
+  /** The scope kind it stands for (`group`). */
+  kind: string;
+  /**
+   * A fresh scope, made as `token`, who becomes its manager (the area's writer: an administrator, or a
+   * user who is then the scope's manager): the placeholder's value and the scope id.
+   */
+  make(server: TestServer, token: string): Promise<{ value: string; scopeId: number }>;
+  /** Makes `userId` a member of the scope (a manager when `manager`): the suites' member and manager callers. */
+  addMember(server: TestServer, scopeId: number, userId: number, manager?: boolean): Promise<void>;
+  /**
+   * Statements a request spends resolving the path's scope before the area's own (the group's lookup,
+   * groupIdFromPath): the hot-path counts add them.
+   */
+  statements: number;
+  /** The GraphQL twins' root fields, each taking the placeholder as an argument (absent: the area has none). */
+  graphql: { read?: string; update?: string; remove?: string };
 }
 
 export interface PublishingState {
@@ -174,3 +219,78 @@ export const listedRecords = (contract: ListContract, body: unknown): Record<str
   (contract.list.key ? (body as Record<string, unknown>)[contract.list.key] : body) as Record<string, unknown>[];
 export const listedTotal = (contract: ListContract, response: { body: unknown; headers: Headers }): number =>
   contract.list.key ? ((response.body as { total: number }).total) : Number(response.headers.get("X-Total-Count"));
+
+/** A scope for a list request: `scope`/`scope_id` (or nothing) as query values, or the path's placeholder value (`{ group: "news1" }`). */
+export type Where = Record<string, string | number>;
+
+/**
+ * A path and query for `where`: the placeholders the path names are filled from it (a list or row under
+ * `scopeFromPath`), the rest go into the query.
+ */
+export function scopedRequest(template: string, where: Where): { path: string; query: Where } {
+  let path = template;
+  const query: Where = {};
+  for (const [name, value] of Object.entries(where)) {
+    if (path.includes(`{${name}}`)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    else query[name] = value;
+  }
+  return { path, query };
+}
+
+/** A record row's path: `{id}` or `{record_id}` the record's id, other placeholders from `where` (a path scope). */
+export const recordPath = (template: string, id: number | string, where: Where = {}) =>
+  scopedRequest(template.replace(/\{(id|record_id)\}/, String(id)), where).path;
+
+/**
+ * The parameter a row path's record id is (what a 400 about it names): the row's parameter read from
+ * `{id}` or `{record_id}` (a group plugin row's `record_id`, whichever placeholder its path names).
+ */
+export function recordIdName(template: string): string {
+  const placeholder = template.includes("{record_id}") ? "record_id" : "id";
+  const row = restOperations.find((operation) => operation.path === template);
+  return row?.params.find((param) => (param.placeholder ?? param.name) === placeholder)?.name ?? placeholder;
+}
+
+/**
+ * How a GraphQL list or record field of `contract` is told its scope: the variable declarations, the
+ * arguments and the variables for `where` (`scope`/`scopeId`, the twin's placeholder argument, or none).
+ */
+export function graphqlScope(contract: ListContract, where: Where = {}) {
+  const fromPath = contract.list.scopeFromPath;
+  if (fromPath) {
+    const name = fromPath.placeholder;
+    return { declarations: `$${name}: String!`, args: `${name}: $${name}`, variables: { [name]: where[name] } as Record<string, unknown> };
+  }
+  if (!contract.spec.scoped) return { declarations: "", args: "", variables: {} as Record<string, unknown> };
+  const variables: Record<string, unknown> = where.scope === undefined ? {} : { scope: where.scope, scopeId: where.scope_id };
+  return { declarations: "$scope: String, $scopeId: Int", args: "scope: $scope, scopeId: $scopeId", variables };
+}
+
+/** The REST list row of `contract`. */
+export const listRow = (contract: ListContract) => restOperations.find((operation) => operation.method === "GET" && operation.path === contract.list.path)!;
+
+/**
+ * Whether the REST list row takes `parameter` (a group plugin's list takes `limit` and `start` only, as
+ * the API document gives it: its sort and search are the GraphQL twin's).
+ */
+export const listTakes = (contract: ListContract, parameter: string) => listRow(contract).params.some((param) => param.name === parameter);
+
+/**
+ * A list of `where` through GraphQL, as the REST list answers it (`{ ids, items, total }` or the errors):
+ * `args` in GraphQL names (`sortDir`), `selection` the items' fields.
+ */
+export async function graphqlList(server: TestServer, contract: ListContract, where: Where, args: Record<string, unknown>, token?: string, selection = "id") {
+  const scope = graphqlScope(contract, where);
+  const declared = Object.keys(args).map((name) => `$${name}: ${name === "search" || name === "sort" || name === "sortDir" ? "String" : "Int"}`);
+  const declarations = [scope.declarations, ...declared].filter(Boolean).join(", ");
+  const call = [scope.args, ...Object.keys(args).map((name) => `${name}: $${name}`)].filter(Boolean).join(", ");
+  const query = `query${declarations ? `(${declarations})` : ""} { list: ${contract.list.graphql}${call ? `(${call})` : ""} { items { ${selection} } total } }`;
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables: { ...scope.variables, ...args } }),
+  });
+  const body = (await response.json()) as { data?: { list: { items: Record<string, unknown>[]; total: number } }; errors?: unknown[] };
+  if (body.errors || !body.data) return { errors: body.errors ?? [body], ids: [] as number[], items: [] as Record<string, unknown>[], total: NaN };
+  return { errors: undefined, ids: body.data.list.items.map((item) => Number(item.id)), items: body.data.list.items, total: body.data.list.total };
+}

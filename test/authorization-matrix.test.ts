@@ -3,7 +3,7 @@ import { getNamedType, parse, type GraphQLObjectType } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { schema } from "../src/graphql/schema.js";
 import type { AccessLevelName } from "../src/common/access.js";
-import { areaTestings, contractAreas, listedRecords, listedTotal, type AreaTesting, type ListContract, type PublishingState } from "./areas.js";
+import { contractAreas, graphqlScope, listedRecords, listedTotal, listTakes, recordPath, scopedRequest, type AreaTesting, type ListContract, type PublishingState, type Where } from "./areas.js";
 import { startServer, type RestOptions, type TestServer } from "./server.js";
 
 /**
@@ -60,11 +60,14 @@ const oracle = {
   },
   /**
    * "Update and delete: the creator, administrators, and group managers for group-scoped records."
-   * Areas whose records only administrators write (citations) leave the creator and managers out.
+   * Areas whose records only administrators write (citations) leave the creator and managers out; areas
+   * whose records only the scope's managers write (announcements) leave the creator out: a creator who is
+   * no longer a manager changes nothing.
    */
   mayManage(role: Role, record: Subject, writers: ListContract["writers"]): boolean {
     if (role === "administrator") return true;
     if (writers === "administrators") return false;
+    if (writers === "managers") return role === "group manager" && record.scope === "group";
     return role === "creator" || (role === "group manager" && record.scope === "group");
   },
   /**
@@ -121,6 +124,8 @@ const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
 /** The GraphQL root fields of an area, named by the contract's one rule from its list field's item type. */
 function graphqlFields(contract: ListContract) {
+  // The twins of a list whose path names its scope are declared with it (`groupAnnouncement`, …).
+  if (contract.list.scopeFromPath) return contract.list.scopeFromPath.graphql;
   const listType = getNamedType(schema.getQueryType()!.getFields()[contract.list.graphql]!.type) as GraphQLObjectType;
   const model = getNamedType(listType.getFields().items!.type).name;
   const queries = schema.getQueryType()!.getFields();
@@ -141,7 +146,8 @@ function transportsOf(area: Area, operation: Operation): TransportName[] {
     "read by id": [Boolean(contract.read), Boolean(graphql.read)],
     "shown in the list": [true, true],
     "counted in the total": [true, true],
-    "found by search": [Boolean(contract.spec.search), Boolean(contract.spec.search)],
+    // The REST list searches where its row takes `search` (a group plugin's list does not: its twin does).
+    "found by search": [Boolean(contract.spec.search) && listTakes(contract, "search"), Boolean(contract.spec.search)],
     update: [Boolean(contract.update), Boolean(graphql.update)],
     delete: [Boolean(contract.remove), Boolean(graphql.remove)],
   };
@@ -154,7 +160,8 @@ function planOf(area: Area) {
   // Only areas whose records users write have creators with rights of their own; elsewhere records are an administrator's.
   const roles = ROLES.filter((role) => role !== "creator" || contract.writers === "users");
   const levels: (Seed["access"] | undefined)[] = contract.access ? contract.access.levels.map((level) => ({ value: level.value, name: level.name })) : [undefined];
-  const scopes: (ScopeKind | null)[] = contract.spec.scoped ? ["site", "group", "member"] : [null];
+  // A list whose path names its scope (a group plugin's) has records in that kind of scope only.
+  const scopes: (ScopeKind | null)[] = contract.list.scopeFromPath ? [contract.list.scopeFromPath.kind as ScopeKind] : contract.spec.scoped ? ["site", "group", "member"] : [null];
   const seeds: Seed[] = [];
   // A member scope differs from the site only if a rule took it for a group (the matrix's group shares its
   // scope_id): private records shown to the group's members, or the group's manager changing records. Its
@@ -242,13 +249,12 @@ for (const area of areas) {
     let server: TestServer;
     const tokens = new Map<Role, string | undefined>();
     /** Where each scope kind is: site 0, the matrix's group, the creator's member scope. */
-    const scopeOf = new Map<ScopeKind | null, { scope: string; scopeId: number } | null>();
+    const scopeOf = new Map<ScopeKind | null, Where>();
     /** Each seed's record: its id and what a PUT sends back to leave it unchanged. */
     const records = new Map<number, { id: number; stored?: Record<string, unknown> }>();
     let writerToken: string;
 
     const searchTextOf = (seed: Seed) => `mxq${String(seed.index).padStart(3, "0")}z`;
-    const pathOf = (template: string, id: number) => template.replace("{id}", String(id));
     const whereOf = (seed: Seed) => scopeOf.get(seed.scope)!;
     const rest = (method: string, path: string, options: RestOptions) => resent(() => server.rest(method, path, options));
 
@@ -266,78 +272,88 @@ for (const area of areas) {
       return resent(() => server.graphql(parsed.get(document)!, variables, token));
     };
 
-    const listArgs = contract.spec.scoped ? "$scope: String, $scopeId: Int, " : "";
-    const listCall = `${contract.list.graphql}(${contract.spec.scoped ? "scope: $scope, scopeId: $scopeId, " : ""}limit: $limit${contract.spec.search ? ", search: $search" : ""})`;
-    const listDocument = (selection: string) =>
-      `query(${listArgs}$limit: Int${contract.spec.search ? ", $search: String" : ""}) { list: ${listCall} { ${selection} } }`;
+    // The scope's arguments (`scope`/`scopeId`, a twin's `group`, or none), as graphqlScope gives them: the
+    // list's always; a record's only under a path's scope (the twins take the group, the others the id alone).
+    const listScope = graphqlScope(contract);
+    const recordScope = contract.list.scopeFromPath ? listScope : { declarations: "", args: "" };
+    const joined = (...parts: string[]) => parts.filter(Boolean).join(", ");
+    const withScope = (declarations: string) => joined(recordScope.declarations, declarations);
+    const scopedCall = (field: string, args: string) => `${field}(${joined(recordScope.args, args)})`;
+    const recordVariables = (seed: Seed) => (contract.list.scopeFromPath ? graphqlScope(contract, whereOf(seed)).variables : {});
+    const listCall = `${contract.list.graphql}(${joined(listScope.args, `limit: $limit${contract.spec.search ? ", search: $search" : ""}`)})`;
+    const listDocument = (selection: string) => `query(${joined(listScope.declarations, `$limit: Int${contract.spec.search ? ", $search: String" : ""}`)}) { list: ${listCall} { ${selection} } }`;
 
     const transports: Record<
       TransportName,
       {
-        read(id: number, token?: string): Promise<Answer>;
-        list(where: { scope: string; scopeId: number } | null, token: string | undefined, search?: string): Promise<ListAnswer | string>;
-        total(where: { scope: string; scopeId: number } | null, token: string | undefined): Promise<number | string>;
+        read(seed: Seed, id: number, token?: string): Promise<Answer>;
+        list(where: Where, token: string | undefined, search?: string): Promise<ListAnswer | string>;
+        total(where: Where, token: string | undefined): Promise<number | string>;
         update(seed: Seed, token: string | undefined): Promise<Answer>;
-        remove(id: number, token: string | undefined): Promise<Answer>;
+        remove(seed: Seed, id: number, token: string | undefined): Promise<Answer>;
       }
     > = {
       REST: {
-        async read(id, token) {
-          const response = await rest("GET", pathOf(contract.read!.path, id), { token });
+        async read(seed, id, token) {
+          const response = await rest("GET", recordPath(contract.read!.path, id, whereOf(seed)), { token });
           if (response.status === 200 && response.body.id === id) return "shown";
           if (response.status === 404 && JSON.stringify(response.body) === JSON.stringify({ message: contract.notFound(id), code: 404 })) return "hidden";
           return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
         },
         async list(where, token, search) {
-          const query = { ...(where ? { scope: where.scope, scope_id: where.scopeId } : {}), limit: 0, ...(search ? { search } : {}) };
-          const response = await rest("GET", contract.list.path, { query, token });
+          const request = scopedRequest(contract.list.path, where);
+          const response = await rest("GET", request.path, { query: { ...request.query, limit: 0, ...(search ? { search } : {}) }, token });
           if (response.status !== 200) return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
           return { ids: (listedRecords(contract, response.body) as { id: number }[]).map((item) => item.id), total: listedTotal(contract, response) };
         },
         async total(where, token) {
-          const query = { ...(where ? { scope: where.scope, scope_id: where.scopeId } : {}), limit: 1 };
-          const response = await rest("GET", contract.list.path, { query, token });
-          return response.status === 200 ? (response.body.total as number) : `HTTP ${response.status}`;
+          const request = scopedRequest(contract.list.path, where);
+          const response = await rest("GET", request.path, { query: { ...request.query, limit: 1 }, token });
+          return response.status === 200 ? listedTotal(contract, response) : `HTTP ${response.status}`;
         },
         async update(seed, token) {
           const record = records.get(seed.index)!;
-          const response = await rest(contract.update!.method, pathOf(contract.update!.path, record.id), { token, body: contract.update!.body(record.stored!) });
+          const response = await rest(contract.update!.method, recordPath(contract.update!.path, record.id, whereOf(seed)), { token, body: contract.update!.body(record.stored!) });
           if (response.status === 200 && response.body?.id === record.id && searchTextIn(response.body)) return "done";
           if (response.status === 204 && response.body === null) return "done, record withheld";
           return refusal(response.status, response.body);
         },
-        async remove(id, token) {
-          const response = await rest("DELETE", pathOf(contract.remove!.path, id), { token });
+        async remove(seed, id, token) {
+          const response = await rest("DELETE", recordPath(contract.remove!.path, id, whereOf(seed)), { token });
           return response.status === 204 ? "done" : refusal(response.status, response.body);
         },
       },
       GraphQL: {
-        async read(id, token) {
-          const { data, errors } = await gql(`query($id: ID!) { record: ${graphql.read}(id: $id) { id } }`, { id }, token);
+        async read(seed, id, token) {
+          const { data, errors } = await gql(`query(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.read!, "id: $id")} { id } }`, { ...recordVariables(seed), id }, token);
           if (Number(data?.record?.id) === id && !errors.length) return "shown";
           if (!data && errors[0]?.extensions?.code === "NOT_FOUND") return "hidden";
           return `GraphQL ${JSON.stringify({ data, errors })}`;
         },
         async list(where, token, search) {
-          const variables = { ...(where ?? {}), limit: 0, ...(search ? { search } : {}) };
+          const variables = { ...graphqlScope(contract, where).variables, limit: 0, ...(search ? { search } : {}) };
           const { data, errors } = await gql(listDocument("items { id } total"), variables, token);
           if (errors.length) return `GraphQL ${JSON.stringify(errors)}`;
           return { ids: (data!.list.items as { id: string }[]).map((item) => Number(item.id)), total: data!.list.total };
         },
         async total(where, token) {
-          const { data, errors } = await gql(listDocument("total"), { ...(where ?? {}), limit: 1 }, token);
+          const { data, errors } = await gql(listDocument("total"), { ...graphqlScope(contract, where).variables, limit: 1 }, token);
           return errors.length ? `GraphQL ${JSON.stringify(errors)}` : (data!.list.total as number);
         },
         async update(seed, token) {
           const record = records.get(seed.index)!;
           // An empty input changes nothing (GraphQL updates are partial); the selection asks for the record's content.
-          const { data, errors } = await gql(`mutation($id: ID!) { record: ${graphql.update}(id: $id, input: {}) { id ${searchFieldOf()} } }`, { id: record.id }, token);
+          const { data, errors } = await gql(
+            `mutation(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.update!, "id: $id, input: {}")} { id ${searchFieldOf()} } }`,
+            { ...recordVariables(seed), id: record.id },
+            token,
+          );
           if (errors.length) return graphqlRefusal(errors);
           if (data?.record === null) return "done, record withheld";
           return Number(data?.record?.id) === record.id && searchTextIn(data!.record) ? "done" : `GraphQL ${JSON.stringify(data)}`;
         },
-        async remove(id, token) {
-          const { data, errors } = await gql(`mutation($id: ID!) { record: ${graphql.remove}(id: $id) }`, { id }, token);
+        async remove(seed, id, token) {
+          const { data, errors } = await gql(`mutation(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.remove!, "id: $id")} }`, { ...recordVariables(seed), id }, token);
           if (errors.length) return graphqlRefusal(errors);
           return Number(data?.record) === id ? "done" : `GraphQL ${JSON.stringify(data)}`;
         },
@@ -350,7 +366,7 @@ for (const area of areas) {
 
     const makeRecord = async (seed: Seed) => {
       const values = {
-        ...(seed.scope ? { scope: whereOf(seed)!.scope, scope_id: whereOf(seed)!.scopeId } : {}),
+        ...whereOf(seed),
         ...seed.state.values,
         ...(seed.access ? { access: seed.access.value } : {}),
         [contract.searchField ?? "title"]: `Matrix ${searchTextOf(seed)}`,
@@ -400,10 +416,10 @@ for (const area of areas) {
         administrator: admin.token,
       };
       for (const role of plan.roles) tokens.set(role, byRole[role]);
-      scopeOf.set("site", { scope: "site", scopeId: 0 });
-      scopeOf.set("group", { scope: "group", scopeId: group.id });
-      scopeOf.set("member", { scope: "member", scopeId: creator.id });
-      scopeOf.set(null, null);
+      scopeOf.set("site", { scope: "site", scope_id: 0 });
+      scopeOf.set("group", contract.list.scopeFromPath ? { [contract.list.scopeFromPath.placeholder]: String(group.id) } : { scope: "group", scope_id: group.id });
+      scopeOf.set("member", { scope: "member", scope_id: creator.id });
+      scopeOf.set(null, {});
 
       // Seed the records one by one; after each, every caller's total of its scope, through both transports,
       // must have grown by one exactly when the oracle says the caller may see the record.
@@ -445,7 +461,7 @@ for (const area of areas) {
         await inParallel(
           plan.seeds.map((seed) => async () => {
             const record = records.get(seed.index)!;
-            record.stored = (await rest("GET", pathOf(contract.read!.path, record.id), { token: admin.token })).body;
+            record.stored = (await rest("GET", recordPath(contract.read!.path, record.id, whereOf(seed)), { token: admin.token })).body;
           }),
         );
       }
@@ -463,7 +479,7 @@ for (const area of areas) {
       inParallel(plan.cells.get(operation)!.map((cell) => async () => void (cell.got = await run(cell))));
 
     it(`read by id: ${countOf("read by id")} cells`, async () => {
-      await runEach("read by id", (cell) => transports[cell.transport].read(records.get(cell.seed.index)!.id, tokens.get(cell.role)));
+      await runEach("read by id", (cell) => transports[cell.transport].read(cell.seed, records.get(cell.seed.index)!.id, tokens.get(cell.role)));
       check("read by id");
     }, TIMEOUT);
 
@@ -520,7 +536,7 @@ for (const area of areas) {
             let live: number | null = records.get(seed.index)!.id;
             for (const cell of mine) {
               live ??= await makeRecord(seed);
-              cell.got = await transports[cell.transport].remove(live, tokens.get(cell.role));
+              cell.got = await transports[cell.transport].remove(seed, live, tokens.get(cell.role));
               if (cell.got === "done") live = null;
             }
           }),

@@ -3,7 +3,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { listStatements, type Caller } from "../src/common/paging.js";
 import { accessFieldOf, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
 import { sqlClientOf } from "../src/db/sql.js";
-import { areaTestings } from "./areas.js";
+import { contractAreas } from "./areas.js";
 import { startServer, type TestServer } from "./server.js";
 
 /**
@@ -36,14 +36,13 @@ const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).fla
 const perRowNodesOf = (plan: PlanNode): PlanNode[] =>
   plan["Parent Relationship"] === "InitPlan" ? [] : [plan, ...(plan.Plans ?? []).flatMap(perRowNodesOf)];
 
-/** Every list to plan: each area's contract list, and the group-only lists areas declare in `plans` (site scope: none). */
-const planned = areaTestings.flatMap((testing) =>
-  testing.contract
-    ? [{ testing, spec: testing.contract.spec, plan: testing.contract.plan, siteScope: true }]
-    : testing.plans
-      ? [{ testing, spec: testing.plans.spec, plan: testing.plans.plan, siteScope: false }]
-      : [],
-);
+/** Every list to plan: each area's contract list (one whose path names its scope, a group plugin's: in group scopes only). */
+const planned = contractAreas().map((testing) => ({
+  testing,
+  spec: testing.contract.spec,
+  plan: testing.contract.plan,
+  siteScope: !testing.contract.list.scopeFromPath,
+}));
 
 for (const { testing, spec, plan: declaredPlan, siteScope } of planned) {
   const records = spec.records;

@@ -7,8 +7,9 @@ import { restName } from "../src/common/fields.js";
 import { accessFieldOf, countTriggerArguments, modelInfo, records as declareRecords, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
 import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
 import { sqlClientOf } from "../src/db/sql.js";
+import { schema } from "../src/graphql/schema.js";
 import { createScratchDatabase } from "./scratch-database.js";
-import { areaTestings, listedRecords, listedTotal, type AreaTesting, type ListContract } from "./areas.js";
+import { contractAreas, graphqlList, graphqlScope, listedRecords, listedTotal, listTakes, scopedRequest, type ListContract, type Where } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
 
 /**
@@ -19,26 +20,43 @@ import { startServer, type Cast, type RestResult, type TestServer } from "./serv
  * total equals the records the same list shows (read from the rows, not the counts), and list_counts equals
  * a recount of the table.
  */
-const areas = areaTestings.filter((candidate): candidate is AreaTesting & { contract: ListContract } => Boolean(candidate.contract));
+const areas = contractAreas("totals");
 
-type Viewer = "anonymous" | "alice" | "bob" | "member" | "admin";
+type Viewer = "anonymous" | "alice" | "bob" | "member" | "manager" | "admin";
 
-/** Every viewer's list of one scope: total and records shown agree (fewer than a page, so all are shown). */
-async function expectExactTotals(server: TestServer, cast: Cast, contract: ListContract, where: Record<string, string | number>, step: string) {
+/** Who writes an area's records in these tests, as a viewer: alice (any user), the cast's group manager (managers only), or the administrator. */
+const writerOf = (contract: ListContract): Viewer => (contract.writers === "users" ? "alice" : contract.writers === "managers" ? "manager" : "admin");
+
+/**
+ * Every viewer's list of one scope: total and records shown agree (fewer than a page, so all are shown).
+ * A search goes through the GraphQL list where the REST row takes none (a group plugin's twin).
+ */
+async function expectExactTotals(server: TestServer, cast: Cast, contract: ListContract, where: Where, step: string) {
   const tokens: Record<Viewer, string | undefined> = {
     anonymous: undefined,
     alice: cast.alice.token,
     bob: cast.bob.token,
     member: cast.member.token,
+    manager: cast.manager.token,
     admin: cast.admin.token,
   };
   const totals: Partial<Record<Viewer, number>> = {};
+  const { search, ...scope } = where;
   for (const [viewer, token] of Object.entries(tokens) as [Viewer, string | undefined][]) {
-    const response: RestResult = await server.rest("GET", contract.list.path, { query: { ...where, limit: 0 }, token });
-    expect(response.status, `${step}, ${viewer}: ${JSON.stringify(response.body)}`).toBe(200);
-    const shown = listedRecords(contract, response.body).length;
+    let shown: number;
+    let total: number;
+    if (search !== undefined && !listTakes(contract, "search")) {
+      const answer = await graphqlList(server, contract, scope, { search, limit: 0 }, token);
+      expect(answer.errors, `${step}, ${viewer}: ${JSON.stringify(answer.errors)}`).toBeUndefined();
+      [shown, total] = [answer.ids.length, answer.total];
+    } else {
+      const request = scopedRequest(contract.list.path, where);
+      const response: RestResult = await server.rest("GET", request.path, { query: { ...request.query, limit: 0 }, token });
+      expect(response.status, `${step}, ${viewer}: ${JSON.stringify(response.body)}`).toBe(200);
+      [shown, total] = [listedRecords(contract, response.body).length, listedTotal(contract, response)];
+    }
     expect(shown, `${step}, ${viewer}: more records than one page holds`).toBeLessThan(100);
-    expect(listedTotal(contract, response), `${step}, ${viewer}`).toBe(shown);
+    expect(total, `${step}, ${viewer}`).toBe(shown);
     totals[viewer] = shown;
   }
   return totals;
@@ -55,7 +73,7 @@ async function expectExactTotalsAt(app: App, cast: Cast, spec: ListSpec, where: 
   const records = spec.records;
   const info = modelInfo(db, records.model);
   const col = (field: string) => Prisma.raw(`t."${info.fields.get(field)!.column}"`);
-  const users = { anonymous: undefined, alice: cast.alice, bob: cast.bob, member: cast.member, admin: cast.admin };
+  const users = { anonymous: undefined, alice: cast.alice, bob: cast.bob, member: cast.member, manager: cast.manager, admin: cast.admin };
   for (const moment of moments) {
     for (const [name, user] of Object.entries(users)) {
       const caller: Caller = {
@@ -143,21 +161,54 @@ for (const testing of areas) {
     });
     afterAll(() => server?.close());
 
-    const change = async (id: number, input: Record<string, unknown>, token = cast.admin.token) => {
+    /**
+     * A list whose path names its scope (a group plugin's): the records stay in the scope they were made in
+     * (no scope moves), each written through its twins, which take the scope as an argument.
+     */
+    const fromPath = contract.list.scopeFromPath;
+    /** The viewer who writes the records, and their token. */
+    const creator = writerOf(contract);
+    const writerToken = () => ({ alice: cast.alice.token, manager: cast.manager.token, admin: cast.admin.token })[creator as "alice" | "manager" | "admin"];
+    /** Where each record was made (its path scope), for the twins. */
+    const placed = new Map<number, Where>();
+    const create = async (token: string, values: Record<string, unknown>): Promise<number> => {
+      const id = await testing.create(server, token, values);
+      placed.set(id, fromPath ? { [fromPath.placeholder]: values[fromPath.placeholder] as string } : {});
+      return id;
+    };
+    /**
+     * A scope of the test's own, `{ scope, scopeId }` and as the list's Where: `project` `id`, or (a path's
+     * scope) a fresh group, made by the administrator, the cast's manager its manager and member its member.
+     */
+    const scopeOfOwn = async (id: number) => {
+      if (!fromPath) return { scope: "project", scopeId: id, where: { scope: "project", scope_id: id } as Where };
+      const made = await fromPath.make(server, cast.admin.token);
+      await fromPath.addMember(server, made.scopeId, cast.manager.id, true);
+      await fromPath.addMember(server, made.scopeId, cast.member.id);
+      return { scope: fromPath.kind, scopeId: made.scopeId, where: { [fromPath.placeholder]: made.value } as Where };
+    };
+    /** The cast's group as the list's Where. */
+    const castGroup = (): Where => (fromPath ? { [fromPath.placeholder]: String(cast.groupId) } : { scope: "group", scope_id: cast.groupId });
+    const mutations = schema.getMutationType()!.getFields();
+    const updateField = fromPath ? fromPath.graphql.update! : `update${model}`;
+    const removeField = fromPath ? fromPath.graphql.remove! : `delete${model}`;
+    const updateInput = String(mutations[updateField]!.args.find((arg) => arg.name === "input")!.type);
+    const mutate = async (field: string, declarations: string, args: string, id: number, variables: Record<string, unknown>, token: string) => {
+      // Only a path's scope is an argument of the twins; the others' mutations take the id alone.
+      const scope = fromPath ? graphqlScope(contract, placed.get(id)!) : { declarations: "", args: "", variables: {} };
       const response = await fetch(`${server.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: `mutation($id: ID!, $input: Update${model}Input!) { update${model}(id: $id, input: $input) { id } }`, variables: { id, input } }),
+        body: JSON.stringify({
+          query: `mutation(${[scope.declarations, declarations].filter(Boolean).join(", ")}) { ${field}(${[scope.args, args].filter(Boolean).join(", ")}) ${field === updateField ? "{ id }" : ""} }`,
+          variables: { ...scope.variables, id, ...variables },
+        }),
       });
       return (await response.json()) as { data?: unknown; errors?: unknown[] };
     };
+    const change = (id: number, input: Record<string, unknown>, token = cast.admin.token) => mutate(updateField, `$id: ID!, $input: ${updateInput}`, "id: $id, input: $input", id, { input }, token);
     const remove = async (id: number) => {
-      const response = await fetch(`${server.url}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${cast.admin.token}` },
-        body: JSON.stringify({ query: `mutation($id: ID!) { delete${model}(id: $id) }`, variables: { id } }),
-      });
-      expect(((await response.json()) as { errors?: unknown[] }).errors).toBeUndefined();
+      expect((await mutate(removeField, "$id: ID!", "id: $id", id, {}, cast.admin.token)).errors).toBeUndefined();
     };
     const level = (name: "public" | "registered" | "private") => records.access?.levels.find((entry) => entry.name === name);
 
@@ -194,8 +245,8 @@ for (const testing of areas) {
         const steps = async (name: string) => ({ all: await expectExactTotals(server, cast, contract, {}, name), searched: await expectExactTotals(server, cast, contract, searched, `${name}, searched`) });
         const initial = await steps("before");
         const restLevel = (name: "public" | "private") => level(name)!.value;
-        const shown = await testing.create(server, cast.alice.token, { title: "A quokka, shown", [restName(accessInput)]: restLevel("public") });
-        const hidden = await testing.create(server, cast.alice.token, { title: "A quokka, hidden", [restName(accessInput)]: restLevel("private") });
+        const shown = await create(cast.alice.token, { title: "A quokka, shown", [restName(accessInput)]: restLevel("public") });
+        const hidden = await create(cast.alice.token, { title: "A quokka, hidden", [restName(accessInput)]: restLevel("private") });
         const created = await steps("after creating a public and a private record");
         for (const part of ["all", "searched"] as const) {
           expect(created[part].anonymous, part).toBe(initial[part].anonymous! + 1);
@@ -225,14 +276,14 @@ for (const testing of areas) {
     }
 
     if (hasDrafts) it("shows the exact total after creates, state, access and scope changes, failed writes and deletes", async () => {
-      const where: Record<string, string | number> = records.scoped ? { scope: "project", scope_id: 1 } : {};
-      const elsewhere: Record<string, string | number> = records.scoped ? { scope: "project", scope_id: 2 } : {};
+      const where: Where = records.scoped ? (await scopeOfOwn(1)).where : {};
+      const elsewhere: Where = records.scoped ? { scope: "project", scope_id: 2 } : {};
       const step = (name: string) => expectExactTotals(server, cast, contract, where, name);
       const initial = await step("before");
 
-      const writer = contract.writers === "users" ? cast.alice.token : cast.admin.token;
-      const published = await testing.create(server, writer, { ...where, title: "published" });
-      const draft = await testing.create(server, writer, { ...where, title: "draft", [records.published.field === "state" ? "state" : "published"]: 0 });
+      const writer = writerToken();
+      const published = await create(writer, { ...where, title: "published" });
+      const draft = await create(writer, { ...where, title: "draft", [records.published.field === "state" ? "state" : "published"]: 0 });
       const created = await step("after creating a published record and a draft");
       expect(created.anonymous).toBe(initial.anonymous! + 1);
       expect(created.admin).toBe(initial.admin! + 2);
@@ -252,10 +303,11 @@ for (const testing of areas) {
         expect((await change(draft, { access: level("private")!.graphqlName })).errors).toBeUndefined();
         const hidden = await step("after making it private");
         expect(hidden.bob).toBe(initial.bob);
-        if (records.creator) expect(hidden.alice).toBe(initial.alice! + 2);
+        if (records.creator) expect(hidden[creator]).toBe(initial[creator]! + 2);
       }
 
-      if (records.scoped) {
+      // Records under a path's scope never move (the path says where they are): no scope changes.
+      if (records.scoped && !fromPath) {
         expect((await change(published, { scope: elsewhere.scope, scopeId: elsewhere.scope_id })).errors).toBeUndefined();
         expect((await step("after moving a record to another scope")).admin).toBe(initial.admin! + 1);
         expect((await expectExactTotals(server, cast, contract, elsewhere, "the other scope")).admin).toBe(1);
@@ -289,8 +341,8 @@ for (const testing of areas) {
       // Areas whose records have a name unique in their scope: taking a taken one fails in the database.
       const name = ["pagename", "alias"].find((field) => unique.fields.has(field));
       if (name) {
-        await testing.create(server, writer, { ...where, title: "named", [name]: "taken-name" });
-        await expect(testing.create(server, writer, { ...where, title: "named again", [name]: "taken-name" })).rejects.toThrow(/409|not available/);
+        await create(writer, { ...where, title: "named", [name]: "taken-name" });
+        await expect(create(writer, { ...where, title: "named again", [name]: "taken-name" })).rejects.toThrow(/409|not available/);
         expect((await step("after a write refused for a taken name")).admin).toBe(before.admin! + 1);
       }
       await expect(
@@ -315,21 +367,21 @@ for (const testing of areas) {
       // Search totals are counted once and reused while the table's version for the scope is unchanged
       // (src/common/cached-totals.ts): every kind of write must make the next search count again.
       it("shows the exact search total after writes to matching and other records, changes of the searched text, membership, failed writes and deletes", async () => {
-        const scoped: Record<string, string | number> = records.scoped ? { scope: "project", scope_id: 11 } : {};
+        const scoped: Where = records.scoped ? (await scopeOfOwn(11)).where : {};
         const where = { ...scoped, search: "Zyzzyva" };
         const step = (name: string) => expectExactTotals(server, cast, contract, where, name);
         const initial = await step("before");
         expect(await step("the same search again")).toEqual(initial);
 
-        const writer = contract.writers === "users" ? cast.alice.token : cast.admin.token;
+        const writer = writerToken();
         const unpublished = { [records.published.field === "state" ? "state" : "published"]: 0 };
-        const matching = await testing.create(server, writer, { ...scoped, title: "A zyzzyva here" });
-        const draft = await testing.create(server, writer, { ...scoped, title: "ZYZZYVA draft", ...unpublished });
-        const other = await testing.create(server, writer, { ...scoped, title: "Something else" });
+        const matching = await create(writer, { ...scoped, title: "A zyzzyva here" });
+        const draft = await create(writer, { ...scoped, title: "ZYZZYVA draft", ...unpublished });
+        const other = await create(writer, { ...scoped, title: "Something else" });
         const created = await step("after creating two matching records (one a draft) and another");
         expect(created.anonymous).toBe(initial.anonymous! + 1);
         expect(created.admin).toBe(initial.admin! + 2);
-        if (records.creator) expect(created.alice).toBe(initial.alice! + 2);
+        if (records.creator) expect(created[creator]).toBe(initial[creator]! + 2);
         expect(await step("the same search again")).toEqual(created);
 
         expect((await change(other, { title: "Now a zyzzyva too" })).errors).toBeUndefined();
@@ -357,10 +409,11 @@ for (const testing of areas) {
           expect((await change(draft, { access: level("private")!.graphqlName })).errors).toBeUndefined();
           const hidden = await step("after making it private");
           expect(hidden.bob).toBe(initial.bob! + 2);
-          if (records.creator) expect(hidden.alice).toBe(initial.alice! + 3);
+          if (records.creator) expect(hidden[creator]).toBe(initial[creator]! + 3);
         }
 
-        if (records.scoped) {
+        // Records under a path's scope never move: no scope changes.
+        if (records.scoped && !fromPath) {
           const elsewhere = { scope: "project", scope_id: 12, search: "zyzzyva" };
           const there = await expectExactTotals(server, cast, contract, elsewhere, "another scope, before");
           expect((await change(other, { scope: elsewhere.scope, scopeId: elsewhere.scope_id })).errors).toBeUndefined();
@@ -408,8 +461,8 @@ for (const testing of areas) {
         expect(await step("after a transaction that made every title match and rolled back")).toEqual(before);
         const name = ["pagename", "alias"].find((field) => unique.fields.has(field));
         if (name) {
-          await testing.create(server, writer, { ...scoped, title: "Zyzzyva named", [name]: "taken-search-name" });
-          await expect(testing.create(server, writer, { ...scoped, title: "Zyzzyva named again", [name]: "taken-search-name" })).rejects.toThrow(/409|not available/);
+          await create(writer, { ...scoped, title: "Zyzzyva named", [name]: "taken-search-name" });
+          await expect(create(writer, { ...scoped, title: "Zyzzyva named again", [name]: "taken-search-name" })).rejects.toThrow(/409|not available/);
           expect((await step("after a write refused for a taken name")).admin).toBe(before.admin! + 1);
         }
 
@@ -423,33 +476,35 @@ for (const testing of areas) {
     if (records.window) {
       const window = records.window;
       it("counts records into and out of their publishing window as time passes, with no write", async () => {
-        const where = { scope: "project", scope_id: 21 };
+        const { where } = await scopeOfOwn(21);
         const rest = (moment: Date) => moment.toISOString().slice(0, 19).replace("T", " ");
         const now = Date.now();
         const soon = new Date(now + 2_000);
         // REST names the window's fields in snake case (publish_up, publish_down).
         const [up, down] = [window.up, window.down].map((field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
         const ago = (ms: number) => rest(new Date(now - ms));
-        await testing.create(server, cast.alice.token, { ...where, title: "opens soon 1", [up!]: rest(soon) });
-        await testing.create(server, cast.alice.token, { ...where, title: "opens soon 2", [up!]: rest(soon), [down!]: rest(new Date(now + 3_600_000)) });
-        await testing.create(server, cast.alice.token, { ...where, title: "closes soon", [up!]: ago(60_000), [down!]: rest(soon) });
-        await testing.create(server, cast.alice.token, { ...where, title: "closed", [up!]: ago(120_000), [down!]: ago(60_000) });
-        await testing.create(server, cast.alice.token, { ...where, title: "open", [up!]: ago(60_000), [down!]: rest(new Date(now + 3_600_000)) });
+        await create(writerToken(), { ...where, title: "opens soon 1", [up!]: rest(soon) });
+        await create(writerToken(), { ...where, title: "opens soon 2", [up!]: rest(soon), [down!]: rest(new Date(now + 3_600_000)) });
+        await create(writerToken(), { ...where, title: "closes soon", [up!]: ago(60_000), [down!]: rest(soon) });
+        await create(writerToken(), { ...where, title: "closed", [up!]: ago(120_000), [down!]: ago(60_000) });
+        await create(writerToken(), { ...where, title: "open", [up!]: ago(60_000), [down!]: rest(new Date(now + 3_600_000)) });
         const titles = async () =>
-          listedRecords(contract, (await server.rest("GET", contract.list.path, { query: { ...where, limit: 0 } })).body).map((item) => item.title as string).sort();
+          listedRecords(contract, (await server.rest("GET", scopedRequest(contract.list.path, where).path, { query: { ...scopedRequest(contract.list.path, where).query, limit: 0 } })).body)
+            .map((item) => item.title as string)
+            .sort();
         const first = await expectExactTotals(server, cast, contract, where, "before");
-        expect([first.anonymous, first.bob, first.alice, first.admin]).toEqual([2, 2, 5, 5]);
+        expect([first.anonymous, first.bob, first[creator], first.admin]).toEqual([2, 2, 5, 5]);
         // A search's total is reused until the next window event of the records it counted.
         const searching = { ...where, search: "soon" };
         const firstFound = await expectExactTotals(server, cast, contract, searching, "searching, before");
-        expect([firstFound.anonymous, firstFound.bob, firstFound.alice, firstFound.admin]).toEqual([1, 1, 3, 3]);
+        expect([firstFound.anonymous, firstFound.bob, firstFound[creator], firstFound.admin]).toEqual([1, 1, 3, 3]);
         expect(await expectExactTotals(server, cast, contract, searching, "searching again")).toEqual(firstFound);
         expect(await titles()).toEqual(["closes soon", "open"]);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon.getTime() + 1_100 - Date.now())));
         const later = await expectExactTotals(server, cast, contract, where, "after the window moved");
-        expect([later.anonymous, later.bob, later.alice, later.admin]).toEqual([3, 3, 5, 5]);
+        expect([later.anonymous, later.bob, later[creator], later.admin]).toEqual([3, 3, 5, 5]);
         const laterFound = await expectExactTotals(server, cast, contract, searching, "searching, after the window moved");
-        expect([laterFound.anonymous, laterFound.bob, laterFound.alice, laterFound.admin]).toEqual([2, 2, 3, 3]);
+        expect([laterFound.anonymous, laterFound.bob, laterFound[creator], laterFound.admin]).toEqual([2, 2, 3, 3]);
         expect(await titles()).toEqual(["open", "opens soon 1", "opens soon 2"]);
         const { kept, recount } = await countsAndRecount(server.app, records);
         expect(kept).toEqual(recount);
@@ -458,14 +513,11 @@ for (const testing of areas) {
       it("counts records whose window opens or closes today, tomorrow or in a month, or is empty, after every kind of write and at any moment ahead", { timeout: 120_000 }, async () => {
         const db = server.app.db.prisma;
         const info = modelInfo(db, model);
-        const scopes = [
-          { scope: "project", scopeId: 31 },
-          { scope: "group", scopeId: cast.groupId },
-        ];
+        const scopes = [await scopeOfOwn(31), { scope: "group", scopeId: cast.groupId, where: castGroup() }];
         const [days, group] = scopes as [(typeof scopes)[number], (typeof scopes)[number]];
         const rest = (moment: Date) => moment.toISOString().slice(0, 23).replace("T", " ");
         const [up, down] = [window.up, window.down].map((field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)) as [string, string];
-        const groupBefore = await expectExactTotals(server, cast, contract, { scope: group.scope, scope_id: group.scopeId }, "the group, before");
+        const groupBefore = await expectExactTotals(server, cast, contract, group.where, "the group, before");
         const now = Date.now();
         const HOUR = 3_600_000;
         const DAY = 24 * HOUR;
@@ -475,8 +527,9 @@ for (const testing of areas) {
         const tomorrow = new Date(midnight + HOUR);
         const inAMonth = new Date(now + 30 * DAY);
         const ago = new Date(now - HOUR);
-        const entry = (title: string, values: Record<string, unknown>, token = cast.alice.token, where = days) =>
-          testing.create(server, token, { scope: where.scope, scope_id: where.scopeId, title, ...values });
+        const entry = (title: string, values: Record<string, unknown>, token = writerToken(), where = days) => create(token, { ...where.where, title, ...values });
+        // Private records in the group: by a member where users write, else by the writer (the group's manager).
+        const groupWriter = contract.writers === "users" ? cast.member.token : writerToken();
         const ids = {
           opensToday: await entry("opens today", { [up]: rest(laterToday) }),
           opensTomorrow: await entry("opens tomorrow", { [up]: rest(tomorrow) }),
@@ -486,8 +539,8 @@ for (const testing of areas) {
           closesInAMonth: await entry("closes in a month", { [up]: rest(ago), [down]: rest(inAMonth) }),
           registeredTomorrow: await entry("registered, opens tomorrow", { [up]: rest(tomorrow), access: level("registered")!.value }),
           draftTomorrow: await entry("draft, opens tomorrow", { [up]: rest(tomorrow), state: 0 }),
-          privateTomorrow: await entry("private in the group, opens tomorrow", { [up]: rest(tomorrow), access: level("private")!.value }, cast.member.token, group),
-          privateClosesTomorrow: await entry("private in the group, closes tomorrow", { [up]: rest(ago), [down]: rest(tomorrow), access: level("private")!.value }, cast.member.token, group),
+          privateTomorrow: await entry("private in the group, opens tomorrow", { [up]: rest(tomorrow), access: level("private")!.value }, groupWriter, group),
+          privateClosesTomorrow: await entry("private in the group, closes tomorrow", { [up]: rest(ago), [down]: rest(tomorrow), access: level("private")!.value }, groupWriter, group),
           // Made empty below: the API refuses a window whose end is not after its start, an import need not.
           emptyAhead: await entry("empty window ahead", { [up]: rest(inAMonth), [down]: rest(new Date(inAMonth.getTime() + HOUR)) }),
           emptyEqual: await entry("empty window, up = down", { [up]: rest(tomorrow), [down]: rest(new Date(tomorrow.getTime() + HOUR)) }),
@@ -522,21 +575,24 @@ for (const testing of areas) {
         ];
         const check = async (step: string) => {
           for (const where of scopes) {
-            await expectExactTotals(server, cast, contract, { scope: where.scope, scope_id: where.scopeId }, step);
+            await expectExactTotals(server, cast, contract, where.where, step);
             await expectExactTotalsAt(server.app, cast, contract.spec, where, moments, step);
           }
           const { kept, recount } = await countsAndRecount(server.app, records);
           expect(kept, step).toEqual(recount);
         };
         await check("after creating");
-        const first = await expectExactTotals(server, cast, contract, { scope: days.scope, scope_id: days.scopeId }, "now");
-        // Shown now: the three closing later; alice also sees her own others.
-        expect([first.anonymous, first.bob, first.alice, first.admin]).toEqual([3, 3, 12, 12]);
-        const members = await expectExactTotals(server, cast, contract, { scope: group.scope, scope_id: group.scopeId }, "now");
-        expect([members.anonymous, members.bob, members.member, members.admin]).toEqual([
+        const first = await expectExactTotals(server, cast, contract, days.where, "now");
+        // Shown now: the three closing later; their writer also sees their own others.
+        expect([first.anonymous, first.bob, first[creator], first.admin]).toEqual([3, 3, 12, 12]);
+        const members = await expectExactTotals(server, cast, contract, group.where, "now");
+        // The group's private ones: the one open now to its members, both to their writer (a member, or the manager where managers write).
+        const groupCreator: Viewer = contract.writers === "users" ? "member" : creator;
+        expect([members.anonymous, members.bob, members.member, members[groupCreator], members.admin]).toEqual([
           groupBefore.anonymous,
           groupBefore.bob,
-          groupBefore.member! + 2,
+          groupBefore.member! + (groupCreator === "member" ? 2 : 1),
+          groupBefore[groupCreator]! + 2,
           groupBefore.admin! + 2,
         ]);
 
@@ -553,7 +609,8 @@ for (const testing of areas) {
         await check("after unpublishing a record that opens today");
         await update(ids.draftTomorrow, { state: 1 });
         await check("after publishing a draft that opens tomorrow");
-        await update(ids.registeredTomorrow, { scope: group.scope, scopeId: group.scopeId, access: level("private")!.graphqlName });
+        // (Records under a path's scope stay in it: there, only made private.)
+        await update(ids.registeredTomorrow, { ...(fromPath ? {} : { scope: group.scope, scopeId: group.scopeId }), access: level("private")!.graphqlName });
         await check("after moving a scheduled record into the group, private");
         await update(ids.emptyAhead, { [window.down]: new Date(inAMonth.getTime() + DAY).toISOString() });
         await check("after giving an empty window an end after its start");
@@ -571,9 +628,9 @@ for (const testing of areas) {
         // A record moved to open 2 s from now appears when the moment passes, with no write.
         const soon = new Date(Date.now() + 2_000);
         await update(ids.opensTomorrow, { [window.up]: soon.toISOString(), access: level("public")!.graphqlName });
-        const before = await expectExactTotals(server, cast, contract, { scope: days.scope, scope_id: days.scopeId }, "before the moment");
+        const before = await expectExactTotals(server, cast, contract, days.where, "before the moment");
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon.getTime() + 1_100 - Date.now())));
-        const after = await expectExactTotals(server, cast, contract, { scope: days.scope, scope_id: days.scopeId }, "after the moment");
+        const after = await expectExactTotals(server, cast, contract, days.where, "after the moment");
         expect(after.anonymous).toBe(before.anonymous! + 1);
         await check("after the moment passed");
       });

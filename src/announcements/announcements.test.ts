@@ -9,13 +9,12 @@ import { sqlClientOf } from "../db/sql.js";
 import { groupContents } from "../groups/content.js";
 import { restTimestamp } from "../common/time.js";
 import { updateBlogEntry } from "../blog/service.js";
-import { countTriggerArguments } from "../common/records.js";
-import { ANNOUNCEMENTS_RECORDS } from "./service.js";
 import { createPluginRecord } from "../groups/plugins.testing.js";
 
 /**
  * Announcements (docs/decisions.md, "Group plugins"): what is specific to them. The five operations, other
- * groups' records, hidden groups and non-members are src/groups/plugins.test.ts's.
+ * groups' records, hidden groups and non-members are src/groups/plugins.test.ts's; the list, access, totals
+ * and hot-path rules the shared suites' (src/announcements/testing.ts declares the contract).
  */
 let server: TestServer;
 let cast: Cast;
@@ -156,47 +155,6 @@ describe("announcement fields", () => {
         Prisma.sql`INSERT INTO announcements (title, content, scope, scope_id, created_by) VALUES ('x', 'y', 'site', 0, ${cast.admin.id})`,
       ),
     ).rejects.toThrow(/announcements_scope_check/);
-  });
-});
-
-describe("totals (the shared totals suite needs a list row of its own: these are its checks for a group list)", () => {
-  it("the count triggers were installed with the columns the records declaration names", async () => {
-    const triggers = await sqlClientOf(server.app.db.prisma).query<{ args: string }>(
-      Prisma.sql`SELECT encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = 'announcements'::regclass AND tgname LIKE '%list_counts%' ORDER BY tgname`,
-    );
-    expect(triggers).toHaveLength(3);
-    for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1)).toEqual(countTriggerArguments(server.app.db.prisma, ANNOUNCEMENTS_RECORDS));
-  });
-
-  it("every reader's total is the records shown, after creates, drafts, access changes and deletes; a twin's search total", async () => {
-    const group = await server.cast("Totals");
-    const readers = { anonymous: undefined, bob: group.bob.token, member: group.member.token, admin: group.admin.token };
-    const totals = async (step: string) => {
-      const seen: Record<string, number> = {};
-      for (const [name, token] of Object.entries(readers)) {
-        const response = await server.rest("GET", "/groups/totals/announcements/list", { token, query: { limit: 100 } });
-        expect(response.body.total, `${step}, ${name}`).toBe(response.body.announcements.length);
-        seen[name] = response.body.total;
-      }
-      return seen;
-    };
-    const write = (body: Record<string, unknown>) => post(group.manager.token, { content: "Text.", ...body }, "totals");
-    const shown = await write({ title: "Shown zebra" });
-    await write({ title: "Draft zebra", state: 0 });
-    const members = await write({ title: "For members", access: 2 });
-    await write({ title: "Later", publish_up: restTimestamp(new Date(Date.now() + 2 * HOUR)) });
-    expect(await totals("after the creates")).toEqual({ anonymous: 1, bob: 1, member: 2, admin: 4 });
-    await server.rest("PATCH", `/groups/totals/announcements/${members.body.id}`, { token: group.manager.token, body: { access: 1 } });
-    expect(await totals("after opening one to registered users")).toEqual({ anonymous: 1, bob: 2, member: 2, admin: 4 });
-    await server.rest("DELETE", `/groups/totals/announcements/${shown.body.id}`, { token: group.manager.token });
-    expect(await totals("after a delete")).toEqual({ anonymous: 0, bob: 1, member: 1, admin: 3 });
-    // Search is the twin's (the REST list takes limit and start only): its total counts the matches the reader sees.
-    const searched = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${group.admin.token}` },
-      body: JSON.stringify({ query: '{ groupAnnouncements(group: "totals", search: "zebra") { items { title } total } }' }),
-    });
-    expect(((await searched.json()) as { data: unknown }).data).toEqual({ groupAnnouncements: { items: [{ title: "Draft zebra" }], total: 1 } });
   });
 });
 

@@ -1,21 +1,59 @@
 import { Prisma } from "../generated/prisma/client.js";
-import type { AreaTesting } from "../../test/areas.js";
+import { pick, type AreaTesting } from "../../test/areas.js";
 import { createPluginRecord, fixtureGroup } from "../groups/plugins.testing.js";
-import { ANNOUNCEMENTS_LIST } from "./service.js";
+import { groupPluginScope } from "../groups/testing.js";
+import { ANNOUNCEMENTS_ACCESS, ANNOUNCEMENTS_LIST } from "./service.js";
 
 /**
  * Announcements have no rows of their own (their rows are the group plugin's, documented in
- * src/groups/plugins.testing.ts) and no site scope, so no `contract`: the contract, matrix, totals and
- * hot-path suites need both. The plan test covers their list in group scopes (`plans`).
+ * src/groups/plugins.testing.ts) and no site scope: their list is `/groups/{group}/announcements/list`,
+ * so the shared suites take the scope from the path (`scopeFromPath`: a fresh group per scope, made by
+ * its manager) and write as the group's managers (`writers: "managers"`).
  */
 export const testing: AreaTesting = {
   area: "announcements",
   documented: {},
+  /** In the group `values.group` names (gidNumber or cn), else the fixture group; the other values are the create row's. */
   async create(server, token, values = {}) {
-    return createPluginRecord(server, token, await fixtureGroup(server), "announcements", values);
+    const { group, ...rest } = values;
+    return createPluginRecord(server, token, group === undefined ? await fixtureGroup(server) : String(group), "announcements", rest);
   },
-  plans: {
+  contract: {
+    table: "announcements",
+    list: {
+      path: "/groups/{group}/announcements/list",
+      key: "announcements",
+      graphql: "groupAnnouncements",
+      scopeFromPath: groupPluginScope("announcements"),
+      // The default order's stored column (src/announcements/service.ts, rankOf).
+      sortValues: { rank: (item) => Number(item.sticky) * 100_000 + Number(item.priority) },
+    },
     spec: ANNOUNCEMENTS_LIST,
+    searchField: "title",
+    read: { path: "/groups/{group}/announcements/{record_id}" },
+    update: {
+      method: "PUT",
+      path: "/groups/{group}/announcements/{id}",
+      body: (record) => pick(record, ["title", "content", "priority", "sticky", "publish_up", "publish_down", "state", "access"]),
+    },
+    remove: { path: "/groups/{group}/announcements/{id}" },
+    access: ANNOUNCEMENTS_ACCESS,
+    // Published announcements are shown inside their window only, as blog entries.
+    states: [
+      { name: "published", published: true, values: { state: 1 } },
+      { name: "published, ends later", published: true, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2999-01-01 00:00:00" } },
+      { name: "scheduled", published: false, values: { state: 1, publish_up: "2999-01-01 00:00:00" } },
+      { name: "ended", published: false, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2001-01-01 00:00:00" } },
+      { name: "unpublished", published: false, values: { state: 0 } },
+    ],
+    writers: "managers",
+    skips: {
+      "contract partial update":
+        "its checks make records as a plain user (alice, the creator who may change them) in the state PUT does not default to; announcements are written by managers only and default to published (state 1): their updates by every caller are the authorization matrix's, PATCH keeping the rest src/groups/plugins.test.ts's and announcements.test.ts's",
+      "contract access levels":
+        "its checks seed records as plain users and group members in a scope of their own and the cast's group; announcements are written by the group's managers only: every caller (invitees and applicants too) x access level x publishing state is the authorization matrix's",
+    },
+    notFound: (id) => `Announcement ${id} not found.`,
     plan: {
       // Announcements are in groups only: a tenth in the plan's group, the rest spread over 50 others; as the
       // generic seed otherwise (mostly published and public, some drafts, private and registered ones, a

@@ -1,6 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
-import type { AreaTesting, Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented, PathScope } from "../../test/areas.js";
 import { GROUP_FIELDS, GROUP_LIST } from "./service.js";
+import { groupPlugins } from "./plugins.js";
+import { twinNames } from "./plugin-graphql.js";
 
 /**
  * Transcribed by hand from shared/spec/community-platform-api.md ("Groups": 1.0 and 1.1, identical
@@ -99,3 +101,29 @@ export const testing: AreaTesting = {
     },
   },
 };
+
+/**
+ * The scope of a group plugin's list (`/groups/{group}/<plugin>/list`, ListContract.list.scopeFromPath):
+ * a fresh group made through POST /groups as the writer (its creator, so its manager), named in the paths
+ * by its gidNumber; the twins named by the plugin's rule (`groupAnnouncement`, `updateGroupAnnouncement`…).
+ * A later group-only area declares `scopeFromPath: groupPluginScope("forum")`.
+ */
+export function groupPluginScope(pluginName: string): PathScope {
+  return {
+    placeholder: "group",
+    kind: "group",
+    async make(server, token) {
+      const scopeId = await testing.create(server, token);
+      return { value: String(scopeId), scopeId };
+    },
+    async addMember(server, scopeId, userId, manager = false) {
+      await server.app.db.prisma.groupMember.create({ data: { groupId: scopeId, userId, status: "member", manager } });
+    },
+    // The group's lookup (groupIdFromPath) before the plugin's own statement.
+    statements: 1,
+    get graphql() {
+      const names = twinNames(groupPlugins().find((plugin) => plugin.name === pluginName)!);
+      return { read: names.read, update: names.update, remove: names.remove };
+    },
+  };
+}
