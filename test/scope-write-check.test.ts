@@ -94,4 +94,31 @@ describe("the scope check of a create", () => {
       await removing.end();
     }
   });
+
+  it("a manager demoted while their announcement waits cannot write it after the demotion (the manager flag is read as it is then)", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, manager } = await server.cast("scopecheckdemoted");
+    const demoting = new pg.Client({ connectionString: server.databaseUrl });
+    await demoting.connect();
+    try {
+      // What demoting a manager does: lock the group's row (changeRecord), then clear the flag.
+      await demoting.query("BEGIN");
+      await demoting.query("SELECT id FROM groups WHERE id = $1 FOR UPDATE", [groupId]);
+      const create = server.rest("POST", `/groups/${groupId}/announcements`, { token: manager.token, body: { title: "Late news", content: "Text." } });
+      const early = await Promise.race([create.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await demoting.query("UPDATE group_members SET manager = false WHERE group_id = $1 AND user_id = $2", [groupId, manager.id]);
+      await demoting.query("COMMIT");
+      const answered = await create;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(403);
+      const made = await demoting.query("SELECT count(*)::int AS n FROM announcements WHERE scope = 'group' AND scope_id = $1", [groupId]);
+      expect(made.rows[0].n).toBe(0);
+    } finally {
+      await demoting.end();
+    }
+  });
+
 });
