@@ -121,4 +121,29 @@ describe("the scope check of a create", () => {
     }
   });
 
+  it("a create into the member scope of an account being deleted waits for the deletion and is refused: nothing is left in the deleted account's scope", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a deletion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const leaving = await server.user({ username: "scopecheckleaving" });
+    const deleting = new pg.Client({ connectionString: server.databaseUrl });
+    await deleting.connect();
+    try {
+      // Deleting the account holds its row (the DELETE's own lock) until it commits.
+      await deleting.query("BEGIN");
+      await deleting.query("DELETE FROM users WHERE id = $1", [leaving.id]);
+      const create = server.rest("POST", "/wiki", { token: cast.admin.token, body: { title: "Left behind", pagetext: "Text.", scope: "member", scope_id: leaving.id, state: 1 } });
+      const early = await Promise.race([create.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await deleting.query("COMMIT");
+      const answered = await create;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(400);
+      expect(answered.body.errors?.[0]?.parameter).toBe("scope_id");
+      const left = await deleting.query("SELECT count(*)::int AS n FROM wiki_pages WHERE scope = 'member' AND scope_id = $1", [leaving.id]);
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await deleting.end();
+    }
+  });
 });
