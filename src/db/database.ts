@@ -311,7 +311,7 @@ async function listenOnPostgres(
     const beat = () => {
       if (client !== candidate || beating) return;
       beating = true;
-      const silent = setTimeout(lost, heartbeatMs);
+      const silent = setTimeout(lost, heartbeatMs).unref();
       candidate.query("SELECT 1").then(
         () => {
           clearTimeout(silent);
