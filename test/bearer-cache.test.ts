@@ -1,6 +1,7 @@
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LISTEN_APPLICATION_NAME } from "../src/db/database.js";
 import { BEARER_LOOKUP, startServer, type TestServer, type TestUser } from "./server.js";
 
 /**
@@ -108,7 +109,8 @@ describe("the bearer cache", () => {
       expect((await me(user.token)).status).toBe(200);
       // The server's listening connection, ended by the database: from then on every request looks its token up.
       const ended = await other.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`,
+        [LISTEN_APPLICATION_NAME],
       );
       expect(ended.rowCount).toBeGreaterThan(0);
       expect(await eventually(async () => (await lookups(() => me(user.token))) === 1 && (await lookups(() => me(user.token))) === 1)).toBe(true);
@@ -216,7 +218,8 @@ describe.skipIf(!process.env.DATABASE_URL)("the bearer cache's listening connect
       expect(await lookups(() => me(user.token))).toBe(0);
       // The server's listening connection goes silent without closing: its notices cannot arrive.
       const { rows } = await other.query<{ client_port: number }>(
-        `SELECT client_port FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+        `SELECT client_port FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`,
+        [LISTEN_APPLICATION_NAME],
       );
       expect(rows).toHaveLength(1);
       expect(proxy.stall(rows[0]!.client_port)).toBe(true);
@@ -235,7 +238,9 @@ describe.skipIf(!process.env.DATABASE_URL)("the bearer cache's listening connect
         if (!kept) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(kept).toBe(true);
-      const listening = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+      const listening = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`, [
+        LISTEN_APPLICATION_NAME,
+      ]);
       expect(listening.rows[0].n).toBeGreaterThanOrEqual(1);
     } finally {
       await other.end();

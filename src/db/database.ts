@@ -296,7 +296,8 @@ async function listenOnPostgres(
   };
   const connect = async () => {
     retry = undefined;
-    const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+    // Named, so it can be told apart in pg_stat_activity (its last query is the heartbeat's, not LISTEN).
+    const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, application_name: LISTEN_APPLICATION_NAME });
     const lost = () => {
       if (client !== candidate) return;
       client = undefined;
@@ -351,6 +352,9 @@ async function listenOnPostgres(
     if (open) await drop(open);
   };
 }
+
+/** The `application_name` of the connection `listen` holds (pg_stat_activity). */
+export const LISTEN_APPLICATION_NAME = "hubgraph listen";
 
 /** How long a statement waits for a row lock before the write is answered 503 (the pool's `lock_timeout`). */
 export const LOCK_TIMEOUT_MS = 5_000;
