@@ -121,6 +121,33 @@ describe("the scope check of a create", () => {
     }
   });
 
+  it("a manager demoted while their change to another member's page waits cannot make it after the demotion (the lock on the record reads the manager flag as it is then)", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, member, manager } = await server.cast("scopecheckdemotedchange");
+    const made = await server.rest("POST", "/wiki", { token: member.token, body: page(groupId) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const demoting = new pg.Client({ connectionString: server.databaseUrl });
+    await demoting.connect();
+    try {
+      // The demotion's change to the membership row, not yet committed.
+      await demoting.query("BEGIN");
+      await demoting.query("UPDATE group_members SET manager = false WHERE group_id = $1 AND user_id = $2", [groupId, manager.id]);
+      const change = server.rest("PATCH", `/wiki/${made.body.id}`, { token: manager.token, body: { title: "Changed by a manager" } });
+      const early = await Promise.race([change.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await demoting.query("COMMIT");
+      const answered = await change;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(403);
+      const stored = await demoting.query("SELECT title FROM wiki_pages WHERE id = $1", [made.body.id]);
+      expect(stored.rows[0].title).toBe("Checked page");
+    } finally {
+      await demoting.end();
+    }
+  });
+
   it("a create into the member scope of an account being deleted waits for the deletion and is refused: nothing is left in the deleted account's scope", async (context) => {
     if (!server.databaseUrl) {
       console.log("skipped: a deletion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
