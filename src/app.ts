@@ -73,7 +73,10 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   });
   // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
   const bearers = new BearerCache(config.bearerCacheTtl * 1000);
-  const stopListening = await db.listen(AUTH_CHANGED_CHANNEL, () => bearers.clear(), (listening) => bearers.setListening(listening));
+  // Its connection is checked every LISTEN_HEARTBEAT seconds: a half-open one is taken as lost (nothing kept) and replaced.
+  const stopListening = await db.listen(AUTH_CHANGED_CHANNEL, () => bearers.clear(), (listening) => bearers.setListening(listening), {
+    heartbeatMs: config.listenHeartbeat * 1000,
+  });
   db.onQuery((sql) => CHANGES_AUTH.test(sql) && bearers.clear());
   const apiVersions = restOperations.flatMap((operation) => operation.versions);
   const metrics = createMetrics({ database: db, token: config.metricsToken, versions: apiVersions });

@@ -25,6 +25,12 @@ export interface Config {
   refreshTokenGrace: number;
   /** Seconds a server keeps a looked-up access token at most (BEARER_CACHE_TTL, default 60; 0 turns the cache off); any change to tokens or users empties it at once (src/auth/bearer-cache.ts). */
   bearerCacheTtl: number;
+  /**
+   * Seconds between checks of the connection that listens for those changes (LISTEN_HEARTBEAT, default 30;
+   * 0 turns the check off): a connection that does not answer within as long is taken as lost, so a
+   * half-open one is noticed within two intervals instead of never (src/db/database.ts listenOnPostgres).
+   */
+  listenHeartbeat: number;
   /** Lifetime of cookie sessions in seconds (SESSION_TTL, default 604800 = 7 days). */
   sessionTtl: number;
   /** Mark the session cookie Secure (COOKIE_SECURE=true behind HTTPS; default false). */
@@ -110,6 +116,7 @@ const environment = z
     REFRESH_TOKEN_TTL: wholeNumber(1, 365 * DAY, 14 * DAY, " (seconds)"),
     REFRESH_TOKEN_GRACE: wholeNumber(0, 300, 10, " (seconds; 0 turns the grace period off)"),
     BEARER_CACHE_TTL: wholeNumber(0, 3600, 60, " (seconds; 0 turns the cache off)"),
+    LISTEN_HEARTBEAT: wholeNumber(0, 3600, 30, " (seconds; 0 turns the check off)"),
     SESSION_TTL: wholeNumber(1, 365 * DAY, 7 * DAY, " (seconds)"),
     COOKIE_SECURE: oneOf(["true", "false"], "false"),
     BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
@@ -170,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     refreshTokenGrace: e.REFRESH_TOKEN_GRACE,
     bearerCacheTtl: e.BEARER_CACHE_TTL,
+    listenHeartbeat: e.LISTEN_HEARTBEAT,
     sessionTtl: e.SESSION_TTL,
     cookieSecure: e.COOKIE_SECURE === "true",
     bodyLimit: e.BODY_LIMIT,

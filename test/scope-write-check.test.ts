@@ -94,4 +94,83 @@ describe("the scope check of a create", () => {
       await removing.end();
     }
   });
+
+  it("a manager demoted while their announcement waits cannot write it after the demotion (the manager flag is read as it is then)", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, manager } = await server.cast("scopecheckdemoted");
+    const demoting = new pg.Client({ connectionString: server.databaseUrl });
+    await demoting.connect();
+    try {
+      // What demoting a manager does: lock the group's row (changeRecord), then clear the flag.
+      await demoting.query("BEGIN");
+      await demoting.query("SELECT id FROM groups WHERE id = $1 FOR UPDATE", [groupId]);
+      const create = server.rest("POST", `/groups/${groupId}/announcements`, { token: manager.token, body: { title: "Late news", content: "Text." } });
+      const early = await Promise.race([create.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await demoting.query("UPDATE group_members SET manager = false WHERE group_id = $1 AND user_id = $2", [groupId, manager.id]);
+      await demoting.query("COMMIT");
+      const answered = await create;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(403);
+      const made = await demoting.query("SELECT count(*)::int AS n FROM announcements WHERE scope = 'group' AND scope_id = $1", [groupId]);
+      expect(made.rows[0].n).toBe(0);
+    } finally {
+      await demoting.end();
+    }
+  });
+
+  it("a manager demoted while their change to another member's page waits cannot make it after the demotion (the lock on the record reads the manager flag as it is then)", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, member, manager } = await server.cast("scopecheckdemotedchange");
+    const made = await server.rest("POST", "/wiki", { token: member.token, body: page(groupId) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const demoting = new pg.Client({ connectionString: server.databaseUrl });
+    await demoting.connect();
+    try {
+      // The demotion's change to the membership row, not yet committed.
+      await demoting.query("BEGIN");
+      await demoting.query("UPDATE group_members SET manager = false WHERE group_id = $1 AND user_id = $2", [groupId, manager.id]);
+      const change = server.rest("PATCH", `/wiki/${made.body.id}`, { token: manager.token, body: { title: "Changed by a manager" } });
+      const early = await Promise.race([change.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await demoting.query("COMMIT");
+      const answered = await change;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(403);
+      const stored = await demoting.query("SELECT title FROM wiki_pages WHERE id = $1", [made.body.id]);
+      expect(stored.rows[0].title).toBe("Checked page");
+    } finally {
+      await demoting.end();
+    }
+  });
+
+  it("a create into the member scope of an account being deleted waits for the deletion and is refused: nothing is left in the deleted account's scope", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a deletion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const leaving = await server.user({ username: "scopecheckleaving" });
+    const deleting = new pg.Client({ connectionString: server.databaseUrl });
+    await deleting.connect();
+    try {
+      // Deleting the account holds its row (the DELETE's own lock) until it commits.
+      await deleting.query("BEGIN");
+      await deleting.query("DELETE FROM users WHERE id = $1", [leaving.id]);
+      const create = server.rest("POST", "/wiki", { token: cast.admin.token, body: { title: "Left behind", pagetext: "Text.", scope: "member", scope_id: leaving.id, state: 1 } });
+      const early = await Promise.race([create.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await deleting.query("COMMIT");
+      const answered = await create;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(400);
+      expect(answered.body.errors?.[0]?.parameter).toBe("scope_id");
+      const left = await deleting.query("SELECT count(*)::int AS n FROM wiki_pages WHERE scope = 'member' AND scope_id = $1", [leaving.id]);
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await deleting.end();
+    }
+  });
 });

@@ -71,18 +71,25 @@ export interface GraphQLResult<R> {
   errors: { message: string; extensions?: { code?: string; errors?: { parameter: string; message: string }[] } }[];
 }
 
-export async function startServer(overrides: Partial<Config> = {}, logger: Logger = silentLogger()): Promise<TestServer> {
+export async function startServer(
+  overrides: Partial<Config> = {},
+  logger: Logger = silentLogger(),
+  /** `via`: the URL the server itself connects with, given the scratch database's (a test's TCP proxy); `databaseUrl` stays the direct one. */
+  options: { via?: (databaseUrl: string) => Promise<string> } = {},
+): Promise<TestServer> {
   const base = loadConfig();
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
+  let serverUrl: string | undefined;
   if (base.databaseUrl) {
     const created = await createScratchDatabase(base.databaseUrl);
     databaseUrl = created.url;
+    serverUrl = options.via ? await options.via(created.url) : created.url;
     dropDatabase = created.drop;
   }
   // Rate limits are off unless a test turns them on (test/rate-limits.test.ts): a suite sends hundreds of
   // requests a minute, many of them failed sign-ins, from one address.
-  const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl };
+  const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl: serverUrl };
   const app = await createApp({ config, inMemory: true, logger });
   const server: Server = await new Promise((resolve) => {
     // Every /api response is checked against the OpenAPI document as it leaves (the docs cannot lie).

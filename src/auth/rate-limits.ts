@@ -3,7 +3,8 @@ import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { ApiError } from "../common/errors.js";
-import { equalsIgnoringCase } from "../common/search.js";
+import { sqlClientOf } from "../db/sql.js";
+import { signInAccountSql } from "../users/names.js";
 import { hashSecret } from "./secrets.js";
 import { clientCredentialsOf } from "./oauth.js";
 
@@ -35,8 +36,8 @@ async function attemptedCredential(db: PrismaClient, req: Request): Promise<stri
   const login = typeof body.username === "string" ? body.username : "";
   if (!login) return "account:";
   try {
-    const account = await db.user.findFirst({ where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] }, select: { id: true } });
-    if (account) return `account:${account.id}`;
+    const [account] = await sqlClientOf(db).query<{ id: number }>(signInAccountSql(login));
+    if (account) return `account:${Number(account.id)}`;
   } catch {
     // A name the database cannot even look up (the handler refuses it) counts as itself.
   }

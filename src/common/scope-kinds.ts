@@ -41,7 +41,9 @@ export interface ScopeKind {
   /**
    * Who manages (updates, deletes) the scope's records of other creators, besides administrators: a
    * sub-select of the scope ids `userId` manages, folded into the statement that locks the record a write
-   * changes (src/common/write-path.ts). Absent: nobody (creators manage their own records everywhere).
+   * changes (src/common/write-path.ts), and into a managers-only write's scope check (scopeWriteCheck).
+   * Asked only inside writes, so it may lock the rows it reads (FOR SHARE), as `writers` may, to see a
+   * demotion committed while the write waited. Absent: nobody (creators manage their own records everywhere).
    */
   managers?(userId: number): Prisma.Sql;
   /**

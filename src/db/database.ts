@@ -38,6 +38,16 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+export interface ListenOptions {
+  /**
+   * PostgreSQL: every this many milliseconds the listening connection is asked a `SELECT 1`; no answer
+   * within as long (or an error) counts as the connection lost, as a closed one does: `onListening(false)`,
+   * then a new connection. A half-open connection (the peer gone without a FIN or RST) otherwise raises no
+   * event at all, and its notices stop without anyone knowing. 0 or absent: no check.
+   */
+  heartbeatMs?: number;
+}
+
 export interface Database {
   prisma: PrismaClient;
   kind: "pglite" | "postgresql";
@@ -52,7 +62,7 @@ export interface Database {
    * opened again every few seconds), so a cache kept fresh by notices stops trusting itself meanwhile.
    * The returned function stops listening.
    */
-  listen(channel: string, onNotice: () => void, onListening: (listening: boolean) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotice: () => void, onListening: (listening: boolean) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -105,7 +115,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
-    listen = (channel, onNotice, onListening) => listenOnPostgres(options.databaseUrl!, channel, onNotice, onListening);
+    listen = (channel, onNotice, onListening, listenOptions) => listenOnPostgres(options.databaseUrl!, channel, onNotice, onListening, listenOptions);
     const run = async <Row>(on: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<Row[]> => {
       for (const listener of listeners) listener(statement.text);
       const result = await on.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
@@ -268,19 +278,51 @@ async function initialiseInChildProcess(dir: string): Promise<void> {
  * LISTEN on a connection of its own (a pooled one would be handed to other work). When it drops, the
  * listener is told (`onListening(false)`) and the connection is opened again every 2 s until it holds.
  */
-async function listenOnPostgres(databaseUrl: string, channel: string, onNotice: () => void, onListening: (listening: boolean) => void): Promise<() => Promise<void>> {
+async function listenOnPostgres(
+  databaseUrl: string,
+  channel: string,
+  onNotice: () => void,
+  onListening: (listening: boolean) => void,
+  { heartbeatMs = 0 }: ListenOptions = {},
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  /** Ends a connection, and after a second destroys its socket: `end()` waits for a close a stalled peer never sends. */
+  const drop = async (connection: pg.Client) => {
+    await Promise.race([connection.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  };
   const connect = async () => {
     retry = undefined;
-    const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+    // Named, so it can be told apart in pg_stat_activity (its last query is the heartbeat's, not LISTEN).
+    const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, application_name: LISTEN_APPLICATION_NAME });
     const lost = () => {
       if (client !== candidate) return;
       client = undefined;
+      clearInterval(heartbeat);
+      heartbeat = undefined;
       onListening(false);
-      candidate.end().catch(() => {});
+      void drop(candidate);
       if (!stopped) retry = setTimeout(() => void connect(), 2_000);
+    };
+    // The heartbeat: one `SELECT 1` at a time; unanswered within an interval, the connection is lost.
+    let beating = false;
+    const beat = () => {
+      if (client !== candidate || beating) return;
+      beating = true;
+      const silent = setTimeout(lost, heartbeatMs).unref();
+      candidate.query("SELECT 1").then(
+        () => {
+          clearTimeout(silent);
+          beating = false;
+        },
+        () => {
+          clearTimeout(silent);
+          lost();
+        },
+      );
     };
     candidate.on("error", lost);
     candidate.on("end", lost);
@@ -291,6 +333,10 @@ async function listenOnPostgres(databaseUrl: string, channel: string, onNotice: 
       await candidate.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
       if (stopped || client !== candidate) return void candidate.end().catch(() => {});
       onListening(true);
+      if (heartbeatMs > 0) {
+        heartbeat = setInterval(beat, heartbeatMs);
+        heartbeat.unref();
+      }
     } catch {
       lost();
     }
@@ -299,12 +345,16 @@ async function listenOnPostgres(databaseUrl: string, channel: string, onNotice: 
   return async () => {
     stopped = true;
     if (retry) clearTimeout(retry);
+    clearInterval(heartbeat);
     const open = client;
     client = undefined;
     onListening(false);
-    await open?.end().catch(() => {});
+    if (open) await drop(open);
   };
 }
+
+/** The `application_name` of the connection `listen` holds (pg_stat_activity). */
+export const LISTEN_APPLICATION_NAME = "hubgraph listen";
 
 /** How long a statement waits for a row lock before the write is answered 503 (the pool's `lock_timeout`). */
 export const LOCK_TIMEOUT_MS = 5_000;

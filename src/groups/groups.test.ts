@@ -3,7 +3,8 @@ import { startServer, type TestServer, type TestUser } from "../../test/server.j
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlClientOf } from "../db/sql.js";
 import type { RequestContext } from "../common/context.js";
-import { groupMembers } from "./service.js";
+import { groupMembers, standingSql } from "./service.js";
+import { groupsManagedBy } from "./scope.js";
 
 /** What is specific to groups' REST API (docs/decisions.md, "Groups"); the membership rules are membership.test.ts. */
 let server: TestServer;
@@ -178,5 +179,41 @@ describe("GET /groups/{id}/members/list", () => {
     const described = all.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""}`).join(" / ");
     expect(all.filter((node) => node["Node Type"] === "Seq Scan" && ["group_members", "users"].includes(node["Relation Name"] ?? "")), described).toEqual([]);
     expect(all.some((node) => node["Relation Name"] === "group_members" && /group_id_status_user_id/.test(node["Index Name"] ?? "")), described).toBe(true);
+  });
+
+  it("finds a group's managers without reading its other members: the last-manager count, the managers list, a user's managed groups (plan test)", async () => {
+    const sql = sqlClientOf(server.app.db.prisma);
+    // A group of 3,000 members, 3 of them managers; each member is also a plain member of 3 other groups.
+    const [made] = await sql.query<{ first: number }>(Prisma.sql`WITH made AS (
+        INSERT INTO users (username, email, name, password_hash) SELECT 'planmgr' || g, 'planmgr' || g || '@example.test', 'Plan manager ' || g, 'x'
+        FROM generate_series(1, 3000) g RETURNING id) SELECT min(id)::int AS first FROM made`);
+    const first = made!.first;
+    const groups = await sql.query<{ id: number }>(Prisma.sql`INSERT INTO groups (cn, title) SELECT 'planmanagers' || g, 'Plan ' || g FROM generate_series(1, 4) g RETURNING id`);
+    const [target, ...others] = groups.map((group) => Number(group.id));
+    await sql.query(Prisma.sql`INSERT INTO group_members (group_id, user_id, status, manager) SELECT ${target}, ${first} + g, 'member', g % 1000 = 0 FROM generate_series(0, 2999) g`);
+    for (const other of others) await sql.query(Prisma.sql`INSERT INTO group_members (group_id, user_id, status) SELECT ${other}, ${first} + g, 'member' FROM generate_series(0, 2999) g`);
+    await sql.query(Prisma.sql`VACUUM ANALYZE group_members`);
+    type Node = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Actual Rows"?: number; "Actual Loops"?: number; "Rows Removed by Filter"?: number; "Heap Fetches"?: number; Plans?: Node[] };
+    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    /** The group_members rows a statement reads: those its scans return plus those their filters drop. */
+    const membershipRowsRead = async (statement: Prisma.Sql) => {
+      const [row] = await sql.query<Record<string, unknown>>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
+      const json = Object.values(row!)[0];
+      const all = nodes(((typeof json === "string" ? JSON.parse(json) : json) as { Plan: Node }[])[0]!.Plan);
+      const scans = all.filter((node) => node["Relation Name"] === "group_members");
+      const described = all.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""} rows ${node["Actual Rows"]} removed ${node["Rows Removed by Filter"] ?? 0}`).join(" / ");
+      return { read: scans.reduce((sum, node) => sum + ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1), 0), described };
+    };
+    // A membership transition's standing: the subject's row and the group's manager count (a group never loses its last manager).
+    const standing = await membershipRowsRead(standingSql(target!, first));
+    expect(standing.read, standing.described).toBeLessThanOrEqual(10);
+    // The managers list, as the members list asks it.
+    const managers = await membershipRowsRead(
+      Prisma.sql`SELECT m.user_id FROM group_members m WHERE m.group_id = ${target} AND m.status = 'member' AND m.manager ORDER BY m.user_id LIMIT 25`,
+    );
+    expect(managers.read, managers.described).toBeLessThanOrEqual(10);
+    // The groups a user manages (the group scope kind's managers): by the user's own rows.
+    const managed = await membershipRowsRead(Prisma.sql`SELECT group_id FROM (${groupsManagedBy(first)}) managed`);
+    expect(managed.read, managed.described).toBeLessThanOrEqual(10);
   });
 });

@@ -41,7 +41,11 @@ export const GROUP_SCOPE = defineScopeKind({
   // snapshot: a member removed first cannot write after (test/scope-write-check.test.ts, PostgreSQL).
   writers: (userId) => Prisma.sql`${groupsOfMember(userId)} FOR SHARE`,
   writeRefused: "Only members of this group can write in it.",
-  managers: (userId) => groupsManagedBy(userId),
+  // FOR SHARE, as writers: managers are asked only inside writes (scopeWriteCheck for managers-only writes
+  // such as announcements, and the statement that locks the record a write changes), so a demotion or
+  // removal committed while the write waited is seen: a manager demoted first cannot write after
+  // (test/scope-write-check.test.ts, PostgreSQL).
+  managers: (userId) => Prisma.sql`${groupsManagedBy(userId)} FOR SHARE`,
   // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
   secluded: hiddenGroupsSecludedFrom,
 });

@@ -347,6 +347,12 @@ function step(transition: Transition, standing: Standing, group: { id: number; j
   }
 }
 
+/** A person's standing in a group (status, manager flag; NULLs: none) and how many managers the group has. */
+export const standingSql = (groupId: number, userId: number) =>
+  Prisma.sql`SELECT m.status::text AS status, m.manager,
+                    (SELECT count(*)::int FROM group_members x WHERE x.group_id = ${groupId} AND x.status = 'member' AND x.manager) AS managers
+               FROM (SELECT 1) one LEFT JOIN group_members m ON m.group_id = ${groupId} AND m.user_id = ${userId}`;
+
 /**
  * The account a manager's transition names: a username or an email address, each regardless of case (the
  * sign-up and sign-in rule, src/users/names.ts); existing accounts only, else 404 naming `user`. Asked
@@ -388,11 +394,7 @@ export async function transition(ctx: RequestContext, raw: string, name: Transit
     },
     async change(tx, group) {
       const subject = byManager ? await accountNamed(tx, named) : caller.id;
-      const [standing] = await tx.tx.query<{ status: GroupRole["status"]; manager: boolean; managers: number }>(
-        Prisma.sql`SELECT m.status::text AS status, m.manager,
-                          (SELECT count(*)::int FROM group_members x WHERE x.group_id = ${id} AND x.status = 'member' AND x.manager) AS managers
-                     FROM (SELECT 1) one LEFT JOIN group_members m ON m.group_id = ${id} AND m.user_id = ${subject}`,
-      );
+      const [standing] = await tx.tx.query<{ status: GroupRole["status"]; manager: boolean; managers: number }>(standingSql(id, subject));
       const found = standing!.status ? { status: standing!.status, manager: standing!.manager } : null;
       if (!visible && found?.status !== "applicant") throw missing();
       const next = step(name, found, group, subject, standing!.managers);

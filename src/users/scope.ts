@@ -8,7 +8,11 @@ import { Prisma } from "../generated/prisma/client.js";
  */
 export const MEMBER_SCOPE = defineScopeKind({
   name: "member",
-  exists: (userId) => Prisma.sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId})`,
+  // FOR KEY SHARE, as the group kind's: a write putting a record into the member's scope holds the account
+  // until it commits, so an account being deleted either waits for the write or is gone by the time the write
+  // looks, and the write is refused (400 naming scopeId): no record is left in a deleted account's scope by a
+  // create that raced the deletion (test/scope-write-check.test.ts, PostgreSQL).
+  exists: (userId) => Prisma.sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} FOR KEY SHARE)`,
   writers: (userId) => Prisma.sql`SELECT ${userId}::int`,
   writeRefused: "Only that member can write in a member scope.",
 });

@@ -10,7 +10,8 @@ import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
 import { PASSWORD_POLICY, passwordWeakness } from "../auth/password-policy.js";
 import { uniqueViolation } from "../db/errors.js";
-import { emailIsSql, usernameIsSql } from "./names.js";
+import { emailIsSql, signInAccountSql, usernameIsSql } from "./names.js";
+import { sqlClientOf } from "../db/sql.js";
 
 /** Length only; strength is judged with the account's names by passwordWeakness (src/auth/password-policy.ts). */
 const password = z.string().max(PASSWORD_POLICY.maxLength);
@@ -94,6 +95,12 @@ export async function setPassword(db: PrismaClient, userId: number, newPassword:
   await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(valid) } });
 }
 
+/** The account a sign-in names (signInAccountSql: through indexes), with its password hash. */
+async function accountSignedInAs(db: PrismaClient, login: string): Promise<User | null> {
+  const [row] = await sqlClientOf(db).query<{ id: number }>(signInAccountSql(login));
+  return row ? db.user.findUnique({ where: { id: Number(row.id) } }) : null;
+}
+
 const timingDecoy = hashPassword("timing decoy, never a real password");
 
 /** Checks a username (or e-mail address) and password; null when they do not match an account. */
@@ -101,7 +108,7 @@ export async function findUserByCredentials(db: PrismaClient, login: string, pas
   // No account name holds a NUL (PostgreSQL text cannot), and asking the database for one is an error.
   const user = login.includes("\u0000")
     ? null
-    : await db.user.findFirst({ where: { OR: [{ username: login }, { email: equalsIgnoringCase(login) }] } });
+    : await accountSignedInAs(db, login);
   // An unknown name costs the same argon2 work as a wrong password, so timing does not reveal accounts.
   if (!user) {
     await verifyPassword(await timingDecoy, password);
