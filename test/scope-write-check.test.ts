@@ -148,6 +148,34 @@ describe("the scope check of a create", () => {
     }
   });
 
+  it("a manager's change racing their own demotion, made as the group's transitions make it (the group's row first), waits for it and is refused: no deadlock", async (context) => {
+    if (!server.databaseUrl) {
+      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { groupId, manager, admin } = await server.cast("scopecheckdemotionorder");
+    const made = await server.rest("POST", `/groups/${groupId}/announcements`, { token: admin.token, body: { title: "Ordered", content: "News." } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const demoting = new pg.Client({ connectionString: server.databaseUrl });
+    await demoting.connect();
+    try {
+      // A membership transition locks the group's row first (changeRecord on the group), then the membership.
+      await demoting.query("BEGIN");
+      await demoting.query("SELECT 1 FROM groups WHERE id = $1 FOR UPDATE", [groupId]);
+      const change = server.rest("PATCH", `/groups/${groupId}/announcements/${made.body.id}`, { token: manager.token, body: { title: "Changed by a manager" } });
+      const early = await Promise.race([change.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await demoting.query("UPDATE group_members SET manager = false WHERE group_id = $1 AND user_id = $2", [groupId, manager.id]);
+      await demoting.query("COMMIT");
+      const answered = await change;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(403);
+      const stored = await demoting.query("SELECT title FROM announcements WHERE id = $1", [made.body.id]);
+      expect(stored.rows[0].title).toBe("Ordered");
+    } finally {
+      await demoting.end();
+    }
+  });
+
   it("a create into the member scope of an account being deleted waits for the deletion and is refused: nothing is left in the deleted account's scope", async (context) => {
     if (!server.databaseUrl) {
       console.log("skipped: a deletion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");

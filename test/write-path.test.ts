@@ -7,6 +7,7 @@ import { sqlClientOf } from "../src/db/sql.js";
 import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
 import { nextIdSql } from "../src/common/write-path.js";
+import { clientFaultFromDatabase } from "../src/db/errors.js";
 import "../src/areas.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
 
@@ -98,6 +99,12 @@ describe("domain events", () => {
     expect(await eventCount()).toBe(afterOther);
     expect((await server.rest("GET", `/wiki/${page.body.id}`)).body.title).toBe("Guarded");
     expect((await server.rest("GET", `/wiki/${other.body.id}`)).body.pagename).toBe("Other");
+  });
+});
+
+describe("a write the database rolled back to break a deadlock or a serialization conflict", () => {
+  it("is 503 with Retry-After, not a 500: nothing was kept, and the same request again may succeed", () => {
+    for (const code of ["40P01", "40001"]) expect(clientFaultFromDatabase(Object.assign(new Error("rolled back"), { code }))?.status, code).toBe(503);
   });
 });
 

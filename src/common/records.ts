@@ -480,8 +480,11 @@ async function readAfterWrite<T>(id: number, read: () => Promise<T>): Promise<T>
   }
 }
 
-/** Creates answered in their own statement (`createRecord` with a `query`): `createdRecord` hands them back as they are. */
-export const answeredCreates = new WeakSet<object>();
+/**
+ * Creates answered in their own statement (`createRecord` with an `answer`), with the selection they were
+ * read for: `createdRecord` hands one back as it is only for that same selection, and reads otherwise.
+ */
+export const answeredCreates = new WeakMap<object, Selection>();
 
 /**
  * What a create answers: the new record as the caller reads it (its creator, or an administrator, always
@@ -489,7 +492,7 @@ export const answeredCreates = new WeakSet<object>();
  * statement), no second statement reads it again.
  */
 export async function createdRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, created: number | { id: number }, query?: Selection): Promise<Row> {
-  if (typeof created === "object" && answeredCreates.has(created)) return created as Row;
+  if (typeof created === "object" && query !== undefined && answeredCreates.get(created) === query) return created as Row;
   const id = typeof created === "number" ? created : created.id;
   const row = await readAfterWrite(id, () => findVisible<Row>(ctx, declaration, id, query));
   if (!row) throw new Error(`${declaration.model} ${id} was created but cannot be read back`);

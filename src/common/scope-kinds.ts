@@ -22,7 +22,7 @@ export interface ScopeKind {
    * administrators too: nothing is written where its owner cannot find it. Absent: every id is accepted.
    * Checked once per write, not on reads (a list of a scope that does not exist is empty).
    */
-  exists?(scopeId: number): Prisma.Sql | boolean;
+  exists?(scopeId: number | Prisma.Sql): Prisma.Sql | boolean;
   /**
    * Who belongs: a sub-select of the scope ids `userId` belongs to. Members see the private records of
    * their scopes. It is folded into the read's or list's own statement (as `scope_id IN (…)`), so
@@ -123,6 +123,23 @@ export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, rel
     .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${scopeIdSql} IN (${kind[relation]!(userId)}))`);
   if (!conditions.length) return null;
   return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
+}
+
+/**
+ * Holds the record's scope as a write into it does (each kind's `exists`, which locks what it reads: a
+ * group's row FOR KEY SHARE), over the record's `scope` and `scope_id` columns; always true. The statement
+ * that locks a record for a change asks it in its WHERE, before its select list asks whether the caller
+ * manages the scope (which reads the memberships FOR SHARE): so a write takes the group's row before the
+ * memberships, the order a membership change takes them in (the group FOR UPDATE, then the membership).
+ * In the other order a manager's change racing their own demotion deadlocked (test/scope-write-check.test.ts).
+ */
+export function recordScopeHeldSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql): Prisma.Sql {
+  const held = scopeKinds().flatMap((kind) => {
+    const exists = kind.exists?.(scopeIdSql);
+    // IS NOT NULL: always true, but only known once the sub-select (and its lock) has run.
+    return exists instanceof Prisma.Sql ? [Prisma.sql`WHEN ${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} THEN (${exists}) IS NOT NULL`] : [];
+  });
+  return held.length ? Prisma.sql`(CASE ${Prisma.join(held, " ")} ELSE TRUE END)` : Prisma.sql`TRUE`;
 }
 
 /** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */

@@ -18,7 +18,7 @@ import {
   type RecordsDeclaration,
   type Selection,
 } from "./records.js";
-import { secludedScopeSql } from "./scope-kinds.js";
+import { recordScopeHeldSql, secludedScopeSql } from "./scope-kinds.js";
 import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
@@ -122,7 +122,7 @@ export async function createRecord<R extends Row>(
   // The row's version, as a read would give it (the ETag of the REST answer).
   ctx.recordVersion = version as string;
   const answered = answer.decode(created) as R;
-  answeredCreates.add(answered);
+  answeredCreates.set(answered, options.answer!.query);
   return answered;
 }
 
@@ -231,8 +231,11 @@ export async function deleteScopeRecords(
 async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: number): Promise<Locked<R> | null> {
   const info = modelInfo(ctx.db, target.records.model);
   const statement = rowsStatement<Locked<R>>(ctx.db, target.records, undefined, {
-    // A record outside the scope a confined request's path names is not there for it (404).
-    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${confinementSql(ctx, target.records)}`,
+    // A record outside the scope a confined request's path names is not there for it (404). The record's
+    // scope is held before the select list reads who manages it (recordScopeHeldSql: lock order).
+    where: Prisma.sql`${column(info, "t", "id")} = ${id} AND ${confinementSql(ctx, target.records)}${
+      target.records.scoped ? Prisma.sql` AND ${recordScopeHeldSql(column(info, "t", "scope"), column(info, "t", "scopeId"))}` : Prisma.empty
+    }`,
     extra: Prisma.sql`${visibleSql(ctx.db, target.records, ctx.viewer)} AS "__visible", ${managesSql(info, target.records, "t", ctx.viewer)} AS "__manages", t.xmin::text AS "__version"`,
     lock: true,
   });

@@ -144,10 +144,11 @@ export function isConnectionLost(error: unknown): boolean {
 
 /**
  * The database gave up waiting (lock_timeout 55P03, statement_timeout 57014), ran out of room for work
- * (53xxx), or ended the session with an answer (isEndedByServer): busy or gone for a moment, and nothing
- * of the statement was kept. 503 with Retry-After.
+ * (53xxx), rolled the transaction back to break a deadlock or a serialization conflict (40P01, 40001), or
+ * ended the session with an answer (isEndedByServer): busy or gone for a moment, and nothing of the
+ * statement was kept. 503 with Retry-After: the same request again may well succeed.
  */
 export function isBusyDatabase(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
-  return code === "55P03" || code === "57014" || (code !== undefined && /^53\d\d\d$/.test(code)) || isEndedByServer(error);
+  return code === "55P03" || code === "57014" || code === "40P01" || code === "40001" || (code !== undefined && /^53\d\d\d$/.test(code)) || isEndedByServer(error);
 }

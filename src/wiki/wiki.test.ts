@@ -151,6 +151,12 @@ describe("GET /api/wiki/list", () => {
     await sql.query(Prisma.sql`UPDATE wiki_pages SET current_revision_id = ${revision!.id} WHERE id = ${page.body.id}`);
     expect((await list("afterwards")).body.total).toBe(1);
     expect((await list("before")).body.total).toBe(0);
+    // A writer that empties the text along with the revision change leaves it to the database too.
+    const [third] = await sql.query<{ id: number }>(
+      Prisma.sql`INSERT INTO wiki_revisions (page_id, version, pagetext, summary, length, created, created_by) VALUES (${page.body.id}, 3, 'Thereafter', '', 10, now(), ${alice.id}) RETURNING id`,
+    );
+    await sql.query(Prisma.sql`UPDATE wiki_pages SET current_revision_id = ${third!.id}, search_text = '' WHERE id = ${page.body.id}`);
+    expect((await list("thereafter")).body.total).toBe(1);
   });
 });
 
