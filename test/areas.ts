@@ -175,6 +175,18 @@ export interface PublishingState {
   values: Record<string, unknown>;
 }
 
+/**
+ * The states of records with a publishing window (`publish_up` until `publish_down`, as the blog and
+ * announcements keep it): published ones are shown inside their window only.
+ */
+export const PUBLISHING_WINDOW_STATES: PublishingState[] = [
+  { name: "published", published: true, values: { state: 1 } },
+  { name: "published, ends later", published: true, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2999-01-01 00:00:00" } },
+  { name: "scheduled", published: false, values: { state: 1, publish_up: "2999-01-01 00:00:00" } },
+  { name: "ended", published: false, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2001-01-01 00:00:00" } },
+  { name: "unpublished", published: false, values: { state: 0 } },
+];
+
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /**

@@ -4,6 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTEN_APPLICATION_NAME } from "../src/db/database.js";
 import { BEARER_LOOKUP, startServer, type TestServer, type TestUser } from "./server.js";
 
+/** The token lookups `run`'s requests send to `server`'s database. */
+async function tokenLookups(server: TestServer, run: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const stop = server.app.db.onQuery((sql) => void (BEARER_LOOKUP.test(sql) && count++));
+  try {
+    await run();
+  } finally {
+    stop();
+  }
+  return count;
+}
+
 /**
  * The bearer cache (src/auth/bearer-cache.ts): a signed-in request costs no statement for its token once
  * the server has looked it up, and the cache never answers for a token or account the database has
@@ -20,17 +32,7 @@ describe("the bearer cache", () => {
   });
   afterAll(() => server?.close());
 
-  /** The token lookups a request sends. */
-  async function lookups(run: () => Promise<unknown>): Promise<number> {
-    let count = 0;
-    const stop = server.app.db.onQuery((sql) => void (BEARER_LOOKUP.test(sql) && count++));
-    try {
-      await run();
-    } finally {
-      stop();
-    }
-    return count;
-  }
+  const lookups = (run: () => Promise<unknown>) => tokenLookups(server, run);
   const me = (token: string) => server.rest("GET", "/members/me", { token });
 
   /** Polls until `check` holds, for at most `ms`; answers whether it did. */
@@ -198,16 +200,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the bearer cache's listening connect
   });
 
   const me = (token: string) => server.rest("GET", "/members/me", { token });
-  async function lookups(run: () => Promise<unknown>): Promise<number> {
-    let count = 0;
-    const stop = server.app.db.onQuery((sql) => void (BEARER_LOOKUP.test(sql) && count++));
-    try {
-      await run();
-    } finally {
-      stop();
-    }
-    return count;
-  }
+  const lookups = (run: () => Promise<unknown>) => tokenLookups(server, run);
 
   it("is noticed by the heartbeat: the cache is emptied (a token revoked meanwhile is refused), and it listens again", async () => {
     const user = await server.user();

@@ -5,6 +5,7 @@ import { accessFieldOf, modelInfo, type RecordsDeclaration } from "../src/common
 import { sqlClientOf } from "../src/db/sql.js";
 import { contractAreas } from "./areas.js";
 import { startServer, type TestServer } from "./server.js";
+import { describePlan, explainNodes, explainPlan as explainShared, nodesOf, type PlanNode } from "./plan.js";
 
 /**
  * The plan test: for every list of every area (src/<area>/testing.ts), each query shape — each sort in
@@ -18,20 +19,6 @@ import { startServer, type TestServer } from "./server.js";
  */
 const ROWS = 10_000;
 
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Index Cond"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  "Parent Relationship"?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 /** The nodes that run per row of their parent: every node but those below an InitPlan (run once per statement). */
 const perRowNodesOf = (plan: PlanNode): PlanNode[] =>
   plan["Parent Relationship"] === "InitPlan" ? [] : [plan, ...(plan.Plans ?? []).flatMap(perRowNodesOf)];
@@ -72,23 +59,14 @@ for (const { testing, spec, plan: declaredPlan, siteScope } of planned) {
     }, 120_000);
     afterAll(() => server?.close());
 
-    const explainPlan = async (statement: Prisma.Sql) => {
-      const [row] = await sqlClientOf(server.app.db.prisma).query<Record<string, unknown>>(Prisma.sql`EXPLAIN (FORMAT JSON) ${statement}`);
-      const json = Object.values(row!)[0];
-      const plan = (typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[];
-      return plan[0]!.Plan;
-    };
+    const explainPlan = (statement: Prisma.Sql) => explainShared(sqlClientOf(server.app.db.prisma), statement);
     const explain = async (statement: Prisma.Sql) => nodesOf(await explainPlan(statement));
     // What a statement read from the listed table when run: rows returned and rows filtered out, by every scan of it.
     const rowsRead = async (statement: Prisma.Sql) => {
-      const [row] = await sqlClientOf(server.app.db.prisma).query<Record<string, unknown>>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
-      const json = Object.values(row!)[0];
-      const plan = (typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[];
-      return nodesOf(plan[0]!.Plan)
+      return (await explainNodes(sqlClientOf(server.app.db.prisma), statement, { analyze: true }))
         .filter((node) => node["Relation Name"] === table)
         .reduce((sum, node) => sum + (node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0), 0);
     };
-    const describePlan = (nodes: PlanNode[]) => nodes.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""}`).join(" / ");
 
     const shapes: { name: string; args: Record<string, string | number>; filters?: Record<string, string | number> }[] = [];
     const scopes = spec.scoped ? [...(siteScope ? [{ scope: "site", scopeId: 0 }] : []), { scope: "group", scopeId: -1 }] : [{}];

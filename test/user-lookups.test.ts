@@ -3,6 +3,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { emailIsSql, signInAccountSql, usernameIsSql } from "../src/users/names.js";
 import { startServer, type TestServer } from "./server.js";
+import { describePlan, explainNodes } from "./plan.js";
 
 /**
  * Accounts are looked up by name on every sign-in, sign-up and invitation: by username, or by e-mail
@@ -11,8 +12,6 @@ import { startServer, type TestServer } from "./server.js";
  */
 describe("account lookups by name are answered through indexes (plan test)", () => {
   let server: TestServer;
-  type Node = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: Node[] };
-  const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
   beforeAll(async () => {
     server = await startServer();
@@ -24,10 +23,8 @@ describe("account lookups by name are answered through indexes (plan test)", () 
   afterAll(() => server?.close());
 
   const planOf = async (statement: Prisma.Sql) => {
-    const [row] = await sqlClientOf(server.app.db.prisma).query<Record<string, unknown>>(Prisma.sql`EXPLAIN (FORMAT JSON) ${statement}`);
-    const json = Object.values(row!)[0];
-    const all = nodes(((typeof json === "string" ? JSON.parse(json) : json) as { Plan: Node }[])[0]!.Plan);
-    return { all, described: all.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""}`).join(" / ") };
+    const all = await explainNodes(sqlClientOf(server.app.db.prisma), statement);
+    return { all, described: describePlan(all) };
   };
 
   const shapes: [string, Prisma.Sql][] = [

@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { pick, type AreaTesting } from "../../test/areas.js";
+import { PUBLISHING_WINDOW_STATES, pick, type AreaTesting } from "../../test/areas.js";
 import { createPluginRecord, fixtureGroup } from "../groups/plugins.testing.js";
 import { groupPluginScope } from "../groups/testing.js";
 import { ANNOUNCEMENTS_ACCESS, ANNOUNCEMENTS_LIST } from "./service.js";
@@ -38,14 +38,7 @@ export const testing: AreaTesting = {
     },
     remove: { path: "/groups/{group}/announcements/{id}" },
     access: ANNOUNCEMENTS_ACCESS,
-    // Published announcements are shown inside their window only, as blog entries.
-    states: [
-      { name: "published", published: true, values: { state: 1 } },
-      { name: "published, ends later", published: true, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2999-01-01 00:00:00" } },
-      { name: "scheduled", published: false, values: { state: 1, publish_up: "2999-01-01 00:00:00" } },
-      { name: "ended", published: false, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2001-01-01 00:00:00" } },
-      { name: "unpublished", published: false, values: { state: 0 } },
-    ],
+    states: PUBLISHING_WINDOW_STATES,
     writers: "managers",
     skips: {
       "contract partial update":

@@ -1,4 +1,4 @@
-import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
+import { PUBLISHING_WINDOW_STATES, pick, type AreaTesting, type Documented } from "../../test/areas.js";
 import { BLOG_ACCESS, BLOG_FIELDS, BLOG_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Blog entry" and the blog operations). */
@@ -59,14 +59,7 @@ export const testing: AreaTesting = {
     update: { method: "PUT", path: "/blog/{id}", body: (record) => pick(record, ["title", "alias", "content", "tags", "scope", "scope_id", "state", "access", "allow_comments", "publish_up", "publish_down", "hits"]) },
     remove: { path: "/blog/{id}" },
     access: BLOG_ACCESS,
-    // Published entries are shown inside their window only (publish_up until publish_down).
-    states: [
-      { name: "published", published: true, values: { state: 1 } },
-      { name: "published, ends later", published: true, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2999-01-01 00:00:00" } },
-      { name: "scheduled", published: false, values: { state: 1, publish_up: "2999-01-01 00:00:00" } },
-      { name: "ended", published: false, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2001-01-01 00:00:00" } },
-      { name: "unpublished", published: false, values: { state: 0 } },
-    ],
+    states: PUBLISHING_WINDOW_STATES,
     writers: "users",
     notFound: (id) => `Blog entry ${id} not found.`,
   },

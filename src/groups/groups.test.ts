@@ -5,6 +5,7 @@ import { sqlClientOf } from "../db/sql.js";
 import type { RequestContext } from "../common/context.js";
 import { groupMembers, standingSql } from "./service.js";
 import { groupsManagedBy } from "./scope.js";
+import { describePlan, explainNodes, explainPlan, nodesOf, type PlanNode } from "../../test/plan.js";
 
 /** What is specific to groups' REST API (docs/decisions.md, "Groups"); the membership rules are membership.test.ts. */
 let server: TestServer;
@@ -157,26 +158,22 @@ describe("GET /groups/{id}/members/list", () => {
     await sql.query(Prisma.sql`ANALYZE group_members`);
     await sql.query(Prisma.sql`ANALYZE users`);
     // The service's own statement, explained instead of run (the context's client prefixes EXPLAIN).
-    let plan: unknown;
+    let plan: PlanNode | undefined;
     const explaining: RequestContext = {
       db: server.app.db.prisma,
       viewer: { user: { id: admin.id, username: "admin", isAdmin: true }, via: "token" },
       config: undefined as never,
       tx: {
         query: async (statement: Prisma.Sql) => {
-          const [row] = await sql.query<Record<string, unknown>>(Prisma.sql`EXPLAIN (FORMAT JSON) ${statement}`);
-          const json = Object.values(row!)[0];
-          plan = typeof json === "string" ? JSON.parse(json) : json;
+          plan = await explainPlan(sql, statement);
           return [];
         },
         transaction: () => Promise.reject(new Error("not here")),
       },
     } as unknown as RequestContext;
     await groupMembers(explaining, String(target), { limit: 25 }).catch(() => undefined);
-    type Node = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: Node[] };
-    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-    const all = nodes((plan as { Plan: Node }[])[0]!.Plan);
-    const described = all.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""}`).join(" / ");
+    const all = nodesOf(plan!);
+    const described = describePlan(all);
     expect(all.filter((node) => node["Node Type"] === "Seq Scan" && ["group_members", "users"].includes(node["Relation Name"] ?? "")), described).toEqual([]);
     expect(all.some((node) => node["Relation Name"] === "group_members" && /group_id_status_user_id/.test(node["Index Name"] ?? "")), described).toBe(true);
   });
@@ -193,15 +190,11 @@ describe("GET /groups/{id}/members/list", () => {
     await sql.query(Prisma.sql`INSERT INTO group_members (group_id, user_id, status, manager) SELECT ${target}, ${first} + g, 'member', g % 1000 = 0 FROM generate_series(0, 2999) g`);
     for (const other of others) await sql.query(Prisma.sql`INSERT INTO group_members (group_id, user_id, status) SELECT ${other}, ${first} + g, 'member' FROM generate_series(0, 2999) g`);
     await sql.query(Prisma.sql`VACUUM ANALYZE group_members`);
-    type Node = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Actual Rows"?: number; "Actual Loops"?: number; "Rows Removed by Filter"?: number; "Heap Fetches"?: number; Plans?: Node[] };
-    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
     /** The group_members rows a statement reads: those its scans return plus those their filters drop. */
     const membershipRowsRead = async (statement: Prisma.Sql) => {
-      const [row] = await sql.query<Record<string, unknown>>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
-      const json = Object.values(row!)[0];
-      const all = nodes(((typeof json === "string" ? JSON.parse(json) : json) as { Plan: Node }[])[0]!.Plan);
+      const all = await explainNodes(sql, statement, { analyze: true });
       const scans = all.filter((node) => node["Relation Name"] === "group_members");
-      const described = all.map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""} ${node["Index Name"] ?? ""} rows ${node["Actual Rows"]} removed ${node["Rows Removed by Filter"] ?? 0}`).join(" / ");
+      const described = describePlan(all, (node) => ` rows ${node["Actual Rows"]} removed ${node["Rows Removed by Filter"] ?? 0}`);
       return { read: scans.reduce((sum, node) => sum + ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1), 0), described };
     };
     // A membership transition's standing: the subject's row and the group's manager count (a group never loses its last manager).
