@@ -14,9 +14,9 @@ defineScopeKind({
   name: "team",
   exists: (teamId) => Prisma.sql`EXISTS (SELECT 1 FROM test_teams WHERE id = ${teamId})`,
   members: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId}`,
-  writers: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId}`,
+  writers: (userId, teamId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND team_id = ${teamId}`,
   writeRefused: "Only the team's players write in it.",
-  managers: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND coach`,
+  managers: (userId, teamId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND team_id = ${teamId} AND coach`,
 });
 
 /** Each area's REST paths, list key and private level, as the API document numbers them. */

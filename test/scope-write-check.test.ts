@@ -42,6 +42,32 @@ describe("the scope check of a create", () => {
     }
   });
 
+  it("locks only the membership a write depends on: the writer's memberships in their other groups are left as they were", async () => {
+    // A membership read FOR SHARE gets the write's transaction in its row's xmax (a lock is a tuple write);
+    // a row the write never locked keeps its xmax. Locking every membership of the user, as the group
+    // kind's sub-selects did, wrote each of them on every write and held up the other groups' transitions.
+    const prisma = server.app.db.prisma;
+    const other = await prisma.group.create({ data: { cn: "scopecheckothergroup", title: "Other group" } });
+    await prisma.groupMember.createMany({
+      data: [
+        { groupId: other.id, userId: cast.member.id, status: "member" },
+        { groupId: other.id, userId: cast.manager.id, status: "member", manager: true },
+      ],
+    });
+    const othersLocks = async () =>
+      prisma.$queryRaw<{ user_id: number; xmax: string }[]>`SELECT user_id, xmax::text AS xmax FROM group_members WHERE group_id = ${other.id} ORDER BY user_id`;
+    const before = await othersLocks();
+    // A member's create (the writers' check), a manager's change to that member's page (the locked record's
+    // managers) and a manager's announcement (a managers-only create), all in the first group.
+    const created = await server.rest("POST", "/wiki", { token: cast.member.token, body: page(cast.groupId) });
+    expect(created.status).toBe(201);
+    expect((await server.rest("PATCH", `/wiki/${created.body.id}`, { token: cast.manager.token, body: { title: "Changed by the manager" } })).status).toBe(200);
+    expect((await server.rest("POST", `/groups/${cast.groupId}/announcements`, { token: cast.manager.token, body: { title: "News", content: "Text." } })).status).toBe(201);
+    const lockedHere = await prisma.$queryRaw<{ xmax: string }[]>`SELECT xmax::text AS xmax FROM group_members WHERE group_id = ${cast.groupId} AND user_id = ${cast.member.id}`;
+    expect(lockedHere[0]!.xmax).not.toBe("0"); // the membership the create depended on was locked
+    expect(await othersLocks()).toEqual(before);
+  });
+
   it("a create into a group being deleted waits for the delete and is refused: nothing is left in the deleted group's scope", async (context) => {
     if (!server.databaseUrl) {
       console.log("skipped: a delete in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");

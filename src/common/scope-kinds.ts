@@ -32,10 +32,12 @@ export interface ScopeKind {
   members?(userId: number): Prisma.Sql;
   /**
    * Who may write new records into the scope (and move records there), besides administrators: `"anyone"`
-   * signed in, or a sub-select of the scope ids `userId` may write in. `exists` and this are asked in one
-   * statement per write (through `sqlOf(ctx)`, so also inside a write's transaction).
+   * signed in, or a sub-select of the scope ids `userId` may write in, among them `scopeId` if they may.
+   * `scopeId` is the scope the write asks about: a sub-select that locks what it reads (FOR SHARE) should
+   * narrow to it, so a write locks the one membership it depends on, not all of the user's. `exists` and
+   * this are asked in one statement per write (through `sqlOf(ctx)`, so also inside a write's transaction).
    */
-  writers: "anyone" | ((userId: number) => Prisma.Sql);
+  writers: "anyone" | ((userId: number, scopeId: number | Prisma.Sql) => Prisma.Sql);
   /** The 403's message when `writers` says no. */
   writeRefused?: string;
   /**
@@ -43,9 +45,11 @@ export interface ScopeKind {
    * sub-select of the scope ids `userId` manages, folded into the statement that locks the record a write
    * changes (src/common/write-path.ts), and into a managers-only write's scope check (scopeWriteCheck).
    * Asked only inside writes, so it may lock the rows it reads (FOR SHARE), as `writers` may, to see a
-   * demotion committed while the write waited. Absent: nobody (creators manage their own records everywhere).
+   * demotion committed while the write waited; `scopeId` (the record's scope column, or the id a
+   * managers-only write asks about) is the scope in question, for it to narrow to, as `writers` does.
+   * Absent: nobody (creators manage their own records everywhere).
    */
-  managers?(userId: number): Prisma.Sql;
+  managers?(userId: number, scopeId: number | Prisma.Sql): Prisma.Sql;
   /**
    * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
    * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
@@ -120,7 +124,12 @@ export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, rel
   const conditions = scopeKinds()
     .filter((kind) => kind[relation] && (onlyKind === undefined || kind.name === onlyKind))
     // The kind as a literal (names are checked words), as a constant the planner can see.
-    .map((kind) => Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${scopeIdSql} IN (${kind[relation]!(userId)}))`);
+    // Managers are asked only inside writes, correlated with the record's scope, so a kind's locking
+    // sub-select takes the one row it is asked about; members are folded into lists, uncorrelated.
+    .map((kind) => {
+      const scopeIds = relation === "managers" ? kind.managers!(userId, scopeIdSql) : kind.members!(userId);
+      return Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${scopeIdSql} IN (${scopeIds}))`;
+    });
   if (!conditions.length) return null;
   return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
 }

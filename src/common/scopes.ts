@@ -49,9 +49,9 @@ export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: num
 
 /** Whether the kind's rule admits the user in the scope: known now (true, false), or SQL to ask. */
 function admittedSql(kind: ScopeKind, admits: ScopeRule, scopeId: number, userId: number): boolean | Prisma.Sql {
-  if (admits.rule === "managers") return kind.managers ? Prisma.sql`${scopeId} IN (${kind.managers(userId)})` : false;
+  if (admits.rule === "managers") return kind.managers ? Prisma.sql`${scopeId} IN (${kind.managers(userId, scopeId)})` : false;
   if (kind.writers === "anyone") return true;
-  return Prisma.sql`${scopeId} IN (${kind.writers(userId)})`;
+  return Prisma.sql`${scopeId} IN (${kind.writers(userId, scopeId)})`;
 }
 
 /**

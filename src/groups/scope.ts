@@ -36,16 +36,18 @@ export const GROUP_SCOPE = defineScopeKind({
   // Members only (managers are members with a flag; invitees and applicants are not members yet), served
   // by the (user_id, status, group_id) index. Members also write in it.
   members: groupsOfMember,
-  // FOR SHARE: asked inside a write (scopeWriteCheck), the membership rows are locked, so a removal or
+  // FOR SHARE: asked inside a write (scopeWriteCheck), the membership row is locked, so a removal or
   // a status change committed while the write waited (on the group row) is seen, not the write's older
   // snapshot: a member removed first cannot write after (test/scope-write-check.test.ts, PostgreSQL).
-  writers: (userId) => Prisma.sql`${groupsOfMember(userId)} FOR SHARE`,
+  // Only the membership in the group written to: the user's others stay unlocked (locking every one took
+  // a lock, a tuple write, on each of them per write, and held up their other groups' transitions).
+  writers: (userId, groupId) => Prisma.sql`${groupsOfMember(userId)} AND group_id = ${groupId} FOR SHARE`,
   writeRefused: "Only members of this group can write in it.",
   // FOR SHARE, as writers: managers are asked only inside writes (scopeWriteCheck for managers-only writes
   // such as announcements, and the statement that locks the record a write changes), so a demotion or
   // removal committed while the write waited is seen: a manager demoted first cannot write after
   // (test/scope-write-check.test.ts, PostgreSQL).
-  managers: (userId) => Prisma.sql`${groupsManagedBy(userId)} FOR SHARE`,
+  managers: (userId, groupId) => Prisma.sql`${groupsManagedBy(userId)} AND group_id = ${groupId} FOR SHARE`,
   // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
   secluded: hiddenGroupsSecludedFrom,
 });
