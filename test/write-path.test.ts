@@ -9,6 +9,7 @@ import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
 import { nextIdSql } from "../src/common/write-path.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import "../src/areas.js";
+import { restOperations } from "../rest-facade/table.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
 
 // The write path (src/common/write-path.ts, docs/events.md): one transaction per write with its domain
@@ -393,4 +394,21 @@ describe("PUT never loosens privacy", () => {
       }
     }
   }
+
+  it("announcements: a draft stays a draft, and private, after a PUT of only the required fields (their `state` defaults to published)", async () => {
+    const path = `/groups/${cast.groupId}/announcements`;
+    const created = await server.rest("POST", path, { token: cast.manager.token, body: { title: "Draft news", content: "Not yet.", state: 0, access: 2 } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const put = await server.rest("PUT", `${path}/${created.body.id}`, { token: cast.manager.token, body: { title: "Draft news, edited", content: "Still not yet." } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ title: "Draft news, edited", state: 0, access: 2 });
+    expect((await server.rest("GET", `${path}/${created.body.id}`, { token: cast.member.token })).status).toBe(404);
+  });
+
+  it("every PUT row's `state` parameter whose default is published keeps the stored value when left out (a privacy parameter)", () => {
+    const widening = restOperations
+      .filter((row) => row.method === "PUT")
+      .flatMap((row) => row.params.filter((param) => param.name === "state" && param.default !== undefined && Number(param.default) !== 0 && !param.privacy).map(() => `${row.method} ${row.path}`));
+    expect(widening).toEqual([]);
+  });
 });

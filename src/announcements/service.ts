@@ -76,8 +76,9 @@ export const ANNOUNCEMENTS_FIELDS = fieldTable({
     clearedTo: null,
     rest: { description: "Publish end timestamp (empty: none)." },
   },
-  // Published unless said otherwise: an announcement is written to be read.
-  state: { ...stateField, description: `${PUBLISH_STATE.description} Default 1.`, default: 1 },
+  // Published unless said otherwise: an announcement is written to be read. That default is the wider
+  // choice, so it is a privacy parameter: a PUT that leaves it out keeps a draft a draft (docs/decisions.md).
+  state: { ...stateField, description: `${PUBLISH_STATE.description} Default 1.`, default: 1, rest: { ...stateField.rest, privacy: true } },
   access: accessField(ANNOUNCEMENTS_ACCESS),
   created: createdField,
   createdBy: createdByField,
