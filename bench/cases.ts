@@ -8,6 +8,8 @@ export interface Fixture {
   token: string;
   /** Bearer token of the seeded administrator (bench/seed.ts BENCH_ADMIN), for the write cases. */
   adminToken: string;
+  /** Bearer token of the seeded member of every group (bench/seed.ts BENCH_WRITER), for the member write cases. */
+  writerToken: string;
   /** Wiki page ids spread over the table, visible to anonymous callers / to the bench user. */
   anonymousReadIds: number[];
   userReadIds: number[];
@@ -40,7 +42,8 @@ export type Target =
 export interface BenchCase {
   name: string;
   description: string;
-  server: "hubgraph" | "bare";
+  /** `postgraphile`: the PostGraphile 5 peer (bench/peers/postgraphile), on PostgreSQL only. */
+  server: "hubgraph" | "bare" | "postgraphile";
   /** The bare case whose req/s this case's ratio divides by. */
   bare?: string;
   /** Also run with --pglite (the Hubgraph server on embedded PGlite; there is no bare server then). */
@@ -234,6 +237,23 @@ export const writeCases: BenchCase[] = [
     targets: [],
   },
   {
+    name: "postgraphile-create",
+    description: "peer: PostGraphile 5 (Amber preset) createPage mutation, a row of bare-insert's columns (no triggers, revision or event)",
+    server: "postgraphile",
+    bare: "bare-insert",
+    request: () => ({
+      method: "POST",
+      path: "/graphql",
+      headers: json,
+      body: JSON.stringify({
+        query: "mutation Create($input: CreatePageInput!) { createPage(input: $input) { page { rowId title pagename } } }",
+        variables: { input: { page: { title: "Bench write [<id>]", pagename: "BenchWrite[<id>]", scope: "site", scopeId: 0, state: 1, access: 0, params: {}, createdBy: 1 } } },
+      }),
+    }),
+    expect: (body) => graphqlData(body) ?? (typeof body?.data?.createPage?.page?.rowId === "number" ? null : `expected the created row, got ${JSON.stringify(body).slice(0, 200)}`),
+    targets: [],
+  },
+  {
     name: "rest-create",
     description: "REST POST /api/wiki, administrator, one scope (the site)",
     server: "hubgraph",
@@ -244,10 +264,24 @@ export const writeCases: BenchCase[] = [
   },
   {
     name: "rest-create-member",
-    description: "REST POST /api/wiki, a group member, one group scope",
+    description: "REST POST /api/wiki, a group member (of all 20 groups), one group scope",
     server: "hubgraph",
     bare: "bare-insert",
-    request: (fixture) => ({ method: "POST", path: "/api/wiki", headers: { ...json, authorization: `Bearer ${fixture.token}` }, body: newPage({ scope: "group", scope_id: 1 }) }),
+    request: (fixture) => ({ method: "POST", path: "/api/wiki", headers: { ...json, authorization: `Bearer ${fixture.writerToken}` }, body: newPage({ scope: "group", scope_id: 1 }) }),
+    expect: createdPage,
+    targets: [createRatio, { kind: "ratioOf", of: "rest-create-member-scopes", min: 0.8 }, createCpu],
+  },
+  {
+    name: "rest-create-member-scopes",
+    description: "REST POST /api/wiki, the same group member, their 20 group scopes in turn",
+    server: "hubgraph",
+    bare: "bare-insert",
+    request: (fixture) => ({
+      method: "POST",
+      path: "/api/wiki",
+      headers: { ...json, authorization: `Bearer ${fixture.writerToken}` },
+      body: TWENTY_GROUPS.map((group) => newPage({ scope: "group", scope_id: group })),
+    }),
     expect: createdPage,
     targets: [createRatio, createCpu],
   },

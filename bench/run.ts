@@ -16,10 +16,10 @@ import { openDatabase, openPGlite } from "../src/db/database.js";
 import type { SqlRunner } from "../src/db/migrate.js";
 import { hashPassword } from "../src/auth/secrets.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
-import { BENCH_ADMIN, BENCH_USER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
+import { BENCH_ADMIN, BENCH_USER, BENCH_WRITER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 import { RSS_LIMIT_MB, selectCases, type Fixture, type RequestSpec } from "./cases.js";
 import { combine, measure, probe, stopLoad, type Measurement, type Slice } from "./load.js";
-import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
+import { installedPeer, productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
 import { judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -300,9 +300,12 @@ async function main(): Promise<number> {
     undo.push({ label: `stop ${name}`, run: () => server.stop() });
     return server;
   };
-  const servers: Partial<Record<"hubgraph" | "bare", ChildServer>> = {};
+  const servers: Partial<Record<"hubgraph" | "bare" | "postgraphile", ChildServer>> = {};
   if (selected.some((benchCase) => benchCase.server === "bare")) {
     servers.bare = await startServer("bare", ["--import", "tsx", "bench/bare-server.ts"], serverEnv);
+  }
+  if (selected.some((benchCase) => benchCase.server === "postgraphile")) {
+    servers.postgraphile = await startServer("postgraphile", [installedPeer(root, "postgraphile")], serverEnv);
   }
   if (selected.some((benchCase) => benchCase.server === "hubgraph")) {
     servers.hubgraph = await startServer("hubgraph", productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), {
@@ -322,8 +325,8 @@ async function main(): Promise<number> {
     if (!response.ok || !body.access_token) throw new Error(`signing in as ${username} failed: HTTP ${response.status} ${JSON.stringify(body)}`);
     return body.access_token;
   };
-  const [token, adminToken] = [await signIn(BENCH_USER.username), await signIn(BENCH_ADMIN.username)];
-  const fixture: Fixture = { token, adminToken, ...fixtureIds! };
+  const [token, adminToken, writerToken] = [await signIn(BENCH_USER.username), await signIn(BENCH_ADMIN.username), await signIn(BENCH_WRITER.username)];
+  const fixture: Fixture = { token, adminToken, writerToken, ...fixtureIds! };
 
   // 3. The cases, one after the other.
   log(

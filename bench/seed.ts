@@ -17,6 +17,8 @@ export const GROUPS = 20;
 export const BENCH_USER_GROUPS = [1, 2];
 /** The write cases' administrator, signed in with BENCH_USER's password. */
 export const BENCH_ADMIN = { id: AUTHORS + 1, username: "bench-admin" } as const;
+/** A member (not a manager) of every seeded group, who writes in them: the member write cases, one scope and all 20. */
+export const BENCH_WRITER = { id: AUTHORS + 2, username: "bench-writer" } as const;
 /** Rows per INSERT statement: bounds the memory one statement needs at 10^6 rows. */
 const CHUNK = 50_000;
 /** Distinct texts the pages and entries draw from (~200 to ~1000 characters each). */
@@ -97,16 +99,31 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
     BENCH_ADMIN.username,
     passwordHash,
   ]);
-  await db.query(`SELECT setval(pg_get_serial_sequence('users', 'id'), $1)`, [BENCH_ADMIN.id]);
+  await db.query(`INSERT INTO users (id, username, email, name, password_hash, is_admin) VALUES ($1, $2, $2 || '@example.test', 'Bench writer', $3, false)`, [
+    BENCH_WRITER.id,
+    BENCH_WRITER.username,
+    passwordHash,
+  ]);
+  await db.query(`SELECT setval(pg_get_serial_sequence('users', 'id'), $1)`, [BENCH_WRITER.id]);
   // The bare INSERT's table (bench/bare-server.ts): a wiki page's columns, with no trigger, index or reference.
   await db.exec(`CREATE TABLE bare_pages (id serial PRIMARY KEY, title text NOT NULL, pagename text NOT NULL, scope text NOT NULL, scope_id int NOT NULL,
     state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL, created_by int NOT NULL, modified timestamp(3) NOT NULL)`);
+  // PostGraphile's table (bench/peers/postgraphile): the same columns in a schema of its own, which is all it
+  // serves; the times default to the transaction's, as a create mutation would leave them to the database.
+  await db.exec(`CREATE SCHEMA peer`);
+  await db.exec(`CREATE TABLE peer.pages (id serial PRIMARY KEY, title text NOT NULL, pagename text NOT NULL, scope text NOT NULL, scope_id int NOT NULL,
+    state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'), created_by int NOT NULL,
+    modified timestamp(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))`);
   await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS]);
   await db.query(
     `INSERT INTO group_members (group_id, user_id, status, manager)
      SELECT g, $1::int, 'member', g = $3::int FROM unnest($2::int[]) g`,
     [BENCH_USER.id, BENCH_USER_GROUPS, BENCH_USER_GROUPS[0]],
   );
+  await db.query(`INSERT INTO group_members (group_id, user_id, status, manager) SELECT g, $1::int, 'member', false FROM generate_series(1, $2::int) g`, [
+    BENCH_WRITER.id,
+    GROUPS,
+  ]);
   await db.exec(`CREATE TEMPORARY TABLE bench_texts (n int PRIMARY KEY, body text NOT NULL)`);
   await db.query(
     `INSERT INTO bench_texts

@@ -1,8 +1,9 @@
 // The servers under load run as child processes of their own, so the load generator's CPU and memory
 // are not theirs, and the Hubgraph server's resident set size is its own.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 
 export interface ChildServer {
   name: string;
@@ -111,4 +112,18 @@ export function productionStartArguments(packageJson: { scripts?: Record<string,
     throw new Error(`package.json's start script must be "exec node <arguments>" for the bench to run it directly, got "${start}"`);
   }
   return match[1]!.split(/\s+/);
+}
+
+/**
+ * The entry file of a peer server (bench/peers/<name>/server.mjs), its dependencies installed first from
+ * its own lockfile when they are not yet: peers are the bench's alone, so the app's `npm ci` never
+ * downloads them.
+ */
+export function installedPeer(root: string, name: string): string {
+  const folder = path.join(root, "bench", "peers", name);
+  if (!fs.existsSync(path.join(folder, "node_modules"))) {
+    console.log(`Installing the ${name} peer (npm ci in ${path.relative(root, folder)})…`);
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: folder, stdio: ["ignore", "inherit", "inherit"] });
+  }
+  return path.join(folder, "server.mjs");
 }
