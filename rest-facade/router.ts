@@ -7,7 +7,7 @@ import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
 import { assertWithinQueryLimits } from "../src/graphql/limits.js";
 import type { RequestContext } from "../src/common/context.js";
-import { readWriteConditions, replay, sendRemembered } from "../src/http/write-conditions.js";
+import { readWriteConditions, replay, runRemembered } from "../src/http/write-conditions.js";
 import { recordEtag } from "../src/common/write-path.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
 import { readParams } from "./params.js";
@@ -165,22 +165,18 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       const ctx = contextFor(req);
       const precondition = await readWriteConditions(req, ctx, ctx.db);
       if (precondition) return replay(res, precondition.replay);
-      const result = await route.run(variables, ctx);
-      if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
-      const { operation } = route;
-      const data = result.data as Record<string, unknown>;
-      // A record's answer names its version, which If-Match on its writes checks (src/http/write-conditions.ts).
-      if (ctx.recordVersion && operation.response.kind === "record") res.set("ETag", recordEtag(ctx.recordVersion));
-      await sendRemembered(
-        res,
-        ctx,
-        ctx.db,
-        () => {
+      await runRemembered(res, ctx, async () => {
+        const result = await route.run(variables, ctx);
+        if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
+        const { operation } = route;
+        const data = result.data as Record<string, unknown>;
+        // A record's answer names its version, which If-Match on its writes checks (src/http/write-conditions.ts).
+        if (ctx.recordVersion && operation.response.kind === "record") res.set("ETag", recordEtag(ctx.recordVersion));
+        return () => {
           const rendered = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
           route.respond.send(res, operation as never, kept && "keys" in kept ? project(rendered, kept.keys) : rendered);
-        },
-        log,
-      );
+        };
+      });
     } catch (error) {
       next(error);
     }

@@ -329,6 +329,32 @@ describe("Idempotency-Key", () => {
     expect((await server.rest("GET", "/wiki/list", { query: { search: "Something else" } })).body.total).toBe(0);
   });
 
+  it("stores the answer with the key in the write's own transaction, for a create of every area", async () => {
+    // The key's row and the record's row were last written by one transaction (their xmin): an answer is
+    // never kept without its write, nor a write without its answer (stored after commit, a failure there
+    // left a key that told its retry only which record was made).
+    const creates: [string, string, string, Record<string, unknown>][] = [
+      ["wiki_pages", "/wiki", cast.member.token, { title: "Keyed page", pagetext: "Text.", scope: "group", scope_id: cast.groupId }],
+      ["blog_entries", "/blog", cast.alice.token, { scope: "site", scope_id: 0, title: "Keyed entry", content: "Text." }],
+      ["groups", "/groups", cast.alice.token, { cn: "keyedgroup", title: "Keyed group", join_policy: "open", discoverability: "visible" }],
+      ["announcements", `/groups/${cast.groupId}/announcements`, cast.manager.token, { title: "Keyed news", content: "Text." }],
+      ["wiki_pages", `/groups/${cast.groupId}/wiki`, cast.member.token, { title: "Keyed group page", pagetext: "Text." }],
+      ["users", "/members", cast.admin.token, { username: "keyeduser", email: "keyeduser@example.test", password: "a-long-keyed-password-81", name: "Keyed user" }],
+    ];
+    for (const [table, path, token, body] of creates) {
+      const key = `same-transaction-${path}`;
+      const first = await server.rest("POST", path, { token, body, headers: { "Idempotency-Key": key } });
+      expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(201);
+      const [written] = await sql().query<{ record: string; key: string; answer: string }>(
+        Prisma.sql`SELECT r.xmin::text AS record, k.xmin::text AS key, k.answer FROM ${Prisma.raw(table)} r, idempotency_keys k WHERE r.id = ${first.body.id ?? first.body.gidNumber} AND k.key = ${key}`,
+      );
+      expect(written!.key, path).toBe(written!.record);
+      expect(JSON.parse(written!.answer)).toEqual(first.body);
+      const again = await server.rest("POST", path, { token, body, headers: { "Idempotency-Key": key } });
+      expect([again.status, again.body]).toEqual([201, first.body]);
+    }
+  });
+
   it("keeps no key when the write is refused, so a corrected retry goes through", async () => {
     const headers = { "Idempotency-Key": "refused-then-fixed" };
     const refused = await server.rest("POST", "/blog", { token: cast.alice.token, body: { scope: "group", scope_id: cast.groupId, title: "Not mine", content: "c" }, headers });

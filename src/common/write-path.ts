@@ -253,6 +253,15 @@ async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: Writt
   await claimKey(tx, id);
 }
 
+/**
+ * Claims the request's Idempotency-Key for the record `id` in the open transaction (`runRemembered` opens
+ * one for a keyed request), for a write made outside createRecord/changeRecord (an account): its retry then
+ * gets the stored answer, not a second attempt.
+ */
+export async function claimIdempotencyKey(ctx: RequestContext, id: number): Promise<void> {
+  if (ctx.tx) await claimKey(ctx as RequestContext & { tx: SqlClient }, id);
+}
+
 /** The request's Idempotency-Key, claimed for record `id` in the write's transaction (a write that changed nothing too). */
 async function claimKey(tx: RequestContext & { tx: SqlClient }, id: number) {
   if (!tx.idempotency || tx.idempotency.claimed) return;

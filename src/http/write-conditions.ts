@@ -8,10 +8,11 @@ import { sqlClientOf } from "../db/sql.js";
 /**
  * Safe retries and conditional writes on /api (docs/decisions.md, "Retries and conditional writes").
  *
- * Idempotency-Key (POST): the write path claims the key in the write's own transaction (so a retry can
- * never make a second record), and the answer is stored before it is sent. A retry with the key gets the
- * stored answer (`Idempotent-Replayed: true`); one while the first is still running gets 409; the key
- * with another request (method, path, body) gets 422. Keys belong to the caller and last a day.
+ * Idempotency-Key (POST): the request runs in one transaction (`runRemembered`), in which the write path
+ * claims the key and the answer is stored with it; the answer is sent once that has committed. So a key
+ * is never kept without its answer, nor an answer without its write: a retry with the key gets the stored
+ * answer (`Idempotent-Replayed: true`); one while the first is still running gets 409; the key with
+ * another request (method, path, body) gets 422. Keys belong to the caller and last a day.
  *
  * If-Match (PUT, PATCH, DELETE): the write path compares it with the record's version on the locked row;
  * a mismatch is 412 and changes nothing. Record answers carry that version as their ETag.
@@ -73,41 +74,52 @@ export function replay(res: Response, stored: { status: number; answer: string }
 }
 
 /**
- * Runs `send`, which answers through `res`; when the write claimed an Idempotency-Key, the answer is
- * stored with the key before it leaves, so a retry that arrives the moment after gets it.
+ * Runs the request's operation (`run`, which answers with the function that sends its reply through `res`)
+ * and sends the reply. A signed-in POST with an Idempotency-Key runs in ONE transaction (`ctx.tx`: the
+ * kit's statements join it): the write, which claims the key, then its reply stored with the key; the reply
+ * leaves only after COMMIT. A refused write rolls back and keeps no key; a commit whose outcome is unknown
+ * leaves either both or neither, so the retry gets the reply or makes the write.
  */
-export async function sendRemembered(
-  res: Response,
-  ctx: RequestContext,
-  db: PrismaClient,
-  send: () => void | Promise<void>,
-  log: (line: string, error?: unknown) => void,
-): Promise<void> {
+export async function runRemembered(res: Response, ctx: RequestContext, run: () => Promise<() => void>): Promise<void> {
   const claim = ctx.idempotency;
-  if (!claim?.claimed) return void (await send());
+  if (!claim) return (await run())();
+  const reply = await sqlClientOf(ctx.db).transaction(async (client) => {
+    ctx.tx = client;
+    try {
+      const held = heldReply(res, await run());
+      if (claim.claimed) {
+        await client.query(
+          Prisma.sql`UPDATE idempotency_keys SET status = ${res.statusCode}, answer = ${held.body} WHERE user_id = ${ctx.viewer.user!.id} AND key = ${claim.key}`,
+        );
+      }
+      return held;
+    } finally {
+      ctx.tx = undefined;
+    }
+  });
+  reply.send();
+}
+
+/** What `send` writes through `res`, held back: its body, and how to send it when the time comes. */
+function heldReply(res: Response, send: () => void): { body: string; send(): void } {
   const original = { send: res.send.bind(res), end: res.end.bind(res) };
-  let held: { body: string } | undefined;
-  res.send = ((body?: unknown) => {
-    held = { body: typeof body === "string" ? body : Buffer.isBuffer(body) ? body.toString("utf8") : JSON.stringify(body ?? "") };
+  let body: string | undefined;
+  res.send = ((sent?: unknown) => {
+    body = typeof sent === "string" ? sent : Buffer.isBuffer(sent) ? sent.toString("utf8") : JSON.stringify(sent ?? "");
     return res;
   }) as Response["send"];
   res.end = (() => {
-    held ??= { body: "" };
+    body ??= "";
     return res;
   }) as unknown as Response["end"];
   try {
-    await send();
+    send();
   } finally {
     res.send = original.send;
     res.end = original.end;
   }
-  // The write is made: a database that cannot take its answer now must not turn it into an error (a retry
-  // is then told the record the key made).
-  await sqlClientOf(db)
-    .query(Prisma.sql`UPDATE idempotency_keys SET status = ${res.statusCode}, answer = ${held?.body ?? ""} WHERE user_id = ${ctx.viewer.user!.id} AND key = ${claim.key}`)
-    .catch((error: unknown) => log(`could not store the answer of Idempotency-Key ${JSON.stringify(claim.key)}`, error));
-  if (held?.body) original.send(held.body);
-  else original.end();
+  const held = body ?? "";
+  return { body: held, send: () => void (held ? original.send(held) : original.end()) };
 }
 
 /** Deletes keys past their day (the purge timer, src/auth/purge.ts). */

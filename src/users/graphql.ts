@@ -48,9 +48,10 @@ builder.mutationField("createUser", (t) =>
     description: "Creates an account. Administrators always may; anyone may when REGISTRATION=open.",
     authScopes: { public: true },
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const user = await createUser(ctx, { ...input, isAdmin: input.admin ?? undefined });
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    resolve: async (_query, _root, { input }, ctx) => {
+      // The row as the insert returned it (every scalar): a read through Prisma would not see it inside the
+      // transaction of a keyed request (src/http/write-conditions.ts), and on PGlite would wait for it.
+      return createUser(ctx, { ...input, isAdmin: input.admin ?? undefined });
     },
   }),
 );

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Prisma, type PrismaClient, type User } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { decodeScalars, modelInfo, records } from "../common/records.js";
-import { NOW, returningScalars } from "../common/write-path.js";
+import { claimIdempotencyKey, NOW, returningScalars } from "../common/write-path.js";
 import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
@@ -79,7 +79,9 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
         ? conflict("email", "An account with this e-mail address exists.")
         : conflict("username", `The username "${data.username}" is taken.`);
     });
-  return decodeScalars<User>(modelInfo(ctx.db, "User"), row!);
+  const user = decodeScalars<User>(modelInfo(ctx.db, "User"), row!);
+  await claimIdempotencyKey(ctx, user.id);
+  return user;
 }
 
 /** Replaces an account's password (the sign-up rule holds); sessions and tokens are the caller's business. */
