@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
+import type { StoredEvent } from "../common/outbox.js";
+import { outboxInsert } from "../common/events.js";
+import { startServer, type Cast, type TestServer } from "../../test/server.js";
+import { drainAll, drainOnce, purgeDeliveredEvents, type OutboxConsumer } from "./dispatcher.js";
+
+/** Delivery from the outbox: durable cursors, one transaction per batch, at least once, purge behind every cursor. */
+describe("the outbox dispatcher", () => {
+  let server: TestServer;
+  let cast: Cast;
+  const sql = () => sqlClientOf(server.app.db.prisma);
+  const db = () => server.app.db.prisma;
+
+  beforeAll(async () => {
+    server = await startServer();
+    cast = await server.cast("dispatcher");
+  });
+  afterAll(() => server?.close());
+
+  /** A consumer that records what it is handed, and writes each event's id in the drain's transaction. */
+  const recording = (name: string, options: { failFirst?: number } = {}) => {
+    const seen: StoredEvent[] = [];
+    let failures = options.failFirst ?? 0;
+    const consumer: OutboxConsumer = {
+      name,
+      async handle(events, tx) {
+        await tx.query(Prisma.sql`INSERT INTO test_dispatched (consumer, event_id) SELECT ${name}, unnest(${events.map((event) => event.id)}::bigint[])`);
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error("the consumer failed");
+        }
+        seen.push(...events);
+      },
+    };
+    return { consumer, seen };
+  };
+  const dispatched = async (name: string) =>
+    (await sql().query<{ id: string }>(Prisma.sql`SELECT event_id::text AS id FROM test_dispatched WHERE consumer = ${name} ORDER BY event_id`)).map((row) => row.id);
+  const write = async (title: string) => {
+    const created = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title, pagetext: "Text.", state: 1 } });
+    expect(created.status).toBe(201);
+    return created.body.id as number;
+  };
+
+  beforeAll(async () => {
+    await sql().query(Prisma.sql`CREATE TABLE IF NOT EXISTS test_dispatched (consumer text NOT NULL, event_id bigint NOT NULL, PRIMARY KEY (consumer, event_id))`);
+  });
+
+  it("hands each committed event to a consumer once, in order, and a new consumer starts from the first event", async () => {
+    const page = await write("Dispatched page");
+    const { consumer, seen } = recording("test-once");
+    const delivered = await drainAll(db(), consumer, 3); // several batches
+    expect(delivered).toBeGreaterThan(0);
+    expect(seen.map((event) => event.recordId)).toContain(page);
+    const order = seen.map((event) => [BigInt(event.xid), BigInt(event.id)] as const);
+    expect(order).toEqual([...order].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1)));
+    // Caught up: nothing more, however often it drains.
+    expect(await drainAll(db(), consumer)).toBe(0);
+    const later = await write("Dispatched later");
+    expect(await drainAll(db(), consumer)).toBeGreaterThan(0);
+    expect(seen.at(-1)!.recordId).toBe(later);
+    expect(await dispatched("test-once")).toEqual(seen.map((event) => event.id));
+  });
+
+  it("resumes from the stored cursor after a restart: nothing again, nothing lost", async () => {
+    const { consumer: before } = recording("test-restart");
+    await drainAll(db(), before);
+    const missed = await write("Written while the server was down");
+    // The same consumer in a "new process": only its cursor row carries over.
+    const { consumer: after, seen } = recording("test-restart");
+    await drainAll(db(), after);
+    expect(seen.map((event) => event.recordId)).toEqual([missed]);
+  });
+
+  it("rolls a failed batch back with what the consumer wrote, keeps the cursor, and delivers the same events again", async () => {
+    const { consumer: first } = recording("test-retry");
+    await drainAll(db(), first);
+    const page = await write("Delivered after a failure");
+    const { consumer, seen } = recording("test-retry", { failFirst: 1 });
+    await expect(drainOnce(db(), consumer)).rejects.toThrow("the consumer failed");
+    expect(seen).toEqual([]);
+    const [cursor] = await sql().query<{ failures: string }>(Prisma.sql`SELECT failures::text AS failures FROM outbox_consumers WHERE name = 'test-retry'`);
+    expect(cursor!.failures).toBe("1");
+    expect((await drainOnce(db(), consumer)).delivered).toBe(1);
+    expect(seen.map((event) => event.recordId)).toEqual([page]);
+    // The failed attempt's write was rolled back: the event was recorded once.
+    expect((await dispatched("test-retry")).filter((id) => id === seen[0]!.id)).toHaveLength(1);
+  });
+
+  it("lets one instance at a time drain a consumer: a second finds it busy and does nothing", async (context) => {
+    if (server.kind === "pglite") {
+      console.log("skipped: two drains at once need PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    await drainAll(db(), recording("test-instances").consumer);
+    await write("Raced by two instances");
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const slow: OutboxConsumer = {
+      name: "test-instances",
+      async handle() {
+        entered();
+        await holding;
+      },
+    };
+    const first = drainOnce(db(), slow);
+    await inside;
+    expect(await drainOnce(db(), recording("test-instances").consumer)).toEqual({ delivered: 0, busy: true });
+    release();
+    expect((await first).delivered).toBe(1);
+  });
+
+  it("delivers an event whose lower id commits after a higher one's: never skipped", async (context) => {
+    if (server.kind === "pglite") {
+      console.log("skipped: transactions committing out of order need PostgreSQL (PGlite runs one transaction at a time)");
+      return context.skip();
+    }
+    const { consumer, seen } = recording("test-late");
+    await drainAll(db(), consumer);
+    const before = seen.length;
+    const event = (recordId: number) =>
+      outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId, actorId: null, anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, changed: [], payload: {} });
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const hasId = new Promise<void>((resolve) => (inserted = resolve));
+    const late = sql().transaction(async (tx) => {
+      await tx.query(event(910001)); // the lower id, committed last
+      inserted();
+      await holding;
+    });
+    await hasId;
+    await sql().transaction((tx) => tx.query(event(910002)));
+    await drainAll(db(), consumer);
+    expect(seen.map((delivered) => delivered.recordId)).not.toContain(910002); // held behind the open transaction
+    release();
+    await late;
+    await drainAll(db(), consumer);
+    expect(seen.slice(before).map((delivered) => delivered.recordId)).toEqual([910001, 910002]);
+  });
+
+  it("purges events only once every consumer has them and they are past the retention", async () => {
+    const { consumer: lagging } = recording("test-purge-lagging");
+    await drainAll(db(), lagging);
+    const page = await write("Kept for a lagging consumer");
+    // Every other consumer of this test file takes it; the lagging one does not yet.
+    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late"]) await drainAll(db(), recording(name).consumer);
+    const exists = async () => (await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE area = 'wiki' AND record_id = ${page}`)).length > 0;
+    await purgeDeliveredEvents(db(), 0);
+    expect(await exists()).toBe(true);
+    await drainAll(db(), lagging);
+    await purgeDeliveredEvents(db(), 1); // within the retention: kept
+    expect(await exists()).toBe(true);
+    await purgeDeliveredEvents(db(), 0);
+    expect(await exists()).toBe(false);
+  });
+});

@@ -1,0 +1,91 @@
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import { sqlClientOf, type SqlClient } from "../db/sql.js";
+import { readCommittedEvents, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
+
+/**
+ * Delivery from the outbox, at least once (docs/events.md, "Delivery").
+ *
+ * Each consumer (plugin listeners, subscriptions, webhooks, an area's projection) has a durable cursor, its
+ * row in `outbox_consumers`. A drain takes that row FOR UPDATE SKIP LOCKED — so with N server instances
+ * on one database each batch is handled by one instance, and the others pass — reads the events committed
+ * after the cursor in the outbox's commit-safe order (`readCommittedEvents`: an event whose lower id
+ * commits late is still ahead of the cursor, never skipped), hands them to the consumer, and moves the
+ * cursor, all in ONE transaction:
+ * - what the consumer writes through the transaction commits with the cursor's advance, so a projection
+ *   written in the database is made exactly once;
+ * - a consumer that throws rolls the batch back: nothing of it is kept, the cursor stays, and the same
+ *   events come again on the next drain (counted in `failures`). Effects outside the database (a webhook's
+ *   request) may therefore happen twice, and carry the event id for the receiver to tell (at least once);
+ * - a crash or restart resumes from the stored cursor.
+ * Order is the outbox's: per record, commit order.
+ */
+export interface OutboxConsumer {
+  /** The cursor's name: the consumer's identity across restarts and instances. */
+  name: string;
+  /** Handles a batch, in order, inside the drain's transaction (`tx`: use it for every statement; on PGlite another connection would wait for this one). */
+  handle(events: StoredEvent[], tx: SqlClient): Promise<void>;
+}
+
+export interface DrainResult {
+  /** Events handed to the consumer and committed with the cursor. */
+  delivered: number;
+  /** Another instance held the consumer's cursor: nothing was done here. */
+  busy: boolean;
+}
+
+/** Events per batch (per transaction). */
+export const DRAIN_BATCH = 100;
+
+/**
+ * One batch for one consumer, in one transaction (see above). Answers how many events it delivered (0:
+ * none was waiting, or another instance holds the consumer); throws what the consumer threw, after the
+ * rollback and the failure's count.
+ */
+export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<DrainResult> {
+  const sql = sqlClientOf(db);
+  await sql.query(Prisma.sql`INSERT INTO outbox_consumers (name) VALUES (${consumer.name}) ON CONFLICT (name) DO NOTHING`);
+  try {
+    return await sql.transaction(async (tx) => {
+      const [held] = await tx.query<{ xid: string; eventId: string }>(
+        Prisma.sql`SELECT xid::text AS xid, event_id::text AS "eventId" FROM outbox_consumers WHERE name = ${consumer.name} FOR UPDATE SKIP LOCKED`,
+      );
+      if (!held) return { delivered: 0, busy: true };
+      const cursor: OutboxCursor = { xid: held.xid, id: held.eventId };
+      const { events, cursor: next } = await readCommittedEvents(tx, cursor, batch);
+      if (!events.length) return { delivered: 0, busy: false };
+      await consumer.handle(events, tx);
+      await tx.query(Prisma.sql`UPDATE outbox_consumers SET xid = ${next.xid}::bigint, event_id = ${next.id}::bigint, delivered = delivered + ${events.length},
+                                       updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`);
+      return { delivered: events.length, busy: false };
+    });
+  } catch (error) {
+    await sql.query(Prisma.sql`UPDATE outbox_consumers SET failures = failures + 1, updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`).catch(() => {});
+    throw error;
+  }
+}
+
+/** Drains until the consumer is caught up (or another instance holds it). Answers how many events it delivered. */
+export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { delivered, busy } = await drainOnce(db, consumer, batch);
+    total += delivered;
+    if (busy || delivered < batch) return total;
+  }
+}
+
+/**
+ * Deletes events every consumer has taken (at or before every cursor, in reading order) that are older
+ * than `retentionHours`: an event no consumer has yet stays, however old. With no consumer registered in
+ * the table, nothing is deleted (a consumer added later starts from the beginning). Answers how many.
+ */
+export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: number): Promise<number> {
+  const [row] = await sqlClientOf(db).query<{ deleted: number }>(Prisma.sql`
+    WITH slowest AS (SELECT xid, event_id FROM outbox_consumers ORDER BY xid, event_id LIMIT 1),
+         gone AS (DELETE FROM outbox o USING slowest
+                   WHERE (o.xid, o.id) <= (slowest.xid, slowest.event_id)
+                     AND o.occurred_at < (now() AT TIME ZONE 'UTC') - make_interval(hours => ${retentionHours})
+                   RETURNING 1)
+    SELECT count(*)::int AS deleted FROM gone`);
+  return row!.deleted;
+}
