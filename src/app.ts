@@ -21,6 +21,8 @@ import { answeredByProtocolEndpoint } from "./auth/api-description.js";
 import { requestLimiter } from "./auth/rate-limits.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
+import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
+import { onOutboxWritten } from "./common/outbox.js";
 import { ensureAdministrator } from "./users/service.js";
 import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
@@ -40,6 +42,8 @@ import { cliEndpoint } from "./cli/endpoint.js";
 export interface App {
   app: express.Express;
   db: Database;
+  /** Delivers the outbox's events to every registered consumer (src/events/dispatcher.ts). */
+  dispatcher: Dispatcher;
   close(): Promise<void>;
 }
 
@@ -210,11 +214,19 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use((req, _res, next) => next(new ApiError(404, `Nothing at ${req.method} ${req.path}.`)));
   app.use(errorHandler(logError));
 
-  const stopPurging = schedulePurge(db.prisma, config.purgeInterval, (line, error) => (error ? logError(line, error) : logger.info(line)));
+  const stopPurging = schedulePurge(db.prisma, config.purgeInterval, (line, error) => (error ? logError(line, error) : logger.info(line)), {
+    outboxRetentionHours: config.outboxRetentionHours,
+  });
+  // Events leave the process from the outbox: woken by this process's writes, polling for other instances'.
+  const dispatcher = startDispatcher({ db: db.prisma, consumers: outboxConsumers(), pollMs: config.outboxPollMs, log: logError, counted: metrics.outbox });
+  const stopWaking = onOutboxWritten(db.prisma, dispatcher.wake);
   return {
     app,
     db,
+    dispatcher,
     close: async () => {
+      stopWaking();
+      await dispatcher.stop();
       await stopPurging();
       await stopListening();
       await db.close();

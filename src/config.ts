@@ -43,6 +43,10 @@ export interface Config {
   loginRateLimit: number;
   /** How often expired sessions and tokens (and the list totals' day counts of past days) are deleted, in seconds; 0 turns it off (PURGE_INTERVAL, default 3600). */
   purgeInterval: number;
+  /** Milliseconds between checks of the outbox for events other instances wrote (OUTBOX_POLL_MS, default 1000; 0: only this process's own writes wake delivery). */
+  outboxPollMs: number;
+  /** Hours delivered events are kept before the purge deletes them (OUTBOX_RETENTION_HOURS, default 72): only events every consumer has. */
+  outboxRetentionHours: number;
   /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
   corsOrigins: string[];
   /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
@@ -123,6 +127,8 @@ const environment = z
     RATE_LIMIT: wholeNumber(0, 1_000_000, 600, " (requests per minute; 0 turns the limit off)"),
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 10, " (failed sign-ins per 15 minutes; 0 turns the limit off)"),
     PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens and of past day counts; 0 turns it off)"),
+    OUTBOX_POLL_MS: wholeNumber(0, 3_600_000, 1000, " (milliseconds between checks for events other instances wrote; 0 turns polling off)"),
+    OUTBOX_RETENTION_HOURS: wholeNumber(0, 24 * 365, 72, " (hours delivered events are kept)"),
     CORS_ORIGINS: z.preprocess(
       unset,
       z
@@ -184,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: e.RATE_LIMIT,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     purgeInterval: e.PURGE_INTERVAL,
+    outboxPollMs: e.OUTBOX_POLL_MS,
+    outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "./server.js";
+import { Prisma } from "../src/generated/prisma/client.js";
+import { sqlClientOf } from "../src/db/sql.js";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
 
@@ -83,6 +85,17 @@ describe("/metrics with METRICS_TOKEN", () => {
     } else {
       expect(text).not.toContain("hubgraph_database_pool_connections");
     }
+  });
+
+  it("reports each outbox consumer's lag: the age of the oldest committed event it has not taken", async () => {
+    const sql = sqlClientOf(server.app.db.prisma);
+    await sql.query(Prisma.sql`INSERT INTO outbox_consumers (name) VALUES ('metrics-probe') ON CONFLICT DO NOTHING`);
+    await sql.query(
+      Prisma.sql`INSERT INTO outbox (type, area, record_id, scope, scope_id, visibility, published, occurred_at) VALUES ('wiki.pageUpdated', 'wiki', 1, 'site', 0, 'public', true, (now() AT TIME ZONE 'UTC') - interval '90 seconds')`,
+    );
+    expect(sample(await scrape(), "hubgraph_outbox_lag_seconds", { consumer: "metrics-probe" })).toBeGreaterThanOrEqual(90);
+    await sql.query(Prisma.sql`UPDATE outbox_consumers SET (xid, event_id) = (SELECT xid, id FROM outbox ORDER BY xid DESC, id DESC LIMIT 1) WHERE name = 'metrics-probe'`);
+    expect(sample(await scrape(), "hubgraph_outbox_lag_seconds", { consumer: "metrics-probe" })).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { deletePastDayCounts } from "../common/paging.js";
 import { deleteExpiredIdempotencyKeys } from "../http/write-conditions.js";
+import { purgeDeliveredEvents } from "../events/dispatcher.js";
 
 /**
  * Deletes credentials that can no longer do anything: cookie sessions past their expiry, and token rows
@@ -20,10 +21,16 @@ export async function purgeExpiredCredentials(db: PrismaClient, now = new Date()
 
 /**
  * Runs the purge every `intervalSeconds` (0: never) until stopped: expired credentials, and the day
- * buckets of list totals that no total reads any more (`deletePastDayCounts`), and Idempotency-Keys past their day. The timer does not keep the
+ * buckets of list totals that no total reads any more (`deletePastDayCounts`), Idempotency-Keys past their day, and
+ * outbox events every consumer has taken, past their retention (`purgeDeliveredEvents`). The timer does not keep the
  * process alive, and a failed purge is logged and tried again next time.
  */
-export function schedulePurge(db: PrismaClient, intervalSeconds: number, log: (line: string, error?: unknown) => void): () => Promise<unknown> {
+export function schedulePurge(
+  db: PrismaClient,
+  intervalSeconds: number,
+  log: (line: string, error?: unknown) => void,
+  options: { outboxRetentionHours?: number } = {},
+): () => Promise<unknown> {
   if (intervalSeconds === 0) return async () => {};
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
@@ -34,6 +41,9 @@ export function schedulePurge(db: PrismaClient, intervalSeconds: number, log: (l
       ),
       deletePastDayCounts(db).catch((error) => log("deleting the day counts of past days failed", error)),
       deleteExpiredIdempotencyKeys(db).catch((error) => log("deleting expired Idempotency-Keys failed", error)),
+      options.outboxRetentionHours === undefined
+        ? null
+        : purgeDeliveredEvents(db, options.outboxRetentionHours).catch((error) => log("deleting delivered outbox events failed", error)),
     ]);
   }, intervalSeconds * 1000);
   timer.unref();

@@ -51,3 +51,16 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
   const last = events.at(-1);
   return { events, cursor: last ? { xid: last.xid, id: last.id } : cursor };
 }
+
+const writtenListeners = new WeakMap<object, () => void>();
+
+/** Calls `listener` when this process has committed events through `db` (the dispatcher's wake-up). */
+export function onOutboxWritten(db: object, listener: () => void): () => void {
+  writtenListeners.set(db, listener);
+  return () => writtenListeners.delete(db);
+}
+
+/** Says that a transaction that appended events through `db` has committed (the write path, after its commit). */
+export function outboxWritten(db: object): void {
+  writtenListeners.get(db)?.();
+}

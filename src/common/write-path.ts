@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
+import { outboxWritten } from "./outbox.js";
 import {
   accessFieldOf,
   answeredCreates,
@@ -59,7 +60,9 @@ type Locked<R> = R & { __visible: boolean; __manages: boolean; __version: string
 /** Runs `work` in the request's write transaction: the one already open (a write calling another), or a new one. */
 export async function inWriteTransaction<T>(ctx: RequestContext, work: (tx: RequestContext & { tx: SqlClient }) => Promise<T>): Promise<T> {
   if (ctx.tx) return work(ctx as RequestContext & { tx: SqlClient });
-  return sqlClientOf(ctx.db).transaction((client) => work(Object.assign(Object.create(ctx) as RequestContext, { tx: client })));
+  const result = await sqlClientOf(ctx.db).transaction((client) => work(Object.assign(Object.create(ctx) as RequestContext, { tx: client })));
+  outboxWritten(ctx.db);
+  return result;
 }
 
 /** The record's version for If-Match and ETag: its row's xmin, which every update of the row changes. */
@@ -115,6 +118,7 @@ export async function createRecord<R extends Row>(
       if (refusal) throw refusal;
       return idempotencyConflict(error);
     });
+  if (!ctx.tx) outboxWritten(ctx.db);
   if (!row || row.id == null) return null;
   if (claim) ctx.idempotency!.claimed = true;
   const { __version: version, ...created } = row;

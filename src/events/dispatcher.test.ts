@@ -4,7 +4,8 @@ import { sqlClientOf } from "../db/sql.js";
 import type { StoredEvent } from "../common/outbox.js";
 import { outboxInsert } from "../common/events.js";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
-import { drainAll, drainOnce, purgeDeliveredEvents, type OutboxConsumer } from "./dispatcher.js";
+import { onOutboxWritten } from "../common/outbox.js";
+import { drainAll, drainOnce, purgeDeliveredEvents, startDispatcher, type OutboxConsumer } from "./dispatcher.js";
 
 /** Delivery from the outbox: durable cursors, one transaction per batch, at least once, purge behind every cursor. */
 describe("the outbox dispatcher", () => {
@@ -143,12 +144,49 @@ describe("the outbox dispatcher", () => {
     expect(seen.slice(before).map((delivered) => delivered.recordId)).toEqual([910001, 910002]);
   });
 
+  it("runs: a write in this process wakes delivery at once; events other instances wrote are found by polling; a failing consumer does not hold up the others", async () => {
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done(); waited += 20) {
+        if (waited > 3000) throw new Error("not delivered in 3 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const { consumer: woken, seen: wokenSeen } = recording("test-woken");
+    await drainAll(db(), woken);
+    const failing: OutboxConsumer = { name: "test-always-failing", handle: async () => Promise.reject(new Error("broken consumer")) };
+    const failures: string[] = [];
+    const counted = { delivered: () => {}, failed: (name: string) => void failures.push(name) };
+    const quiet = startDispatcher({ db: db(), consumers: [failing, woken], pollMs: 0, log: () => {}, counted });
+    const stopWaking = onOutboxWritten(db(), quiet.wake);
+    try {
+      const page = await write("Woken delivery");
+      await until(() => wokenSeen.some((event) => event.recordId === page));
+      expect(failures).toContain("test-always-failing");
+    } finally {
+      stopWaking();
+      await quiet.stop();
+    }
+
+    const { consumer: polled, seen: polledSeen } = recording("test-polled");
+    await drainAll(db(), polled);
+    const polling = startDispatcher({ db: db(), consumers: [polled], pollMs: 50, log: () => {} });
+    try {
+      // Written without this process's write path (as by another instance): nothing wakes delivery.
+      await sql().query(
+        outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId: 920001, actorId: null, anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, changed: [], payload: {} }),
+      );
+      await until(() => polledSeen.some((event) => event.recordId === 920001));
+    } finally {
+      await polling.stop();
+    }
+  });
+
   it("purges events only once every consumer has them and they are past the retention", async () => {
     const { consumer: lagging } = recording("test-purge-lagging");
     await drainAll(db(), lagging);
     const page = await write("Kept for a lagging consumer");
     // Every other consumer of this test file takes it; the lagging one does not yet.
-    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late"]) await drainAll(db(), recording(name).consumer);
+    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing"]) await drainAll(db(), recording(name).consumer);
     const exists = async () => (await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE area = 'wiki' AND record_id = ${page}`)).length > 0;
     await purgeDeliveredEvents(db(), 0);
     expect(await exists()).toBe(true);

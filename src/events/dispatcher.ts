@@ -26,6 +26,21 @@ export interface OutboxConsumer {
   handle(events: StoredEvent[], tx: SqlClient): Promise<void>;
 }
 
+const registered = new Map<string, OutboxConsumer>();
+
+/**
+ * Registers a consumer every server delivers events to (an area's or plugin's module calls it when loaded,
+ * as areas register their GraphQL types); its name is its cursor's, so it must not change.
+ */
+export function registerOutboxConsumer(consumer: OutboxConsumer): OutboxConsumer {
+  if (registered.has(consumer.name)) throw new Error(`outbox consumer ${consumer.name} is registered twice`);
+  registered.set(consumer.name, consumer);
+  return consumer;
+}
+
+/** Every registered consumer, in registration order. */
+export const outboxConsumers = (): OutboxConsumer[] => [...registered.values()];
+
 export interface DrainResult {
   /** Events handed to the consumer and committed with the cursor. */
   delivered: number;
@@ -88,4 +103,94 @@ export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: num
                    RETURNING 1)
     SELECT count(*)::int AS deleted FROM gone`);
   return row!.deleted;
+}
+
+export interface Dispatcher {
+  /** Events were written here: drain soon (the write path calls it after its commit). */
+  wake(): void;
+  /** Drains every consumer until caught up, now (tests, shutdown); answers how many events went out. */
+  flush(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps every consumer caught up: drains them when this process writes an event (`wake`, called by the
+ * write path once its transaction has committed) and every `pollMs` otherwise (events other instances
+ * wrote; a consumer another instance held). A consumer that fails is retried with a doubling delay (up to
+ * a minute) and logged; the others go on. One drain at a time per consumer in this process; across
+ * processes the cursor's row lock decides.
+ */
+export function startDispatcher(options: {
+  db: PrismaClient;
+  consumers: OutboxConsumer[];
+  pollMs: number;
+  log: (line: string, error?: unknown) => void;
+  /** Counted per consumer (src/observability/metrics.ts). */
+  counted?: { delivered(consumer: string, count: number): void; failed(consumer: string): void };
+}): Dispatcher {
+  const { db, consumers, pollMs, log, counted } = options;
+  const retryAt = new Map<string, { at: number; delay: number }>();
+  let stopped = false;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const drainEvery = async (): Promise<number> => {
+    let total = 0;
+    for (const consumer of consumers) {
+      const retry = retryAt.get(consumer.name);
+      if (retry && retry.at > Date.now()) continue;
+      try {
+        const delivered = await drainAll(db, consumer);
+        retryAt.delete(consumer.name);
+        if (delivered) counted?.delivered(consumer.name, delivered);
+        total += delivered;
+      } catch (error) {
+        const delay = Math.min(60_000, (retry?.delay ?? 500) * 2);
+        retryAt.set(consumer.name, { at: Date.now() + delay, delay });
+        counted?.failed(consumer.name);
+        log(`outbox consumer ${consumer.name} failed; its batch is retried in ${delay} ms`, error);
+      }
+    }
+    return total;
+  };
+  const run = (): Promise<number> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drainEvery().finally(() => {
+      running = null;
+      if (again && !stopped) {
+        again = false;
+        void run();
+      }
+    });
+    return running;
+  };
+  const schedule = () => {
+    if (stopped || pollMs <= 0) return;
+    timer = setTimeout(() => void run().finally(schedule), pollMs);
+    timer.unref();
+  };
+  if (consumers.length) schedule();
+
+  return {
+    wake() {
+      if (!stopped && consumers.length) setImmediate(() => void run());
+    },
+    async flush() {
+      let total = 0;
+      for (;;) {
+        const delivered = await run();
+        total += delivered;
+        if (!delivered) return total;
+      }
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => {});
+    },
+  };
 }

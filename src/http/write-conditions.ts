@@ -4,6 +4,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../common/errors.js";
 import type { RequestContext } from "../common/context.js";
 import { sqlClientOf } from "../db/sql.js";
+import { outboxWritten } from "../common/outbox.js";
 
 /**
  * Safe retries and conditional writes on /api (docs/decisions.md, "Retries and conditional writes").
@@ -97,6 +98,7 @@ export async function runRemembered(res: Response, ctx: RequestContext, run: () 
       ctx.tx = undefined;
     }
   });
+  outboxWritten(ctx.db);
   reply.send();
 }
 

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import type { Plugin } from "graphql-yoga";
 import { ApiError } from "../common/errors.js";
@@ -15,6 +17,8 @@ export interface Metrics {
   endpoint: RequestHandler;
   /** GraphQL phase timings and error counts (graphql-yoga's Prometheus plugin). */
   graphqlPlugin: Plugin;
+  /** Outbox delivery per consumer (src/events/dispatcher.ts): events delivered, batches failed. */
+  outbox: { delivered(consumer: string, count: number): void; failed(consumer: string): void };
 }
 
 export interface MetricsOptions {
@@ -66,6 +70,35 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
       },
     });
   }
+
+  const delivered = new Counter({
+    name: "hubgraph_outbox_delivered_total",
+    help: "Domain events delivered from the outbox, by consumer (committed with the consumer's cursor).",
+    labelNames: ["consumer"] as const,
+    registers: [registry],
+  });
+  const failed = new Counter({
+    name: "hubgraph_outbox_failures_total",
+    help: "Outbox batches a consumer failed, by consumer (each retried from the same cursor).",
+    labelNames: ["consumer"] as const,
+    registers: [registry],
+  });
+  const sql = sqlClientOf(database.prisma);
+  new Gauge({
+    name: "hubgraph_outbox_lag_seconds",
+    help: "Per consumer, the age of the oldest committed event it has not taken yet (0: caught up); read from the database at each scrape.",
+    labelNames: ["consumer"] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await sql.query<{ consumer: string; lag: number }>(Prisma.sql`
+        SELECT c.name AS consumer, COALESCE(EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min(o.occurred_at)), 0)::float8 AS lag
+          FROM outbox_consumers c
+          LEFT JOIN outbox o ON (o.xid, o.id) > (c.xid, c.event_id) AND o.xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+         GROUP BY c.name`);
+      this.reset();
+      for (const row of rows) this.set({ consumer: row.consumer }, Math.max(0, row.lag));
+    },
+  });
 
   const knownVersions = new Set(versions);
   const graphqlNames = new Set<string>();
@@ -129,7 +162,13 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
     },
   }) as Plugin;
 
-  return { registry, observeRequests, endpoint, graphqlPlugin };
+  return {
+    registry,
+    observeRequests,
+    endpoint,
+    graphqlPlugin,
+    outbox: { delivered: (consumer, count) => delivered.inc({ consumer }, count), failed: (consumer) => failed.inc({ consumer }) },
+  };
 }
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses (a dual-stack socket's form of 127.0.0.1). */
