@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { Prisma, type PluginRecord } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { badInput, forbidden, notFound } from "../common/errors.js";
+import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { requireUser } from "../common/scopes.js";
+import { requireAdministrator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { columnValues, fieldTable } from "../common/fields.js";
 import { writeFailure } from "../db/errors.js";
@@ -87,11 +87,7 @@ export type CreatePluginRecord = RawInput<typeof PLUGIN_FIELDS.create>;
 export type UpdatePluginRecord = RawInput<typeof PLUGIN_FIELDS.update>;
 
 /** Plugin records are for administrators: 401 without a user, 403 for anyone else (in the service, for REST and GraphQL alike). */
-export function requireAdministrator(ctx: RequestContext) {
-  const user = requireUser(ctx);
-  if (!user.isAdmin) throw forbidden("Only administrators can manage plugins.");
-  return user;
-}
+const REFUSED = "Only administrators can manage plugins.";
 
 /** The plugin records' domain events (docs/events.md). */
 export const PLUGIN_EVENTS = domainEvents("plugins", {
@@ -105,7 +101,7 @@ export const PLUGIN_WRITES = writtenRecords({
   records: PLUGIN_RECORDS,
   names: ["name", "folder", "element"],
   notFound: (id) => `Plugin ${id} not found.`,
-  forbidden: "Only administrators can manage plugins.",
+  forbidden: REFUSED,
 });
 
 /** One record per folder and element (its code is found by them): a second is 409 naming `element`. */
@@ -131,19 +127,19 @@ function listFilters(args: PluginListArgs): Record<string, string | number> {
 }
 
 export function listPluginRecords(ctx: RequestContext, args: PluginListArgs, query: Query = {}) {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   return pagedList<PluginRecord>(PLUGIN_LIST, ctx, args, query as Selection, listFilters(args));
 }
 
 export async function getPluginRecord(ctx: RequestContext, id: number, query: Query = {}) {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   const record = await findVisible<PluginRecord>(ctx, PLUGIN_RECORDS, id, query as Selection);
   if (!record) throw notFound(`Plugin ${id} not found.`);
   return record;
 }
 
 export async function createPluginRecord(ctx: RequestContext, input: CreatePluginRecord, query: Query = {}) {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   const data = parseInput(PLUGIN_FIELDS.create, input);
   const record = await createRecord<PluginRecord>(ctx, PLUGIN_WRITES, {
     event: PLUGIN_EVENTS.pluginCreated,
@@ -155,7 +151,7 @@ export async function createPluginRecord(ctx: RequestContext, input: CreatePlugi
 
 /** Changes the given fields only (REST PUT sends the documented defaults of what it leaves out). */
 export async function updatePluginRecord(ctx: RequestContext, id: number, input: UpdatePluginRecord, query: Query = {}) {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   const data = parseInput(PLUGIN_FIELDS.update, input);
   await changeRecord<PluginRecord>(ctx, PLUGIN_WRITES, id, {
     event: PLUGIN_EVENTS.pluginUpdated,
@@ -166,6 +162,6 @@ export async function updatePluginRecord(ctx: RequestContext, id: number, input:
 }
 
 export async function deletePluginRecord(ctx: RequestContext, id: number): Promise<number> {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   return deleteRecord(ctx, PLUGIN_WRITES, id, PLUGIN_EVENTS.pluginDeleted);
 }
