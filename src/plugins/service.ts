@@ -89,11 +89,14 @@ export type UpdatePluginRecord = RawInput<typeof PLUGIN_FIELDS.update>;
 /** Plugin records are for administrators: 401 without a user, 403 for anyone else (in the service, for REST and GraphQL alike). */
 const REFUSED = "Only administrators can manage plugins.";
 
-/** The plugin records' domain events (docs/events.md). */
+/**
+ * The plugin records' domain events (docs/events.md). Their audience is `managers`: plugin records are read
+ * by administrators only, and a site record has no other managers, so no subscriber but them learns of them.
+ */
 export const PLUGIN_EVENTS = domainEvents("plugins", {
-  pluginCreated: "A plugin record was created.",
-  pluginUpdated: "A plugin record's fields changed (enabled, disabled, …); `changed` names them.",
-  pluginDeleted: "A plugin record was deleted.",
+  pluginCreated: { description: "A plugin record was created.", audience: "managers" },
+  pluginUpdated: { description: "A plugin record's fields changed (enabled, disabled, …); `changed` names them.", audience: "managers" },
+  pluginDeleted: { description: "A plugin record was deleted.", audience: "managers" },
 });
 
 export const PLUGIN_WRITES = writtenRecords({
