@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
-import type { GraphQLError, GraphQLSchema } from "graphql";
+import { Kind, type GraphQLError, type GraphQLSchema } from "graphql";
 import { compiledDocument, type RunDocument } from "../src/graphql/compiled.js";
 import { match } from "path-to-regexp";
 import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
@@ -7,6 +7,7 @@ import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
 import { assertWithinQueryLimits } from "../src/graphql/limits.js";
 import type { RequestContext } from "../src/common/context.js";
+import { assertCsrfToken } from "../src/auth/http.js";
 import { readWriteConditions, replay, runRemembered } from "../src/http/write-conditions.js";
 import { recordEtag } from "../src/common/write-path.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
@@ -59,6 +60,11 @@ interface Route {
   variableParams: RestParam[];
   /** The row's document, compiled once (src/graphql/compiled.ts). */
   run: RunDocument;
+  /**
+   * The row runs a mutation: a GET that has effects (GET /plugins/trigger) is treated as an unsafe method —
+   * a cookie caller echoes the CSRF token, and the answer is never stored (`Cache-Control: no-store`).
+   */
+  effectful: boolean;
   /** How many placeholders its path has: the fewer, the more specific. */
   placeholders: number;
 }
@@ -87,6 +93,7 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       projection: projectionOf(schema, operation),
       variableParams: operation.params.filter((param) => !isFieldsParam(param)),
       run: compiledDocument(schema, operation.document),
+      effectful: runsMutation(operation),
       placeholders: placeholders(operation.path),
     };
   });
@@ -150,6 +157,10 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       const { route, params, version } = chooseRoute(matching, method, asked, req, res);
       res.set("X-API-Version", version);
       res.locals.operation = `${route.operation.method} /api${route.operation.path}`;
+      if (route.effectful) {
+        assertCsrfToken(req);
+        res.set("Cache-Control", "no-store");
+      }
       const body = isObject(req.body) ? req.body : {};
       const strayFile = Object.keys(body).find((name) => holdsFile(body[name]) && !route.fileParams.has(name));
       // Another version of the row may take files (the body was read for all of them); this one does not take this part.
@@ -354,3 +365,7 @@ function describeArea(area: string, version: string, operations: RestOperation[]
       })),
   };
 }
+
+/** Whether a row's document is a mutation (check.ts holds every document to one operation). */
+const runsMutation = (operation: RestOperation) =>
+  operation.document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === "mutation");

@@ -1,6 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { moduleFiles } from "../src/common/modules.js";
 import { clearsWhenEmpty } from "./params.js";
 import type { RestOperation } from "./types.js";
 
@@ -9,15 +7,8 @@ import type { RestOperation } from "./types.js";
  * rows as default), found by name so a new area edits no shared file here. Sorted by file name, so the
  * table's order does not depend on the file system.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const extension = path.extname(fileURLToPath(import.meta.url));
-const files = fs
-  .readdirSync(path.join(here, "rows"))
-  .filter((name) => name.endsWith(extension) && !name.endsWith(`.test${extension}`) && !name.endsWith(".d.ts"))
-  .sort();
-
 const declared: RestOperation[] = (
-  await Promise.all(files.map(async (name) => (await import(path.join(here, "rows", name))).default as RestOperation[]))
+  await Promise.all(moduleFiles(import.meta.url, "rows").map(async (file) => (await import(file)).default as RestOperation[]))
 ).flat();
 
 /**

@@ -33,6 +33,7 @@ import { apiDocsAssets, apiDocsRoutes, apiDocument } from "./api-docs/page.js";
 import { createLogger, currentLogger, type Logger } from "./observability/logger.js";
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
+import { pluginFailures, setPluginLogger } from "./plugins/registry.js";
 import { nameGraphQLOperations } from "./observability/graphql.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { refuseUnlistedPreflights } from "./http/cors.js";
@@ -84,6 +85,9 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   db.onQuery((sql) => CHANGES_AUTH.test(sql) && bearers.clear());
   const apiVersions = restOperations.flatMap((operation) => operation.versions);
   const metrics = createMetrics({ database: db, token: config.metricsToken, versions: apiVersions });
+  // Plugin listeners and triggers that fail or overrun (src/plugins/registry.ts): counted in /metrics, logged here.
+  metrics.registry.registerMetric(pluginFailures);
+  setPluginLogger(logger);
   await ensureFirstPartyClient(db.prisma);
   if (config.admin) await ensureAdministrator(db.prisma, config.admin, (line) => logger.info(line));
   else if (firstRun) {

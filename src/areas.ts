@@ -16,5 +16,6 @@ import "./blog/graphql.js";
 import "./citations/graphql.js";
 import "./groups/graphql.js";
 import "./announcements/graphql.js";
+import "./plugins/graphql.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).
 import "./groups/plugin-graphql.js";

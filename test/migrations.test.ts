@@ -133,7 +133,8 @@ describe("20261124121000_scope_kinds", () => {
         { table_name: "blog_entries", scope: "member", scope_id: ben, rows: 3 },
       ]),
     );
-    expect(counts.filter((row) => !["site", "member", "group", "project"].includes(String(row.scope)))).toEqual([]);
+    // ('' is no kind: the counts of unscoped tables, such as the plugin records a later migration seeds.)
+    expect(counts.filter((row) => !["site", "member", "group", "project", ""].includes(String(row.scope)))).toEqual([]);
   });
 });
 

@@ -11,6 +11,7 @@ import { clientFaultFromDatabase } from "../src/db/errors.js";
 import "../src/areas.js";
 import { restOperations } from "../rest-facade/table.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
+import { allEventsReadable } from "./outbox.js";
 
 // The write path (src/common/write-path.ts, docs/events.md): one transaction per write with its domain
 // event; readers of the outbox never skip; retries with an Idempotency-Key are safe; If-Match; PUT never
@@ -228,6 +229,7 @@ describe("reading the outbox", () => {
     releaseA();
     const aId = await a;
     expect(BigInt(aId)).toBeLessThan(BigInt(bId));
+    await allEventsReadable(sql()); // no other database's transaction still holding the horizon back
 
     const afterA = await drain(cursor);
     expect(afterA.events.map((event) => event.recordId)).toEqual([900001, 900002]);

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { Prisma, type Citation } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { forbidden, notFound } from "../common/errors.js";
+import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { requireUser } from "../common/scopes.js";
+import { requireAdministrator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { columnValues, fieldTable } from "../common/fields.js";
 
@@ -94,11 +94,7 @@ export async function getCitation(ctx: RequestContext, id: number, query: Query 
 }
 
 /** Writes are for administrators (the contract: records the REST document can only read). */
-function requireAdministrator(ctx: RequestContext) {
-  const user = requireUser(ctx);
-  if (!user.isAdmin) throw forbidden("Only administrators can change citations.");
-  return user;
-}
+const REFUSED = "Only administrators can change citations.";
 
 /** The citations' domain events (docs/events.md). */
 export const CITATION_EVENTS = domainEvents("citations", {
@@ -113,11 +109,11 @@ export const CITATION_WRITES = writtenRecords({
   records: CITATIONS,
   names: ["title", "year", "doi"],
   notFound: (id) => `Citation ${id} not found.`,
-  forbidden: "Only administrators can change citations.",
+  forbidden: REFUSED,
 });
 
 export async function createCitation(ctx: RequestContext, input: CreateCitation, query: Query = {}) {
-  const user = requireAdministrator(ctx);
+  const user = requireAdministrator(ctx, REFUSED);
   const data = parseInput(CITATION_FIELDS.create, input);
   const citation = await createRecord<Citation>(ctx, CITATION_WRITES, {
     event: CITATION_EVENTS.citationCreated,
@@ -129,7 +125,7 @@ export async function createCitation(ctx: RequestContext, input: CreateCitation,
 
 /** Changes the given fields only (`year: null` and `authors: null` clear them). */
 export async function updateCitation(ctx: RequestContext, id: number, input: UpdateCitation, query: Query = {}) {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   const data = parseInput(CITATION_FIELDS.update, input);
   await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
     event: CITATION_EVENTS.citationUpdated,
@@ -140,6 +136,6 @@ export async function updateCitation(ctx: RequestContext, id: number, input: Upd
 }
 
 export async function deleteCitation(ctx: RequestContext, id: number): Promise<number> {
-  requireAdministrator(ctx);
+  requireAdministrator(ctx, REFUSED);
   return deleteRecord(ctx, CITATION_WRITES, id, CITATION_EVENTS.citationDeleted);
 }

@@ -18,6 +18,13 @@ export function requireUser(ctx: RequestContext) {
   return ctx.viewer.user;
 }
 
+/** The caller if an administrator: 401 without a user, 403 (`refused`) for anyone else. */
+export function requireAdministrator(ctx: RequestContext, refused: string) {
+  const user = requireUser(ctx);
+  if (!user.isAdmin) throw forbidden(refused);
+  return user;
+}
+
 /** Who a scope admits for a write: its kind's `writers` (content), or its `managers` (announcements). */
 export type ScopeRule = { rule: "writers" } | { rule: "managers"; refused: string };
 

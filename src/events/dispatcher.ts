@@ -46,10 +46,18 @@ export interface DrainResult {
   delivered: number;
   /** Another instance held the consumer's cursor: nothing was done here. */
   busy: boolean;
+  /**
+   * Events were written after the cursor whose transactions some older one still holds back (a transaction
+   * in flight, perhaps in another database of the server): readable in a moment, so drain again soon.
+   */
+  pending: boolean;
 }
 
 /** Events per batch (per transaction). */
 export const DRAIN_BATCH = 100;
+
+/** How soon a drain looks again when events it could not read yet are waiting behind a transaction in flight. */
+const PENDING_RETRY_MS = 10;
 
 /**
  * One batch for one consumer, in one transaction (see above). Answers how many events it delivered (0:
@@ -64,14 +72,14 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
       const [held] = await tx.query<{ xid: string; eventId: string }>(
         Prisma.sql`SELECT xid::text AS xid, event_id::text AS "eventId" FROM outbox_consumers WHERE name = ${consumer.name} FOR UPDATE SKIP LOCKED`,
       );
-      if (!held) return { delivered: 0, busy: true };
+      if (!held) return { delivered: 0, busy: true, pending: false };
       const cursor: OutboxCursor = { xid: held.xid, id: held.eventId };
       const { events, cursor: next } = await readCommittedEvents(tx, cursor, batch);
-      if (!events.length) return { delivered: 0, busy: false };
+      if (!events.length) return { delivered: 0, busy: false, pending: await writtenAfter(tx, cursor) };
       await consumer.handle(events, tx);
       await tx.query(Prisma.sql`UPDATE outbox_consumers SET xid = ${next.xid}::bigint, event_id = ${next.id}::bigint, delivered = delivered + ${events.length},
                                        updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`);
-      return { delivered: events.length, busy: false };
+      return { delivered: events.length, busy: false, pending: events.length < batch && (await writtenAfter(tx, next)) };
     });
   } catch (error) {
     await sql.query(Prisma.sql`UPDATE outbox_consumers SET failures = failures + 1, updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`).catch(() => {});
@@ -79,13 +87,21 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
   }
 }
 
-/** Drains until the consumer is caught up (or another instance holds it). Answers how many events it delivered. */
-export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<number> {
+/** Whether any event lies after `cursor`, readable or not yet (the outbox's (xid, id) index answers it). */
+async function writtenAfter(tx: SqlClient, cursor: OutboxCursor): Promise<boolean> {
+  const [row] = await tx.query<{ written: boolean }>(
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM outbox WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)) AS written`,
+  );
+  return row!.written;
+}
+
+/** Drains until the consumer is caught up (or another instance holds it). Answers how many events it delivered, and whether more are pending. */
+export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<{ delivered: number; pending: boolean }> {
   let total = 0;
   for (;;) {
-    const { delivered, busy } = await drainOnce(db, consumer, batch);
+    const { delivered, busy, pending } = await drainOnce(db, consumer, batch);
     total += delivered;
-    if (busy || delivered < batch) return total;
+    if (busy || delivered < batch) return { delivered: total, pending };
   }
 }
 
@@ -135,22 +151,33 @@ export function startDispatcher(options: {
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
+  let soon: NodeJS.Timeout | undefined;
   const drainEvery = async (): Promise<number> => {
     let total = 0;
+    let pendingSomewhere = false;
     for (const consumer of consumers) {
       const retry = retryAt.get(consumer.name);
       if (retry && retry.at > Date.now()) continue;
       try {
-        const delivered = await drainAll(db, consumer);
+        const { delivered, pending } = await drainAll(db, consumer);
         retryAt.delete(consumer.name);
         if (delivered) counted?.delivered(consumer.name, delivered);
         total += delivered;
+        pendingSomewhere ||= pending;
       } catch (error) {
         const delay = Math.min(60_000, (retry?.delay ?? 500) * 2);
         retryAt.set(consumer.name, { at: Date.now() + delay, delay });
         counted?.failed(consumer.name);
         log(`outbox consumer ${consumer.name} failed; its batch is retried in ${delay} ms`, error);
       }
+    }
+    // Written but held back by a transaction still in flight: look again in a moment, not at the next poll.
+    if (pendingSomewhere && !stopped && !soon) {
+      soon = setTimeout(() => {
+        soon = undefined;
+        void run();
+      }, PENDING_RETRY_MS);
+      soon.unref();
     }
     return total;
   };
@@ -190,6 +217,7 @@ export function startDispatcher(options: {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(soon);
       await running?.catch(() => {});
     },
   };

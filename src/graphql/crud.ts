@@ -26,7 +26,13 @@ export interface RecordFields {
    */
   key?: { description: string; parse(raw: string): number | string };
   read?: { description: string; resolve(ctx: RequestContext, id: number | string, query: Selection): Promise<unknown> };
-  list?: { description: string; spec: ListSpec; resolve(ctx: RequestContext, args: ListArgs, query: Selection): Page<unknown> };
+  /** `filters`: the list's own arguments beside the spec's (plugins: folder, enabled, access), handed to `resolve` with them. */
+  list?: {
+    description: string;
+    spec: ListSpec;
+    filters?: Parameters<typeof builder.args>[0];
+    resolve(ctx: RequestContext, args: ListArgs, query: Selection): Page<unknown>;
+  };
   create?: { scope: Scope; input: Input; resolve(ctx: RequestContext, input: object, query: Selection): Promise<unknown> };
   update?: { scope: Scope; input: Input; resolve(ctx: RequestContext, id: number | string, input: object, query: Selection): Promise<unknown> };
   remove?: { scope: Scope; description: string; resolve(ctx: RequestContext, id: number | string): Promise<number> };
@@ -64,7 +70,7 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
         type: ListType,
         description: list.description,
         authScopes: { public: true },
-        args: listArgs(list.spec),
+        args: { ...listArgs(list.spec), ...(list.filters ? builder.args(list.filters) : {}) },
         resolve: (_root, args, ctx, info) =>
           list.resolve(ctx, args as ListArgs, queryFromInfo({ context: ctx, info: info!, typeName: model, path: ["items"] })),
       }),

@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { ListArgs } from "../common/paging.js";
 import { parseId } from "../common/validation.js";
+import { moduleFiles } from "../common/modules.js";
 import { builder } from "../graphql/builder.js";
 import { tableInput } from "../graphql/fields.js";
 import { listArgs, listType } from "../graphql/list.js";
@@ -15,14 +13,7 @@ import { groupOperations, groupPlugins, pluginFields, type GroupPlugin } from ".
  * and adds each plugin's GraphQL twins. Imported once by src/areas.ts (the schema) and by the facade's
  * rows (rest-facade/rows/group-plugins.ts); a module loads once, so the twins are added once.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const extension = path.extname(fileURLToPath(import.meta.url));
-for (const file of fs
-  .readdirSync(path.join(here, "plugins"))
-  .filter((name) => name.endsWith(extension) && !name.endsWith(`.test${extension}`) && !name.endsWith(".d.ts"))
-  .sort()) {
-  await import(path.join(here, "plugins", file));
-}
+for (const file of moduleFiles(import.meta.url, "plugins")) await import(file);
 
 /** The twins' names, by the contract's naming rule with `group` in front. */
 export const twinNames = (plugin: GroupPlugin) => ({

@@ -1,0 +1,48 @@
+import { Prisma } from "../generated/prisma/client.js";
+import type { SqlClient } from "../db/sql.js";
+import { registerOutboxConsumer } from "../events/dispatcher.js";
+import type { StoredEvent } from "../common/outbox.js";
+import { DEFAULT_BUDGET_MS, enabledRecords, registeredPlugins, runIsolated } from "./registry.js";
+import "./installed.js";
+
+/**
+ * Delivers one committed domain event to the plugins: the outbox dispatcher's `plugins` consumer (registered
+ * below) calls it for each event of a batch, in order, inside the batch's transaction (`tx`), so the
+ * listeners' writes commit with the consumer's cursor and a failed batch leaves none of them.
+ *
+ * It runs, one after another, the listeners that plugins registered for `event.type` (src/plugins/installed/),
+ * of those plugins whose record (matched by folder and element) is enabled at delivery time. Each listener
+ * runs within its time budget (`budgetMs`, default 2 s) and in isolation: under a savepoint, so one whose
+ * statement fails (or that throws, or overruns) is rolled back alone, logged and counted
+ * (`hubgraph_plugin_failures_total`), and the others still run; its client refuses statements once its budget
+ * is over, so an overrunning listener cannot write into the batch later. It never throws for a listener's
+ * sake; it throws only when the plugin records cannot be read, and then the dispatcher retries the batch.
+ * Delivery may be repeated (a retry after a failed batch): listeners are idempotent by `event.id` (the
+ * notifications are unique on event and recipient), so a redelivered event writes nothing twice.
+ */
+export async function deliverToPlugins(tx: SqlClient, event: StoredEvent, options: { budgetMs?: number } = {}): Promise<void> {
+  const listening = registeredPlugins().filter((plugin) => plugin.listeners?.[event.type]);
+  if (!listening.length) return;
+  for (const { plugin, params } of await enabledRecords(tx, listening)) {
+    const listener = plugin.listeners![event.type]!;
+    await tx.query(Prisma.sql`SAVEPOINT plugin_listener`);
+    const run = await runIsolated(plugin, event.type, options.budgetMs ?? DEFAULT_BUDGET_MS, (signal) => listener(event, { sql: untilAborted(tx, signal), params, signal }));
+    await tx.query(run.ok ? Prisma.sql`RELEASE SAVEPOINT plugin_listener` : Prisma.sql`ROLLBACK TO SAVEPOINT plugin_listener`);
+  }
+}
+
+/** `sql`, refusing statements once `signal` has fired (a listener past its budget). */
+function untilAborted(sql: SqlClient, signal: AbortSignal): SqlClient {
+  return {
+    query: (statement) => (signal.aborted ? Promise.reject(new Error("the listener's time budget is over")) : sql.query(statement)),
+    transaction: () => Promise.reject(new Error("a listener runs inside the dispatcher's transaction")),
+  };
+}
+
+/** The dispatcher's consumer that runs the plugins' listeners (src/events/dispatcher.ts). */
+export const PLUGINS_CONSUMER = registerOutboxConsumer({
+  name: "plugins",
+  async handle(events, tx) {
+    for (const event of events) await deliverToPlugins(tx, event);
+  },
+});
