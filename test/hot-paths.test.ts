@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractAreas, graphqlList, listedRecords, listedTotal, listTakes, recordPath, scopedRequest, type Where } from "./areas.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 /**
  * What the hot paths cost in SQL statements (issue 6, "Per-request overhead"): a read by id is one
@@ -148,7 +149,7 @@ describe("records read on the driver, not through Prisma", () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
+describeOnPostgres("a full connection pool", "PGlite has no connection pool", () => {
   let server: TestServer;
 
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import { nextIdSql } from "../src/common/write-path.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import "../src/areas.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
+import { skipUnlessPostgres } from "./postgres-only.js";
 
 // The write path (src/common/write-path.ts, docs/events.md): one transaction per write with its domain
 // event; readers of the outbox never skip; retries with an Idempotency-Key are safe; If-Match; PUT never
@@ -199,10 +200,7 @@ describe("a write that fails after its event was appended", () => {
 
 describe("reading the outbox", () => {
   it("delivers every committed event once, in (xid, id) order, and a lower id that commits late is delivered, not skipped", async (context) => {
-    if (server.kind === "pglite") {
-      console.log("skipped: concurrent transactions need PostgreSQL (PGlite runs one transaction at a time)");
-      context.skip();
-    }
+    skipUnlessPostgres(context, "running transactions at the same time", "PGlite runs one transaction at a time");
     let cursor = (await drain(OUTBOX_START)).cursor;
     const insert = (recordId: number) =>
       outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId, actorId: null, anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, changed: [], payload: {} });
@@ -256,10 +254,7 @@ async function drain(from: typeof OUTBOX_START) {
 
 describe("a database that drops connections under writes", () => {
   it("answers 503 with Retry-After and keeps nothing, or, when the connection broke during the commit, says the outcome is unknown; never a bare 500", async (context) => {
-    if (server.kind === "pglite") {
-      console.log("skipped: dropping connections needs PostgreSQL (PGlite has no server connections)");
-      context.skip();
-    }
+    skipUnlessPostgres(context, "dropping connections", "PGlite has no server connections");
     let dropping = true;
     const dropper = (async () => {
       while (dropping) {
