@@ -8,6 +8,7 @@ import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
 import { nextIdSql } from "../src/common/write-path.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
+import { canonicalJson } from "../src/http/write-conditions.js";
 import "../src/areas.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
 import { skipUnlessPostgres } from "./postgres-only.js";
@@ -321,6 +322,22 @@ describe("Idempotency-Key", () => {
     expect(other.status).toBe(422);
     expect(other.body.errors[0].parameter).toBe("Idempotency-Key");
     expect((await server.rest("GET", "/wiki/list", { query: { search: "Something else" } })).body.total).toBe(0);
+  });
+
+  it("takes a retry whose body has the same fields in another order for the same request", async () => {
+    const body = { title: "Fields in order", pagetext: "Text.", state: 1, scope: "group", scope_id: cast.groupId };
+    const headers = { "Idempotency-Key": "fields-in-another-order" };
+    const first = await server.rest("POST", "/wiki", { token: cast.member.token, body, headers });
+    expect(first.status).toBe(201);
+    const reordered = { scope_id: cast.groupId, scope: "group", state: 1, pagetext: "Text.", title: "Fields in order" };
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(body));
+    const again = await server.rest("POST", "/wiki", { token: cast.member.token, body: reordered, headers });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    // Nested objects too; an array's order still counts.
+    expect(canonicalJson({ b: { d: 1, c: [2, { f: 1, e: 0 }] }, a: null })).toBe(canonicalJson({ a: null, b: { c: [2, { e: 0, f: 1 }], d: 1 } }));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
   });
 
   it("keeps no key when the write is refused, so a corrected retry goes through", async () => {
