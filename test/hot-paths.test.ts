@@ -160,39 +160,7 @@ describeOnPostgres("a full connection pool", "PGlite has no connection pool", ()
   });
   afterAll(() => server?.close());
 
-  it("answers 503 with Retry-After, on REST and GraphQL, reads and writes, when no connection frees up in time", async () => {
-    // Hold the pool's only connection for longer than a request may wait for it (5 s).
-    let release = () => {};
-    const held = server.app.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT 1`;
-        await new Promise<void>((resolve) => (release = resolve));
-      },
-      { timeout: 20_000 },
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    try {
-      const [rest, graphql, write] = await Promise.all([
-        server.rest("GET", "/wiki/list"),
-        fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ wikiPages { total } }" }) }),
-        // Signing in goes through Prisma, which waits for the same pool.
-        server.rest("POST", "/session", { body: { username: "nobody", password: "whatever-password" } }),
-      ]);
-      expect(write.status, JSON.stringify(write.body)).toBe(503);
-      expect(rest.status).toBe(503);
-      expect(rest.headers.get("retry-after")).toBe("1");
-      expect(rest.body).toEqual({ message: "The server is busy; try again shortly.", code: 503 });
-      expect(graphql.status).toBe(503);
-      expect(graphql.headers.get("retry-after")).toBe("1");
-      expect(((await graphql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe("SERVICE_UNAVAILABLE");
-    } finally {
-      release();
-      await held;
-    }
-    expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
-  }, 30_000);
-
-  /** Holds the pool's only connection until the returned release is called (and awaited). */
+  /** Holds the pool's only connection, for longer than a request may wait for it (5 s), until the returned release is called (and awaited). */
   async function holdThePool(): Promise<() => Promise<void>> {
     let release = () => {};
     const held = server.app.db.prisma.$transaction(
@@ -208,6 +176,29 @@ describeOnPostgres("a full connection pool", "PGlite has no connection pool", ()
       await held;
     };
   }
+
+  it("answers 503 with Retry-After, on REST and GraphQL, reads and writes, when no connection frees up in time", async () => {
+    const release = await holdThePool();
+    try {
+      const [rest, graphql, write] = await Promise.all([
+        server.rest("GET", "/wiki/list"),
+        fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ wikiPages { total } }" }) }),
+        // Signing in goes through Prisma, which waits for the same pool.
+        server.rest("POST", "/session", { body: { username: "nobody", password: "whatever-password" } }),
+      ]);
+      expect(write.status, JSON.stringify(write.body)).toBe(503);
+      expect(rest.status).toBe(503);
+      expect(rest.headers.get("retry-after")).toBe("1");
+      expect(rest.body).toEqual({ message: "The server is busy; try again shortly.", code: 503 });
+      expect(graphql.status).toBe(503);
+      expect(graphql.headers.get("retry-after")).toBe("1");
+      expect(((await graphql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe("SERVICE_UNAVAILABLE");
+    } finally {
+      await release();
+    }
+    expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
+  }, 30_000);
+
   const sql = () => sqlClientOf(server.app.db.prisma);
   const eventCount = async () => (await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM outbox`))[0]!.n;
   const pageRow = async (id: number) => (await sql().query<{ title: string; version: string }>(Prisma.sql`SELECT title, xmin::text AS version FROM wiki_pages WHERE id = ${id}`))[0];
