@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTEN_APPLICATION_NAME } from "../src/db/database.js";
 import { BEARER_LOOKUP, startServer, type TestServer, type TestUser } from "./server.js";
+import { describeOnPostgres, skipUnlessPostgres } from "./postgres-only.js";
 
 /** The token lookups `run`'s requests send to `server`'s database. */
 async function tokenLookups(server: TestServer, run: () => Promise<unknown>): Promise<number> {
@@ -82,10 +83,7 @@ describe("the bearer cache", () => {
   });
 
   it("a token another process revokes is refused within moments (PostgreSQL NOTIFY), not after the cache's lifetime", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: another process's change needs PostgreSQL (PGlite has one in-process connection, whose changes this process sends itself)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "another process's change", "PGlite has one in-process connection, whose changes this process sends itself");
     const user = await server.user();
     expect((await me(user.token)).status).toBe(200);
     expect(await lookups(async () => expect((await me(user.token)).status).toBe(200))).toBe(0);
@@ -100,10 +98,7 @@ describe("the bearer cache", () => {
   });
 
   it("keeps nothing while it cannot hear the notices, and listens again when it can", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a lost listening connection needs PostgreSQL");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a lost listening connection");
     const user = await server.user();
     const other = new pg.Client({ connectionString: server.databaseUrl });
     await other.connect();
@@ -183,7 +178,7 @@ async function stallingProxy(target: string) {
   };
 }
 
-describe.skipIf(!process.env.DATABASE_URL)("the bearer cache's listening connection, when it stalls", () => {
+describeOnPostgres("the bearer cache's listening connection, when it stalls", "PGlite has no listening connection", () => {
   let server: TestServer;
   let proxy: Awaited<ReturnType<typeof stallingProxy>>;
 

@@ -9,6 +9,7 @@ import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { createScratchDatabase } from "./scratch-database.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 const base = loadConfig();
 const dirs: string[] = [];
@@ -16,7 +17,7 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!base.databaseUrl)("the first-run administrator on PostgreSQL", () => {
+describeOnPostgres("the first-run administrator on PostgreSQL", "PGlite has one server per data directory", () => {
   it("is created once when four servers start at the same moment", { timeout: 120_000 }, async () => {
     const scratch = await createScratchDatabase(base.databaseUrl!);
     const apps: App[] = [];

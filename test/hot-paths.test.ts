@@ -1,6 +1,10 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractAreas, graphqlList, listedRecords, listedTotal, listTakes, recordPath, scopedRequest, type Where } from "./areas.js";
-import { startServer, type Cast, type TestServer } from "./server.js";
+import { Prisma } from "../src/generated/prisma/client.js";
+import { sqlClientOf } from "../src/db/sql.js";
+import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 /**
  * What the hot paths cost in SQL statements (issue 6, "Per-request overhead"): a read by id is one
@@ -148,7 +152,7 @@ describe("records read on the driver, not through Prisma", () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
+describeOnPostgres("a full connection pool", "PGlite has no connection pool", () => {
   let server: TestServer;
 
   beforeAll(async () => {
@@ -156,8 +160,8 @@ describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
   });
   afterAll(() => server?.close());
 
-  it("answers 503 with Retry-After, on REST and GraphQL, reads and writes, when no connection frees up in time", async () => {
-    // Hold the pool's only connection for longer than a request may wait for it (5 s).
+  /** Holds the pool's only connection, for longer than a request may wait for it (5 s), until the returned release is called (and awaited). */
+  async function holdThePool(): Promise<() => Promise<void>> {
     let release = () => {};
     const held = server.app.db.prisma.$transaction(
       async (tx) => {
@@ -167,6 +171,14 @@ describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
       { timeout: 20_000 },
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
+    return async () => {
+      release();
+      await held;
+    };
+  }
+
+  it("answers 503 with Retry-After, on REST and GraphQL, reads and writes, when no connection frees up in time", async () => {
+    const release = await holdThePool();
     try {
       const [rest, graphql, write] = await Promise.all([
         server.rest("GET", "/wiki/list"),
@@ -182,9 +194,65 @@ describe.skipIf(!process.env.DATABASE_URL)("a full connection pool", () => {
       expect(graphql.headers.get("retry-after")).toBe("1");
       expect(((await graphql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe("SERVICE_UNAVAILABLE");
     } finally {
-      release();
-      await held;
+      await release();
     }
     expect((await server.rest("GET", "/wiki/list")).status).toBe(200);
+  }, 30_000);
+
+  const sql = () => sqlClientOf(server.app.db.prisma);
+  const eventCount = async () => (await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM outbox`))[0]!.n;
+  const pageRow = async (id: number) => (await sql().query<{ title: string; version: string }>(Prisma.sql`SELECT title, xmin::text AS version FROM wiki_pages WHERE id = ${id}`))[0];
+
+  it("answers a write 503 with Retry-After and writes nothing, neither record nor event, when no connection frees up: a create (one statement) and a change (a transaction)", async () => {
+    const writer = await server.user();
+    const page = await server.rest("POST", "/wiki", { token: writer.token, body: { title: "Written before the pool filled", pagetext: "Text." } });
+    expect(page.status).toBe(201);
+    // The bearer cache holds the writer's token now: the writes below go to the write path without a lookup.
+    const before = { events: await eventCount(), page: await pageRow(page.body.id) };
+    const release = await holdThePool();
+    let created: RestResult, changed: RestResult, sent: string[];
+    try {
+      ({ result: [created, changed], queries: sent } = await server.recordQueries(() =>
+        Promise.all([
+          server.rest("POST", "/wiki", { token: writer.token, body: { title: "Written while the pool was full", pagetext: "Text." } }),
+          server.rest("PATCH", `/wiki/${page.body.id}`, { token: writer.token, body: { title: "Changed while the pool was full" } }),
+        ]),
+      ));
+    } finally {
+      await release();
+    }
+    expect(sent.some((statement) => /INSERT INTO "?wiki_pages"?/.test(statement))).toBe(true); // the create's one statement (createRecord) waited
+    for (const answer of [created, changed]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+      expect(answer.headers.get("retry-after")).toBe("1");
+      expect(answer.body).toEqual({ message: "The server is busy; try again shortly.", code: 503 });
+    }
+    expect((await sql().query(Prisma.sql`SELECT id FROM wiki_pages WHERE title = ${"Written while the pool was full"}`)).length).toBe(0);
+    expect(await pageRow(page.body.id)).toEqual(before.page);
+    expect(await eventCount()).toBe(before.events);
+  }, 30_000);
+
+  it("answers a change 503 with Retry-After and changes nothing when its record stays locked past the lock timeout", async () => {
+    const writer = await server.user();
+    const page = await server.rest("POST", "/wiki", { token: writer.token, body: { title: "Locked by another", pagetext: "Text." } });
+    expect(page.status).toBe(201);
+    const before = { events: await eventCount(), page: await pageRow(page.body.id) };
+    const other = new pg.Client({ connectionString: server.databaseUrl });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT id FROM wiki_pages WHERE id = $1 FOR UPDATE", [page.body.id]);
+      // Waits LOCK_TIMEOUT_MS (5 s: a constant, no setting to shorten it) for the row, then gives up.
+      const changed = await server.rest("PATCH", `/wiki/${page.body.id}`, { token: writer.token, body: { title: "Changed through the lock" } });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(503);
+      expect(changed.headers.get("retry-after")).toBe("1");
+      expect(changed.body).toEqual({ message: "The server is busy; try again shortly.", code: 503 });
+    } finally {
+      await other.query("ROLLBACK").catch(() => {});
+      await other.end();
+    }
+    expect(await pageRow(page.body.id)).toEqual(before.page);
+    expect(await eventCount()).toBe(before.events);
+    expect((await server.rest("PATCH", `/wiki/${page.body.id}`, { token: writer.token, body: { title: "Changed once the lock went" } })).status).toBe(200);
   }, 30_000);
 });

@@ -10,10 +10,11 @@ import { hashPassword } from "../src/auth/secrets.js";
 import { createHttpServer } from "../src/http/server.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { createScratchDatabase } from "./scratch-database.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 const base = loadConfig();
 
-describe.skipIf(!base.databaseUrl)("refresh grace period across two instances", () => {
+describeOnPostgres("refresh grace period across two instances", "PGlite has one server per database", () => {
   const apps: App[] = [];
   const servers: Server[] = [];
   const urls: string[] = [];

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type Cast, type TestServer } from "./server.js";
+import { skipUnlessPostgres } from "./postgres-only.js";
 
 /**
  * A create asks whether its scope exists and admits the caller in the statement that inserts
@@ -69,10 +70,7 @@ describe("the scope check of a create", () => {
   });
 
   it("a create into a group being deleted waits for the delete and is refused: nothing is left in the deleted group's scope", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a delete in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a delete in another transaction at the same time", "PGlite runs one transaction at a time");
     const { groupId, member } = await server.cast("scopecheckgone");
     const deleting = new pg.Client({ connectionString: server.databaseUrl });
     await deleting.connect();
@@ -96,10 +94,7 @@ describe("the scope check of a create", () => {
     }
   });
   it("a member removed while their create waits cannot write after the removal (the membership is read as it is then, not as the create's snapshot had it)", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a removal in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a removal in another transaction at the same time", "PGlite runs one transaction at a time");
     const { groupId, member } = await server.cast("scopecheckremoved");
     const removing = new pg.Client({ connectionString: server.databaseUrl });
     await removing.connect();
@@ -122,10 +117,7 @@ describe("the scope check of a create", () => {
   });
 
   it("a manager demoted while their announcement waits cannot write it after the demotion (the manager flag is read as it is then)", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a demotion in another transaction at the same time", "PGlite runs one transaction at a time");
     const { groupId, manager } = await server.cast("scopecheckdemoted");
     const demoting = new pg.Client({ connectionString: server.databaseUrl });
     await demoting.connect();
@@ -148,10 +140,7 @@ describe("the scope check of a create", () => {
   });
 
   it("a manager demoted while their change to another member's page waits cannot make it after the demotion (the lock on the record reads the manager flag as it is then)", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a demotion in another transaction at the same time", "PGlite runs one transaction at a time");
     const { groupId, member, manager } = await server.cast("scopecheckdemotedchange");
     const made = await server.rest("POST", "/wiki", { token: member.token, body: page(groupId) });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
@@ -175,10 +164,7 @@ describe("the scope check of a create", () => {
   });
 
   it("a manager's change racing their own demotion, made as the group's transitions make it (the group's row first), waits for it and is refused: no deadlock", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a demotion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a demotion in another transaction at the same time", "PGlite runs one transaction at a time");
     const { groupId, manager, admin } = await server.cast("scopecheckdemotionorder");
     const made = await server.rest("POST", `/groups/${groupId}/announcements`, { token: admin.token, body: { title: "Ordered", content: "News." } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
@@ -203,10 +189,7 @@ describe("the scope check of a create", () => {
   });
 
   it("a create into the member scope of an account being deleted waits for the deletion and is refused: nothing is left in the deleted account's scope", async (context) => {
-    if (!server.databaseUrl) {
-      console.log("skipped: a deletion in another transaction at the same time needs PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "a deletion in another transaction at the same time", "PGlite runs one transaction at a time");
     const leaving = await server.user({ username: "scopecheckleaving" });
     const deleting = new pg.Client({ connectionString: server.databaseUrl });
     await deleting.connect();

@@ -11,6 +11,7 @@ import { schema } from "../src/graphql/schema.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { contractAreas, graphqlList, graphqlScope, listedRecords, listedTotal, listTakes, scopedRequest, type ListContract, type Where } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 /**
  * Totals stay exact (issue 6): list totals come from counts the database keeps in the writing transaction
@@ -638,7 +639,7 @@ for (const testing of areas) {
   });
 }
 
-describe.skipIf(!process.env.DATABASE_URL)("two server processes on one PostgreSQL database", () => {
+describeOnPostgres("two server processes on one PostgreSQL database", "PGlite cannot be opened by two processes", () => {
   // Each app has its own caches and pool; only the database is shared (PGlite cannot be opened twice).
   let apps: App[] = [];
   let urls: string[] = [];

@@ -8,10 +8,12 @@ import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
 import { nextIdSql } from "../src/common/write-path.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
+import { canonicalJson } from "../src/http/write-conditions.js";
 import "../src/areas.js";
 import { restOperations } from "../rest-facade/table.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
 import { allEventsReadable } from "./outbox.js";
+import { skipUnlessPostgres } from "./postgres-only.js";
 
 // The write path (src/common/write-path.ts, docs/events.md): one transaction per write with its domain
 // event; readers of the outbox never skip; retries with an Idempotency-Key are safe; If-Match; PUT never
@@ -201,10 +203,7 @@ describe("a write that fails after its event was appended", () => {
 
 describe("reading the outbox", () => {
   it("delivers every committed event once, in (xid, id) order, and a lower id that commits late is delivered, not skipped", async (context) => {
-    if (server.kind === "pglite") {
-      console.log("skipped: concurrent transactions need PostgreSQL (PGlite runs one transaction at a time)");
-      context.skip();
-    }
+    skipUnlessPostgres(context, "running transactions at the same time", "PGlite runs one transaction at a time");
     let cursor = (await drain(OUTBOX_START)).cursor;
     const insert = (recordId: number) =>
       outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId, actorId: null, anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, changed: [], payload: {} });
@@ -259,10 +258,7 @@ async function drain(from: typeof OUTBOX_START) {
 
 describe("a database that drops connections under writes", () => {
   it("answers 503 with Retry-After and keeps nothing, or, when the connection broke during the commit, says the outcome is unknown; never a bare 500", async (context) => {
-    if (server.kind === "pglite") {
-      console.log("skipped: dropping connections needs PostgreSQL (PGlite has no server connections)");
-      context.skip();
-    }
+    skipUnlessPostgres(context, "dropping connections", "PGlite has no server connections");
     let dropping = true;
     const dropper = (async () => {
       while (dropping) {
@@ -355,6 +351,22 @@ describe("Idempotency-Key", () => {
       const again = await server.rest("POST", path, { token, body, headers: { "Idempotency-Key": key } });
       expect([again.status, again.body]).toEqual([201, first.body]);
     }
+  });
+
+  it("takes a retry whose body has the same fields in another order for the same request", async () => {
+    const body = { title: "Fields in order", pagetext: "Text.", state: 1, scope: "group", scope_id: cast.groupId };
+    const headers = { "Idempotency-Key": "fields-in-another-order" };
+    const first = await server.rest("POST", "/wiki", { token: cast.member.token, body, headers });
+    expect(first.status).toBe(201);
+    const reordered = { scope_id: cast.groupId, scope: "group", state: 1, pagetext: "Text.", title: "Fields in order" };
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(body));
+    const again = await server.rest("POST", "/wiki", { token: cast.member.token, body: reordered, headers });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    // Nested objects too; an array's order still counts.
+    expect(canonicalJson({ b: { d: 1, c: [2, { f: 1, e: 0 }] }, a: null })).toBe(canonicalJson({ a: null, b: { c: [2, { e: 0, f: 1 }], d: 1 } }));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
   });
 
   it("keeps no key when the write is refused, so a corrected retry goes through", async () => {

@@ -325,6 +325,13 @@ export function rowsStatement<Row>(
   };
 }
 
+/**
+ * The version of a record read with its `privateFields` masked for the reader: the same row version, told
+ * apart so the ETag differs by what the caller may see (one who becomes a member and revalidates is answered
+ * 200 with the fields, not 304). If-Match takes either form (src/common/write-path.ts, `etagMatches`).
+ */
+export const maskedVersion = (version: string) => `${version}-masked`;
+
 /** Each private field's condition for this reader (none for administrators; false for anonymous callers). */
 function privateFieldMasks(info: ModelInfo, declaration: RecordsDeclaration, viewer: RequestContext["viewer"], alias: string): Map<string, Prisma.Sql> | undefined {
   const privateFields = declaration.privateFields;
@@ -439,17 +446,21 @@ export function confinementSql(ctx: RequestContext, declaration: RecordsDeclarat
 export async function findVisible<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number | Prisma.Sql, query?: Selection): Promise<Row | null> {
   const info = modelInfo(ctx.db, declaration.model);
   const named = typeof id === "number" ? Prisma.sql`${column(info, "t", "id")} = ${id}` : id;
-  const statement = rowsStatement<Row & { __version?: string }>(ctx.db, declaration, query, {
+  const masks = privateFieldMasks(info, declaration, ctx.viewer, "t");
+  const masked = masks ? Prisma.sql`, NOT COALESCE(${[...masks.values()][0]!}, FALSE) AS "__masked"` : Prisma.empty;
+  const statement = rowsStatement<Row & { __version?: string; __masked?: boolean }>(ctx.db, declaration, query, {
     where: Prisma.sql`${named} AND ${visibleSql(ctx.db, declaration, ctx.viewer)} AND ${confinementSql(ctx, declaration)}`,
     viewer: ctx.viewer,
-    extra: Prisma.sql`t.xmin::text AS "__version"`,
+    extra: Prisma.sql`t.xmin::text AS "__version"${masked}`,
   });
   if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
   const [row] = await statement.finish(await sqlOf(ctx).query(statement.sql));
   if (!row) return null;
   // The row's version (every update changes xmin): the ETag of REST record answers, checked by If-Match.
-  ctx.recordVersion = row.__version;
+  // Another one when its private fields were masked for this reader, who may see them later at the same version.
+  ctx.recordVersion = row.__masked ? maskedVersion(row.__version!) : row.__version;
   delete row.__version;
+  delete row.__masked;
   return row;
 }
 

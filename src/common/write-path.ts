@@ -10,6 +10,7 @@ import {
   confinementSql,
   createdAnswer,
   decodeScalars,
+  maskedVersion,
   modelInfo,
   readsOwnCreation,
   rowsStatement,
@@ -67,6 +68,9 @@ export async function inWriteTransaction<T>(ctx: RequestContext, work: (tx: Requ
 
 /** The record's version for If-Match and ETag: its row's xmin, which every update of the row changes. */
 export const recordEtag = (version: string) => `"${version}"`;
+
+/** Whether an If-Match tag names this row version, as any reader's ETag gave it: with its private fields masked (`maskedVersion`) or not. */
+const etagMatches = (tag: string, version: string) => tag === "*" || tag === recordEtag(version) || tag === recordEtag(maskedVersion(version));
 
 /**
  * Creates one record in ONE statement, which PostgreSQL runs as a transaction of its own (or inside the
@@ -164,7 +168,7 @@ export async function changeRecord<R extends Row>(
     if (!locked) throw notFound(target.notFound(id));
     if (options.authorize) options.authorize(locked);
     else if (!locked.__manages) throw locked.__visible ? forbidden(target.forbidden) : notFound(target.notFound(id));
-    if (ctx.ifMatch && !ctx.ifMatch.some((tag) => tag === "*" || tag === recordEtag(locked.__version))) {
+    if (ctx.ifMatch && !ctx.ifMatch.some((tag) => etagMatches(tag, locked.__version))) {
       throw new ApiError(412, `The record has changed since the If-Match version was read (now ${recordEtag(locked.__version)}): read it again.`);
     }
     const { __visible: _visible, __manages: _manages, __version: _version, ...before } = locked;

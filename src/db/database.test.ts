@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client.js";
 import { PLAN_CACHE_MODE, openDatabase } from "./database.js";
 import { sqlClientOf } from "./sql.js";
 import { createScratchDatabase } from "../../test/scratch-database.js";
+import { describeOnPostgres } from "../../test/postgres-only.js";
 
-describe.skipIf(!process.env.DATABASE_URL)("the PostgreSQL pool (skipped without DATABASE_URL)", () => {
+describeOnPostgres("the PostgreSQL pool", "PGlite has no connection pool", () => {
   it("plans prepared statements for their parameters on every connection, also when DATABASE_URL has options of its own", async () => {
     const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
     try {

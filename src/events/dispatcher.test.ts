@@ -5,6 +5,7 @@ import type { StoredEvent } from "../common/outbox.js";
 import { outboxInsert } from "../common/events.js";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import { allEventsReadable } from "../../test/outbox.js";
+import { skipUnlessPostgres } from "../../test/postgres-only.js";
 import { onOutboxWritten } from "../common/outbox.js";
 import { drainAll, drainOnce, purgeDeliveredEvents, startDispatcher, type OutboxConsumer } from "./dispatcher.js";
 
@@ -94,10 +95,7 @@ describe("the outbox dispatcher", () => {
   });
 
   it("lets one instance at a time drain a consumer: a second finds it busy and does nothing", async (context) => {
-    if (server.kind === "pglite") {
-      console.log("skipped: two drains at once need PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "two drains at once", "PGlite runs one transaction at a time");
     await drainAll(db(), recording("test-instances").consumer);
     await write("Raced by two instances");
     let release!: () => void;
@@ -119,10 +117,7 @@ describe("the outbox dispatcher", () => {
   });
 
   it("delivers an event whose lower id commits after a higher one's: never skipped", async (context) => {
-    if (server.kind === "pglite") {
-      console.log("skipped: transactions committing out of order need PostgreSQL (PGlite runs one transaction at a time)");
-      return context.skip();
-    }
+    skipUnlessPostgres(context, "transactions committing out of order", "PGlite runs one transaction at a time");
     const { consumer, seen } = recording("test-late");
     await drainAll(db(), consumer);
     const before = seen.length;

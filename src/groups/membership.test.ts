@@ -219,6 +219,39 @@ describe("membership transitions (table)", () => {
     expect((await server.rest("GET", `/groups/${groupId}`, { token: invitee.token, query: fields })).body).toEqual({ gidNumber: groupId, private_description: "secret plans" });
   });
 
+  it("a caller who joins and revalidates their copy of the group gets its private description, not 304: the ETag says whether private fields were masked", async () => {
+    const [owner, joiner] = await Promise.all([server.user(), server.user()]);
+    const groupId = await groupWith("open", owner);
+    const fields = { fields: "gidNumber,private_description" };
+    const outside = await server.rest("GET", `/groups/${groupId}`, { token: joiner.token, query: fields });
+    expect(outside.body).toEqual({ gidNumber: groupId, private_description: null });
+    const etag = outside.headers.get("etag")!;
+    expect((await run("join", groupId, joiner, joiner)).errors).toEqual([]);
+    const inside = await server.rest("GET", `/groups/${groupId}`, { token: joiner.token, query: fields, headers: { "if-none-match": etag } });
+    expect(inside.status).toBe(200);
+    expect(inside.body).toEqual({ gidNumber: groupId, private_description: "secret plans" });
+    expect(inside.headers.get("etag")).not.toBe(etag);
+    // The member's own copy still revalidates.
+    expect((await server.rest("GET", `/groups/${groupId}`, { token: joiner.token, query: fields, headers: { "if-none-match": inside.headers.get("etag")! } })).status).toBe(304);
+  });
+
+  it("a group's ETag works as If-Match whether the reader saw its private fields or not", async () => {
+    const owner = await server.user();
+    const groupId = await groupWith("open", owner);
+    const put = (etag: string, title: string) =>
+      server.rest("PUT", `/groups/${groupId}`, { token: owner.token, headers: { "If-Match": etag }, body: { title, join_policy: "open", discoverability: "visible", private_description: "secret plans" } });
+    const shown = (await server.rest("GET", `/groups/${groupId}`, { token: owner.token })).headers.get("etag")!;
+    const masked = (await server.rest("GET", `/groups/${groupId}`)).headers.get("etag")!;
+    expect(masked).not.toBe(shown);
+    const first = await put(shown, "Changed with the member's ETag");
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await put(shown, "Stale")).status).toBe(412);
+    const anonymous = (await server.rest("GET", `/groups/${groupId}`)).headers.get("etag")!;
+    const second = await put(anonymous, "Changed with the anonymous reader's ETag");
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect((await put(anonymous, "Stale")).status).toBe(412);
+  });
+
   it("an invitee reads the hidden group that invited them, but neither finds it in the list and its total nor sees its people", async () => {
     const [owner, invitee, stranger] = await Promise.all([server.user(), server.user(), server.user()]);
     const word = `hush${serial}x${Date.now().toString(36)}`;

@@ -42,7 +42,7 @@ export async function readWriteConditions(req: Request, ctx: RequestContext, db:
   }
   const fingerprint = crypto
     .createHash("sha256")
-    .update(JSON.stringify([req.method, req.originalUrl, req.body ?? null]))
+    .update(canonicalJson([req.method, req.originalUrl, req.body ?? null]))
     .digest("base64url");
   // A key past its day is forgotten here, so the write path's claim of it can be a plain INSERT.
   const [stored] = await sqlClientOf(db).query<{ fingerprint: string; status: number | null; answer: string | null; recordId: number | null }>(Prisma.sql`
@@ -64,6 +64,18 @@ export async function readWriteConditions(req: Request, ctx: RequestContext, db:
   }
   ctx.idempotency = { key, fingerprint };
   return null;
+}
+
+/**
+ * JSON with every object's keys sorted, at every depth: the same fields in another order (a client that
+ * builds its body differently on a retry) give the same text, so the same fingerprint. Array order counts.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }
 
 /** Sends a stored answer again. */
