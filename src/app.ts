@@ -23,6 +23,7 @@ import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
 import { onOutboxWritten } from "./common/outbox.js";
+import { hubOf, tailOutbox } from "./events/subscriptions.js";
 import { ensureAdministrator } from "./users/service.js";
 import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
@@ -224,12 +225,15 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   // Events leave the process from the outbox: woken by this process's writes, polling for other instances'.
   const dispatcher = startDispatcher({ db: db.prisma, consumers: outboxConsumers(), pollMs: config.outboxPollMs, log: logError, counted: metrics.outbox });
   const stopWaking = onOutboxWritten(db.prisma, dispatcher.wake);
+  // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
+  const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
   return {
     app,
     db,
     dispatcher,
     close: async () => {
       stopWaking();
+      subscriptions.stop();
       await dispatcher.stop();
       await stopPurging();
       await stopListening();

@@ -114,6 +114,7 @@ export const ANNOUNCEMENTS_EVENTS = domainEvents("announcements", {
 /** Announcements on the write path (src/common/write-path.ts). */
 export const ANNOUNCEMENTS_WRITES = writtenRecords({
   area: "announcements",
+  changedSubscription: "announcementChanged",
   records: ANNOUNCEMENTS_RECORDS,
   names: ["title", "publishUp", "publishDown"],
   notFound: (id) => `Announcement ${id} not found.`,

@@ -127,6 +127,7 @@ export const BLOG_EVENTS = domainEvents("blog", {
 /** Blog entries on the write path (src/common/write-path.ts). */
 export const BLOG_WRITES = writtenRecords({
   area: "blog",
+  changedSubscription: "blogEntryChanged",
   records: BLOG_ENTRIES,
   names: ["title", "alias", "publishUp", "publishDown"],
   notFound: (id) => `Blog entry ${id} not found.`,

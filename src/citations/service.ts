@@ -106,6 +106,7 @@ export const CITATION_EVENTS = domainEvents("citations", {
 /** Citations on the write path (src/common/write-path.ts): administrators only. */
 export const CITATION_WRITES = writtenRecords({
   area: "citations",
+  changedSubscription: "citationChanged",
   records: CITATIONS,
   names: ["title", "year", "doi"],
   notFound: (id) => `Citation ${id} not found.`,

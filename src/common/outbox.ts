@@ -52,15 +52,17 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
   return { events, cursor: last ? { xid: last.xid, id: last.id } : cursor };
 }
 
-const writtenListeners = new WeakMap<object, () => void>();
+const writtenListeners = new WeakMap<object, Set<() => void>>();
 
-/** Calls `listener` when this process has committed events through `db` (the dispatcher's wake-up). */
+/** Calls `listener` when this process has committed events through `db` (the dispatcher's and the subscriptions' wake-up). */
 export function onOutboxWritten(db: object, listener: () => void): () => void {
-  writtenListeners.set(db, listener);
-  return () => writtenListeners.delete(db);
+  let listeners = writtenListeners.get(db);
+  if (!listeners) writtenListeners.set(db, (listeners = new Set()));
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
 }
 
 /** Says that a transaction that appended events through `db` has committed (the write path, after its commit). */
 export function outboxWritten(db: object): void {
-  writtenListeners.get(db)?.();
+  for (const listener of writtenListeners.get(db) ?? []) listener();
 }

@@ -48,10 +48,24 @@ export interface WrittenRecords {
   forbidden: string;
   /** A boolean field that hides the record's author (anonymous posts): events then name no actor. */
   anonymous?: string;
+  /** The GraphQL subscription to one record's events, by the naming rule (`wikiPageChanged`): src/events/subscriptions.ts. */
+  changedSubscription?: string;
 }
 
-/** Declares an area's written records (src/<area>/service.ts). */
-export const writtenRecords = (declaration: WrittenRecords): WrittenRecords => declaration;
+const writtenByArea = new Map<string, WrittenRecords>();
+
+/** Declares an area's written records (src/<area>/service.ts); the events' readers find them by area. */
+export const writtenRecords = (declaration: WrittenRecords): WrittenRecords => {
+  if (writtenByArea.has(declaration.area)) throw new Error(`written records of ${declaration.area} are declared twice`);
+  writtenByArea.set(declaration.area, declaration);
+  return declaration;
+};
+
+/** Every area's written records, in declaration order (the areas' events are about them). */
+export const everyWrittenRecords = (): WrittenRecords[] => [...writtenByArea.values()];
+
+/** The written records of an event's `area`, if it declared any. */
+export const writtenRecordsOf = (area: string): WrittenRecords | undefined => writtenByArea.get(area);
 
 type Row = Record<string, unknown> & { id: number };
 

@@ -114,6 +114,7 @@ export const GROUP_EVENTS = domainEvents("groups", {
 /** Groups on the write path (src/common/write-path.ts). */
 export const GROUP_WRITES = writtenRecords({
   area: "groups",
+  changedSubscription: "groupChanged",
   records: GROUPS,
   names: ["cn", "title"],
   notFound: (id) => `Group ${id} not found.`,

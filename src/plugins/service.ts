@@ -101,6 +101,7 @@ export const PLUGIN_EVENTS = domainEvents("plugins", {
 
 export const PLUGIN_WRITES = writtenRecords({
   area: "plugins",
+  changedSubscription: "pluginRecordChanged",
   records: PLUGIN_RECORDS,
   names: ["name", "folder", "element"],
   notFound: (id) => `Plugin ${id} not found.`,

@@ -128,6 +128,7 @@ export const WIKI_EVENTS = domainEvents("wiki", {
 /** Wiki pages on the write path (src/common/write-path.ts). */
 export const WIKI_WRITES = writtenRecords({
   area: "wiki",
+  changedSubscription: "wikiPageChanged",
   records: WIKI_PAGES,
   names: ["title", "pagename"],
   notFound: (id) => `Wiki page ${id} not found.`,
