@@ -5,9 +5,9 @@ import { notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteRecord, fieldsChange, insertStatement, writtenRecords } from "../common/write-path.js";
 import { requireAdministrator } from "../common/scopes.js";
-import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { parseInput, type RawInput } from "../common/validation.js";
 import { columnValues, fieldTable } from "../common/fields.js";
 
 /** The kinds of work a citation may cite (BibTeX's entry types, in the words front ends show). */
@@ -130,8 +130,7 @@ export async function updateCitation(ctx: RequestContext, id: number, input: Upd
   const data = parseInput(CITATION_FIELDS.update, input);
   await changeRecord<Citation>(ctx, CITATION_WRITES, id, {
     event: CITATION_EVENTS.citationUpdated,
-    change: async (tx, citation) =>
-      changesNothing(data) ? { row: citation, changed: [] } : { update: updateStatement(tx, CITATIONS, id, columnValues(CITATION_FIELDS, data, "update")) },
+    change: fieldsChange(CITATIONS, CITATION_FIELDS, id, data),
   });
   return createdRecord<Citation>(ctx, CITATIONS, id, query as Selection);
 }

@@ -3,6 +3,8 @@ import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlCl
 import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, type EventType } from "./events.js";
 import { outboxWritten } from "./outbox.js";
+import { columnValues, type AnyFields } from "./fields.js";
+import { changesNothing } from "./validation.js";
 import {
   accessFieldOf,
   answeredCreates,
@@ -200,6 +202,15 @@ export async function changeRecord<R extends Row>(
     else await claimKey(tx, id);
     return after;
   });
+}
+
+/**
+ * The `change` of a plain update (no revision, no name to keep unique, no scope to move): nothing when no
+ * field is given, else one UPDATE of the given fields' columns, by the area's field table.
+ */
+export function fieldsChange<R>(records: RecordsDeclaration, fields: AnyFields, id: number, data: Record<string, unknown>) {
+  return async (tx: RequestContext & { tx: SqlClient }, row: R): Promise<Change<R>> =>
+    changesNothing(data) ? { row, changed: [] } : { update: updateStatement(tx, records, id, columnValues(fields, data, "update")) };
 }
 
 /**

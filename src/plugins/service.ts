@@ -5,9 +5,9 @@ import { badInput, notFound } from "../common/errors.js";
 import { listSpec, pagedList, type ListArgs } from "../common/paging.js";
 import { createdRecord, findVisible, records, type Selection } from "../common/records.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, deleteRecord, fieldsChange, insertStatement, writtenRecords } from "../common/write-path.js";
 import { requireAdministrator } from "../common/scopes.js";
-import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { parseInput, type RawInput } from "../common/validation.js";
 import { columnValues, fieldTable } from "../common/fields.js";
 import { writeFailure } from "../db/errors.js";
 import { illFormedTextPath, jsonDepth, jsonLength } from "../common/json-bounds.js";
@@ -159,8 +159,7 @@ export async function updatePluginRecord(ctx: RequestContext, id: number, input:
   const data = parseInput(PLUGIN_FIELDS.update, input);
   await changeRecord<PluginRecord>(ctx, PLUGIN_WRITES, id, {
     event: PLUGIN_EVENTS.pluginUpdated,
-    change: async (tx, record) =>
-      changesNothing(data) ? { row: record, changed: [] } : { update: updateStatement(tx, PLUGIN_RECORDS, id, columnValues(PLUGIN_FIELDS, data, "update")) },
+    change: fieldsChange(PLUGIN_RECORDS, PLUGIN_FIELDS, id, data),
   }).catch(taken);
   return createdRecord<PluginRecord>(ctx, PLUGIN_RECORDS, id, query as Selection);
 }
