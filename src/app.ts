@@ -106,7 +106,10 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   }
 
   const contextFor = (req: Request): RequestContext => {
-    return createContext(db.prisma, req.viewer ?? anonymous, config);
+    const ctx = createContext(db.prisma, req.viewer ?? anonymous, config);
+    const lastEventId = req.get("Last-Event-ID");
+    if (lastEventId) ctx.lastEventId = lastEventId;
+    return ctx;
   };
 
   const yoga = createYoga<{ req: Request }>({

@@ -32,6 +32,8 @@ export interface RequestContext {
    * write that would put a record in another scope is 400 naming `scope`. Set by `withinScope` (src/common/scopes.ts).
    */
   confinedTo?: { scope: string; scopeId: number };
+  /** A subscription request's Last-Event-ID: where a reconnecting subscriber left off (src/events/subscriptions.ts). */
+  lastEventId?: string;
 }
 
 /** An Idempotency-Key as the HTTP layer hands it to the write path. */

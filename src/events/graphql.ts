@@ -7,7 +7,7 @@ import { column, modelInfo, table, visibleSql } from "../common/records.js";
 import { scopeKind } from "../common/scope-kinds.js";
 import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
 import type { StoredEvent } from "../common/outbox.js";
-import { hubOf, type DeliveredEvent } from "./subscriptions.js";
+import { cursorOf, hubOf, type DeliveredEvent } from "./subscriptions.js";
 
 /**
  * The subscriptions (docs/events.md, "Subscriptions"): `events(types, scope, scopeId)`, and per record
@@ -54,11 +54,20 @@ builder.subscriptionField("events", (t) =>
       return hubOf(ctx.db).subscribe(
         ctx.viewer,
         (event: StoredEvent) => (!wanted || wanted.has(event.type)) && (!scope || event.scope === scope) && (scopeId == null || event.scopeId === scopeId),
+        resumedAfter(ctx.lastEventId),
       );
     },
     resolve: (event) => event,
   }),
 );
+
+/** Where a reconnecting subscriber left off: its Last-Event-ID header, an event's `id`. */
+function resumedAfter(lastEventId: string | undefined) {
+  if (lastEventId === undefined) return undefined;
+  const cursor = cursorOf(lastEventId);
+  if (!cursor) throw badInput("Last-Event-ID", "must be the id of an event this API sent (<transaction>:<event>)");
+  return cursor;
+}
 
 /** `<record>Changed(id)`: one record's events, from the moment of subscribing; a record the caller may not read is 404. */
 function recordChangedSubscription(written: WrittenRecords & { changedSubscription: string }) {
@@ -74,7 +83,7 @@ function recordChangedSubscription(written: WrittenRecords & { changedSubscripti
           Prisma.sql`SELECT 1 FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, written.records, ctx.viewer)}`,
         );
         if (!seen) throw notFound(written.notFound(id));
-        return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id);
+        return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId));
       },
       resolve: (event) => event,
     }),

@@ -24,12 +24,17 @@ describe("subscriptions over SSE", () => {
   }
 
   /** Opens a subscription (POST, Accept: text/event-stream); collects its events until closed. */
-  async function subscribe(query: string, variables: Record<string, unknown> = {}, token?: string) {
+  async function subscribe(query: string, variables: Record<string, unknown> = {}, token?: string, lastEventId?: string) {
     const controller = new AbortController();
     const opened = hubOf(server.app.db.prisma).size;
     const response = await fetch(`${server.url}/graphql`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+      },
       body: JSON.stringify({ query, variables }),
       signal: controller.signal,
     });
@@ -112,6 +117,34 @@ describe("subscriptions over SSE", () => {
     await eventually(() => refused.errors.length > 0);
     expect(JSON.stringify(refused.errors)).toContain(`Wiki page ${draft.body.id} not found`);
     await refused.close();
+  });
+
+  it("resumes with Last-Event-ID: a client that reconnects gets what it missed and may read, then what comes", async () => {
+    const query = `subscription { events(types: ["wiki.pageCreated"]) { id type recordId } }`;
+    const first = await subscribe(query, {}, cast.bob.token);
+    const seen = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Seen before the drop", pagetext: "Text.", state: 1 } });
+    await eventually(() => first.events.some((event) => event.recordId === seen.body.id));
+    const lastId = first.events.find((event) => event.recordId === seen.body.id)!.id;
+    await first.close();
+
+    // Written while the client was away: two public pages, and one it may not read.
+    const missed1 = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Missed one", pagetext: "Text.", state: 1 } });
+    await server.rest("POST", "/wiki", { token: cast.member.token, body: { title: "Missed, members only", pagetext: "Text.", state: 1, access: 4, scope: "group", scope_id: cast.groupId } });
+    const missed2 = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Missed two", pagetext: "Text.", state: 1 } });
+
+    const resumed = await subscribe(query, {}, cast.bob.token, lastId);
+    try {
+      const live = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "After the reconnect", pagetext: "Text.", state: 1 } });
+      await eventually(() => resumed.events.length >= 3);
+      await settle();
+      expect(resumed.events.map((event) => event.recordId)).toEqual([missed1.body.id, missed2.body.id, live.body.id]);
+    } finally {
+      await resumed.close();
+    }
+    const bad = await subscribe(query, {}, cast.bob.token, "not-an-id");
+    await eventually(() => bad.errors.length > 0);
+    expect(JSON.stringify(bad.errors)).toContain("Last-Event-ID");
+    await bad.close();
   });
 
   it("refuses an event type not in the catalogue, naming `types`", async () => {

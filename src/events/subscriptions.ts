@@ -36,8 +36,8 @@ export type DeliveredEvent = StoredEvent & { cursor: string };
 
 interface Subscriber {
   viewer: Viewer;
-  /** Where the outbox ended when it subscribed: it gets the events after. */
-  start: OutboxCursor;
+  /** Where the outbox ended when it subscribed: it gets the events after (null: not known yet, nothing yet). */
+  start: OutboxCursor | null;
   matches(event: StoredEvent): boolean;
   queue: DeliveredEvent[];
   wake?: () => void;
@@ -59,8 +59,12 @@ export class SubscriptionHub {
     return this.subscribers.size;
   }
 
-  /** A subscription's stream of events: those committed from now on that `matches` keeps and the viewer may read. */
-  async subscribe(viewer: Viewer, matches: (event: StoredEvent) => boolean): Promise<AsyncIterableIterator<DeliveredEvent>> {
+  /**
+   * A subscription's stream of events: those committed from now on that `matches` keeps and the viewer may
+   * read; with `after` (a reconnecting client's Last-Event-ID), first those committed after it that are still
+   * in the outbox, so a client that reconnects misses nothing.
+   */
+  async subscribe(viewer: Viewer, matches: (event: StoredEvent) => boolean, after?: OutboxCursor): Promise<AsyncIterableIterator<DeliveredEvent>> {
     const open = [...this.subscribers].filter((other) => (viewer.user ? other.viewer.user?.id === viewer.user.id : !other.viewer.user)).length;
     const cap = viewer.user ? MAX_SUBSCRIPTIONS_PER_USER : MAX_ANONYMOUS_SUBSCRIPTIONS;
     if (open >= cap) {
@@ -68,11 +72,16 @@ export class SubscriptionHub {
         extensions: { code: "TOO_MANY_SUBSCRIPTIONS", http: { status: 429 } },
       });
     }
-    const start = await endOfOutbox(this.db);
-    const subscriber: Subscriber = { viewer, start, matches, queue: [], closed: false };
-    // The first subscriber since nobody listened: read from here (nothing was read while nobody listened).
-    if (!this.subscribers.size && (!this.cursor || isAfter(start, this.cursor))) this.cursor = start;
+    // Registered first, then the outbox's end taken: every event published to others before it registered is
+    // at or before that end (it was readable then), so nothing falls between the end and live delivery.
+    const subscriber: Subscriber = { viewer, start: null, matches, queue: [], closed: false };
+    const wasEmpty = !this.subscribers.size;
     this.subscribers.add(subscriber);
+    const start = await endOfOutbox(this.db);
+    subscriber.start = start;
+    // The first subscriber since nobody listened: read from here (nothing was read while nobody listened).
+    if (wasEmpty && (!this.cursor || isAfter(start, this.cursor))) this.cursor = start;
+    if (after && isAfter(start, after)) await this.backfill(subscriber, after, start);
     const close = () => {
       subscriber.closed = true;
       this.subscribers.delete(subscriber);
@@ -107,7 +116,7 @@ export class SubscriptionHub {
   /** Hands a batch of committed events to every subscription that wants them and may read them. */
   async publish(events: StoredEvent[]): Promise<void> {
     const wanted = [...this.subscribers]
-      .map((subscriber) => ({ subscriber, events: events.filter((event) => isAfter(event, subscriber.start) && subscriber.matches(event)) }))
+      .map((subscriber) => ({ subscriber, events: events.filter((event) => subscriber.start && isAfter(event, subscriber.start) && subscriber.matches(event)) }))
       .filter((entry) => entry.events.length);
     if (!wanted.length) return;
     const viewers = distinctViewers(wanted.map((entry) => entry.subscriber.viewer));
@@ -127,6 +136,32 @@ export class SubscriptionHub {
       }
       subscriber.wake?.();
     }
+  }
+
+  /**
+   * Queues, before anything live, the events after `after` up to `upTo` that the subscriber wants and may
+   * read now. More than MAX_QUEUED of them (a client gone too long) ends the subscription as lagging.
+   */
+  private async backfill(subscriber: Subscriber, after: OutboxCursor, upTo: OutboxCursor): Promise<void> {
+    const sql = sqlClientOf(this.db);
+    const missed: DeliveredEvent[] = [];
+    for (let cursor = after; ; ) {
+      const page = await readCommittedEvents(sql, cursor, 200);
+      const candidates = page.events.filter((event) => !isAfter(event, upTo) && subscriber.matches(event));
+      if (candidates.length) {
+        const allowed = (await readableBy(this.db, [subscriber.viewer], candidates)).get(viewerKey(subscriber.viewer))!;
+        missed.push(...candidates.filter((event) => allowed.has(event.id)).map((event) => shownTo(subscriber.viewer, event)));
+      }
+      if (missed.length > MAX_QUEUED) {
+        subscriber.failure = new GraphQLError(`More than ${MAX_QUEUED} events were missed since Last-Event-ID: subscribe again without it.`, {
+          extensions: { code: "SUBSCRIPTION_LAGGING" },
+        });
+        return;
+      }
+      if (page.events.length < 200 || page.events.some((event) => isAfter(event, upTo))) break;
+      cursor = page.cursor;
+    }
+    subscriber.queue.unshift(...missed);
   }
 
   /**
@@ -233,6 +268,12 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     result.set(viewerKey(viewer), allowed);
   });
   return result;
+}
+
+/** A Last-Event-ID (an event's `id`: `<xid>:<id>`) as a cursor, or null when it is not one. */
+export function cursorOf(lastEventId: string): OutboxCursor | null {
+  const match = /^(\d{1,19}):(\d{1,19})$/.exec(lastEventId.trim());
+  return match ? { xid: match[1]!, id: match[2]! } : null;
 }
 
 /** Whether `event` (or a cursor) comes after `cursor` in the outbox's reading order. */
