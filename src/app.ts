@@ -24,6 +24,7 @@ import { schedulePurge } from "./auth/purge.js";
 import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
 import { onOutboxWritten } from "./common/outbox.js";
 import { hubOf, tailOutbox } from "./events/subscriptions.js";
+import { watchWindows } from "./events/windows.js";
 import { ensureAdministrator } from "./users/service.js";
 import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
@@ -230,6 +231,8 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const stopWaking = onOutboxWritten(db.prisma, dispatcher.wake);
   // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
+  // Publishing windows opening and closing are events too (src/events/windows.ts).
+  const stopWatchingWindows = watchWindows(db.prisma, config, logError);
   return {
     app,
     db,
@@ -237,6 +240,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     close: async () => {
       stopWaking();
       subscriptions.stop();
+      stopWatchingWindows();
       await dispatcher.stop();
       await stopPurging();
       await stopListening();

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import { GraphQLClient, ClientError, type RequestOptions } from "graphql-request";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
+import { BACKGROUND_MARK } from "../src/db/sql.js";
 import { createApp, type App } from "../src/app.js";
 import { hashPassword } from "../src/auth/secrets.js";
 import { createLogger, silentLogger, type Logger } from "../src/observability/logger.js";
@@ -124,7 +125,8 @@ export async function startServer(
       const queries: string[] = [];
       // Not the bearer token's lookup: whether a request sends it depends on what the bearer cache holds
       // (src/auth/bearer-cache.ts); test/bearer-cache.test.ts counts it.
-      const stop = app.db.onQuery((sql) => BEARER_LOOKUP.test(sql) || queries.push(sql));
+      // Nor the statements of background work (the outbox dispatcher a write wakes, src/db/sql.ts).
+      const stop = app.db.onQuery((sql) => BEARER_LOOKUP.test(sql) || sql.startsWith(BACKGROUND_MARK) || queries.push(sql));
       try {
         return { result: await run(), queries };
       } finally {

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
-import { audienceOf, type EventType } from "./events.js";
+import { audienceOf, domainEvents, type EventType } from "./events.js";
 import { outboxWritten } from "./outbox.js";
 import { columnValues, type AnyFields } from "./fields.js";
 import { changesNothing } from "./validation.js";
@@ -56,12 +56,46 @@ export interface WrittenRecords {
 
 const writtenByArea = new Map<string, WrittenRecords>();
 
-/** Declares an area's written records (src/<area>/service.ts); the events' readers find them by area. */
+/**
+ * Declares an area's written records (src/<area>/service.ts); the events' readers find them by area.
+ * Records with a publishing window get the events of its opening and closing (`appendWindowEvents`).
+ */
 export const writtenRecords = (declaration: WrittenRecords): WrittenRecords => {
   if (writtenByArea.has(declaration.area)) throw new Error(`written records of ${declaration.area} are declared twice`);
   writtenByArea.set(declaration.area, declaration);
+  if (declaration.records.window) {
+    domainEvents(declaration.area, {
+      windowOpened: "A published record's publishing window opened (its `publish_up` came): readers see it from now on.",
+      windowClosed: "A published record's publishing window closed (its `publish_down` came): readers no longer see it.",
+    });
+  }
   return declaration;
 };
+
+/**
+ * Appends the events of the publishing windows of `target`'s records that opened or closed after `from`
+ * and up to `to` (SQL times), for published records only, in the open transaction: ONE statement. The
+ * system is their actor. Answers how many.
+ */
+export async function appendWindowEvents(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, from: Prisma.Sql, to: Prisma.Sql): Promise<number> {
+  const { records } = target;
+  if (!records.window) return 0;
+  const info = modelInfo(tx.db, records.model);
+  const [up, down] = [column(info, "t", records.window.up), column(info, "t", records.window.down)];
+  const published = Prisma.sql`${column(info, "t", records.published.field)} = ${records.published.value}`;
+  // Only a moment after the record was written: one made with its window open from the start (publish_up
+  // now) opened with its created event, and one made with its window already past was never shown.
+  const afterCreated = (moment: Prisma.Sql) => (info.fields.has("created") ? Prisma.sql` AND ${moment} > ${column(info, "t", "created")}` : Prisma.empty);
+  const crossed = (moment: Prisma.Sql, also: Prisma.Sql) =>
+    Prisma.sql`(SELECT ${returning(info, records)} FROM ${table(info, "t")}
+                 WHERE ${published} AND ${moment} > ${from} AND ${moment} <= ${to}${afterCreated(moment)} AND ${also}) AS record`;
+  const system = Object.assign(Object.create(tx) as RequestContext, { viewer: { user: null, via: "anonymous" } });
+  const [row] = await tx.tx.query<{ appended: number }>(Prisma.sql`
+    WITH opened AS (${eventStatement(system, target, `${target.area}.windowOpened` as EventType, crossed(up, Prisma.sql`(${down} IS NULL OR ${down} > ${up})`), [records.window.up])} RETURNING 1),
+         closed AS (${eventStatement(system, target, `${target.area}.windowClosed` as EventType, crossed(down, Prisma.sql`${down} > ${up}`), [records.window.down])} RETURNING 1)
+    SELECT (SELECT count(*) FROM opened)::int + (SELECT count(*) FROM closed)::int AS appended`);
+  return row!.appended;
+}
 
 /** Every area's written records, in declaration order (the areas' events are about them). */
 export const everyWrittenRecords = (): WrittenRecords[] => [...writtenByArea.values()];

@@ -137,6 +137,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         });
         let commitSent = false;
         let broken: Error | undefined;
+        // A connection ended by the server between two statements (a failover, pg_terminate_backend) reports
+        // it as an 'error' event, not through a query: unheard, that event would end the process.
+        const ended = (error: Error) => void (broken ??= error);
+        connection.on("error", ended);
         try {
           await connection.query("BEGIN");
           const client: SqlClient = {
@@ -156,6 +160,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           if (!commitSent) await connection.query("ROLLBACK").catch((rollbackError: Error) => void (broken = rollbackError));
           throw isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;
         } finally {
+          connection.off("error", ended);
           // A connection that failed mid-transaction is dropped, not handed to the next request.
           connection.release(broken);
         }

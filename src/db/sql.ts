@@ -28,6 +28,25 @@ export function registerSqlClient(prisma: PrismaClient, client: SqlClient): void
   clients.set(prisma, client);
 }
 
+/** How a statement run by background work (not for a request) begins: logs and statement counts tell them apart. */
+export const BACKGROUND_MARK = "/* hubgraph background */";
+
+/**
+ * The driver-level client for background work (the outbox dispatcher, the subscriptions' reader, timed
+ * checks): every statement, in its transactions too, begins with BACKGROUND_MARK, so a request's statement
+ * count (test/server.ts recordQueries) and pg_stat_statements tell them from the request's own.
+ */
+export function backgroundSqlOf(prisma: PrismaClient): SqlClient {
+  return marked(sqlClientOf(prisma));
+}
+
+function marked(client: SqlClient): SqlClient {
+  return {
+    query: (statement) => client.query(Prisma.sql`${Prisma.raw(BACKGROUND_MARK)} ${statement}`),
+    transaction: (work) => client.transaction((inner) => work(marked(inner))),
+  };
+}
+
 /** The driver-level client that shares `prisma`'s connections. */
 export function sqlClientOf(prisma: PrismaClient): SqlClient {
   const client = clients.get(prisma);

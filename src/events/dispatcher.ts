@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { sqlClientOf, type SqlClient } from "../db/sql.js";
+import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { readCommittedEvents, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
 
 /**
@@ -75,7 +75,7 @@ const PENDING_RETRY_MS = 10;
  * rollback and the failure's count.
  */
 export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<DrainResult> {
-  const sql = sqlClientOf(db);
+  const sql = backgroundSqlOf(db);
   const known = cursorsMade.get(db) ?? new Set<string>();
   if (!known.has(consumer.name)) {
     await sql.query(Prisma.sql`INSERT INTO outbox_consumers (name) VALUES (${consumer.name}) ON CONFLICT (name) DO NOTHING`);
@@ -125,7 +125,7 @@ export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch
  * the table, nothing is deleted (a consumer added later starts from the beginning). Answers how many.
  */
 export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: number): Promise<number> {
-  const [row] = await sqlClientOf(db).query<{ deleted: number }>(Prisma.sql`
+  const [row] = await backgroundSqlOf(db).query<{ deleted: number }>(Prisma.sql`
     WITH slowest AS (SELECT xid, event_id FROM outbox_consumers ORDER BY xid, event_id LIMIT 1),
          gone AS (DELETE FROM outbox o USING slowest
                    WHERE (o.xid, o.id) <= (slowest.xid, slowest.event_id)

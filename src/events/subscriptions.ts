@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { sqlClientOf } from "../db/sql.js";
+import { backgroundSqlOf } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
 import { writtenRecordsOf } from "../common/write-path.js";
@@ -143,7 +143,7 @@ export class SubscriptionHub {
    * read now. More than MAX_QUEUED of them (a client gone too long) ends the subscription as lagging.
    */
   private async backfill(subscriber: Subscriber, after: OutboxCursor, upTo: OutboxCursor): Promise<void> {
-    const sql = sqlClientOf(this.db);
+    const sql = backgroundSqlOf(this.db);
     const missed: DeliveredEvent[] = [];
     for (let cursor = after; ; ) {
       const page = await readCommittedEvents(sql, cursor, 200);
@@ -185,7 +185,7 @@ export class SubscriptionHub {
   }
 
   private async readNew(): Promise<void> {
-    const sql = sqlClientOf(this.db);
+    const sql = backgroundSqlOf(this.db);
     while (this.subscribers.size && this.cursor) {
       const page = await readCommittedEvents(sql, this.cursor, 200);
       if (page.events.length) await this.publish(page.events);
@@ -246,7 +246,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     }
   });
   const found = parts.length
-    ? await sqlClientOf(db).query<{ viewer: number; area: string; record: number; relation: "read" | "manage" | "exists" }>(Prisma.join(parts, " UNION ALL "))
+    ? await backgroundSqlOf(db).query<{ viewer: number; area: string; record: number; relation: "read" | "manage" | "exists" }>(Prisma.join(parts, " UNION ALL "))
     : [];
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
   const result = new Map<string, Set<string>>();
@@ -284,7 +284,7 @@ function isAfter(event: { xid: string; id: string }, cursor: OutboxCursor): bool
 
 /** The last readable event's place (the outbox's end as a reader sees it now). */
 async function endOfOutbox(db: PrismaClient): Promise<OutboxCursor> {
-  const [last] = await sqlClientOf(db).query<{ xid: string; id: string }>(
+  const [last] = await backgroundSqlOf(db).query<{ xid: string; id: string }>(
     Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox WHERE xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint ORDER BY xid DESC, id DESC LIMIT 1`,
   );
   return last ? { xid: last.xid, id: last.id } : { xid: "0", id: "0" };
