@@ -29,7 +29,7 @@ import { onOutboxWritten, readCommittedEvents, type OutboxCursor, type StoredEve
 export const MAX_QUEUED = 1000;
 /** Subscriptions one signed-in user may hold on one server, and all anonymous callers together. */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
-export const MAX_ANONYMOUS_SUBSCRIPTIONS = 500;
+export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
 
 /** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
 export type DeliveredEvent = StoredEvent & { cursor: string };
