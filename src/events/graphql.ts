@@ -7,7 +7,7 @@ import { column, modelInfo, table, visibleSql } from "../common/records.js";
 import { scopeKind } from "../common/scope-kinds.js";
 import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
 import type { StoredEvent } from "../common/outbox.js";
-import { cursorOf, hubOf, type DeliveredEvent } from "./subscriptions.js";
+import { cursorOf, hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "./subscriptions.js";
 
 /**
  * The subscriptions (docs/events.md, "Subscriptions"): `events(types, scope, scopeId)`, and per record
@@ -57,9 +57,15 @@ builder.subscriptionField("events", (t) =>
         resumedAfter(ctx.lastEventId),
       );
     },
-    resolve: (event) => event,
+    resolve: deliver,
   }),
 );
+
+/** An event as delivered, or the error that ended the subscription (lagging), as one GraphQL error. */
+function deliver(event: DeliveredEvent | SubscriptionFailure): DeliveredEvent {
+  if (isSubscriptionFailure(event)) throw event.failed;
+  return event;
+}
 
 /** Where a reconnecting subscriber left off: its Last-Event-ID header, an event's `id`. */
 function resumedAfter(lastEventId: string | undefined) {
@@ -85,7 +91,7 @@ function recordChangedSubscription(written: WrittenRecords & { changedSubscripti
         if (!seen) throw notFound(written.notFound(id));
         return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId));
       },
-      resolve: (event) => event,
+      resolve: deliver,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
-import { hubOf } from "./subscriptions.js";
+import type { StoredEvent } from "../common/outbox.js";
+import { hubOf, MAX_QUEUED } from "./subscriptions.js";
 
 /**
  * GraphQL subscriptions over SSE (graphql-yoga at /graphql), through real HTTP: what a subscriber receives
@@ -145,6 +146,24 @@ describe("subscriptions over SSE", () => {
     await eventually(() => bad.errors.length > 0);
     expect(JSON.stringify(bad.errors)).toContain("Last-Event-ID");
     await bad.close();
+  });
+
+  it("closes a subscription that falls more than 1,000 events behind with one clear error event, and forgets its queue", async () => {
+    const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Flooded page", pagetext: "Text.", state: 1 } });
+    const hub = hubOf(server.app.db.prisma);
+    const flooded = await subscribe(`subscription { events(types: ["wiki.pageUpdated"]) { id } }`);
+    const before = hub.size;
+    // More events at once than a subscription may hold (as for a reader that stopped reading), after everything real.
+    const flood: StoredEvent[] = Array.from({ length: MAX_QUEUED + 1 }, (_, index) => ({
+      id: String(9_000_000_000 + index), xid: "9000000000", type: "wiki.pageUpdated", area: "wiki", recordId: page.body.id, actorId: cast.alice.id,
+      anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, audience: "readers", subjectId: null, changed: ["title"],
+      payload: {}, occurredAt: new Date(),
+    }));
+    await hub.publish(flood);
+    await eventually(() => flooded.errors.length > 0);
+    expect(flooded.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "SUBSCRIPTION_LAGGING" }) })]);
+    expect(hub.size).toBe(before - 1);
+    await flooded.close();
   });
 
   it("refuses an event type not in the catalogue, naming `types`", async () => {

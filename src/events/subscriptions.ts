@@ -1,4 +1,4 @@
-import { GraphQLError } from "graphql";
+import { ApiError } from "../common/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
@@ -34,6 +34,15 @@ export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
 /** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
 export type DeliveredEvent = StoredEvent & { cursor: string };
 
+/**
+ * The last thing a failed subscription yields (lagging): its field resolves by throwing `error`, so the
+ * client gets it as one GraphQL error event, then the stream completes (not a cut connection).
+ */
+export interface SubscriptionFailure {
+  failed: ApiError;
+}
+export const isSubscriptionFailure = (value: unknown): value is SubscriptionFailure => typeof value === "object" && value !== null && "failed" in value;
+
 interface Subscriber {
   viewer: Viewer;
   /** Where the outbox ended when it subscribed: it gets the events after (null: not known yet, nothing yet). */
@@ -41,7 +50,7 @@ interface Subscriber {
   matches(event: StoredEvent): boolean;
   queue: DeliveredEvent[];
   wake?: () => void;
-  failure?: GraphQLError;
+  failure?: ApiError;
   closed: boolean;
 }
 
@@ -64,13 +73,11 @@ export class SubscriptionHub {
    * read; with `after` (a reconnecting client's Last-Event-ID), first those committed after it that are still
    * in the outbox, so a client that reconnects misses nothing.
    */
-  async subscribe(viewer: Viewer, matches: (event: StoredEvent) => boolean, after?: OutboxCursor): Promise<AsyncIterableIterator<DeliveredEvent>> {
+  async subscribe(viewer: Viewer, matches: (event: StoredEvent) => boolean, after?: OutboxCursor): Promise<AsyncIterableIterator<DeliveredEvent | SubscriptionFailure>> {
     const open = [...this.subscribers].filter((other) => (viewer.user ? other.viewer.user?.id === viewer.user.id : !other.viewer.user)).length;
     const cap = viewer.user ? MAX_SUBSCRIPTIONS_PER_USER : MAX_ANONYMOUS_SUBSCRIPTIONS;
     if (open >= cap) {
-      throw new GraphQLError(`At most ${cap} subscriptions at a time${viewer.user ? " per user" : " for anonymous callers"}: close one first.`, {
-        extensions: { code: "TOO_MANY_SUBSCRIPTIONS", http: { status: 429 } },
-      });
+      throw subscriptionError(429, "TOO_MANY_SUBSCRIPTIONS", `At most ${cap} subscriptions at a time${viewer.user ? " per user" : " for anonymous callers"}: close one first.`);
     }
     // Registered first, then the outbox's end taken: every event published to others before it registered is
     // at or before that end (it was readable then), so nothing falls between the end and live delivery.
@@ -87,13 +94,16 @@ export class SubscriptionHub {
       this.subscribers.delete(subscriber);
       subscriber.wake?.();
     };
-    const iterator: AsyncIterableIterator<DeliveredEvent> = {
+    const iterator: AsyncIterableIterator<DeliveredEvent | SubscriptionFailure> = {
       next: async () => {
         for (;;) {
           if (subscriber.failure) {
-            const failure = subscriber.failure;
+            // Ahead of what is queued (the queue is what overflowed): the error, then the end.
+            const failed = subscriber.failure;
+            subscriber.failure = undefined;
+            subscriber.queue.length = 0;
             close();
-            throw failure;
+            return { value: { failed }, done: false };
           }
           const event = subscriber.queue.shift();
           if (event) return { value: event, done: false };
@@ -127,9 +137,7 @@ export class SubscriptionHub {
       for (const event of candidates) {
         if (!allowed.has(event.id)) continue;
         if (subscriber.queue.length >= MAX_QUEUED) {
-          subscriber.failure = new GraphQLError(`This subscription fell more than ${MAX_QUEUED} events behind and was closed: subscribe again.`, {
-            extensions: { code: "SUBSCRIPTION_LAGGING" },
-          });
+          subscriber.failure = subscriptionError(503, "SUBSCRIPTION_LAGGING", `This subscription fell more than ${MAX_QUEUED} events behind and was closed: subscribe again.`);
           break;
         }
         subscriber.queue.push(shownTo(subscriber.viewer, event));
@@ -153,9 +161,7 @@ export class SubscriptionHub {
         missed.push(...candidates.filter((event) => allowed.has(event.id)).map((event) => shownTo(subscriber.viewer, event)));
       }
       if (missed.length > MAX_QUEUED) {
-        subscriber.failure = new GraphQLError(`More than ${MAX_QUEUED} events were missed since Last-Event-ID: subscribe again without it.`, {
-          extensions: { code: "SUBSCRIPTION_LAGGING" },
-        });
+        subscriber.failure = subscriptionError(503, "SUBSCRIPTION_LAGGING", `More than ${MAX_QUEUED} events were missed since Last-Event-ID: subscribe again without it.`);
         return;
       }
       if (page.events.length < 200 || page.events.some((event) => isAfter(event, upTo))) break;
@@ -202,6 +208,13 @@ export class SubscriptionHub {
       subscriber.wake?.();
     }
   }
+}
+
+/** An error a subscriber sees as itself (an ApiError, so not masked), with a code of its own. */
+function subscriptionError(status: number, code: string, message: string): ApiError {
+  const error = new ApiError(status, message);
+  (error.extensions as Record<string, unknown>).code = code;
+  return error;
 }
 
 const viewerKey = (viewer: Viewer) => (viewer.user ? `${viewer.user.id}${viewer.user.isAdmin ? "a" : ""}` : "anonymous");
