@@ -393,6 +393,12 @@ function eventStatement(
       : []),
   ];
   const visibility = cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
+  // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
+  // scheduled for later, or past its end, is not published, whatever its state).
+  const flagged = Prisma.sql`${field(records.published.field)} = ${records.published.value}`;
+  const publishedNow = records.window
+    ? Prisma.sql`(${flagged} AND ${field(records.window.up)} <= ${NOW} AND (${field(records.window.down)} IS NULL OR ${field(records.window.down)} > ${NOW}))`
+    : flagged;
   const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
@@ -400,7 +406,7 @@ function eventStatement(
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
-           ${field(records.published.field)} = ${records.published.value}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
+           ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
 }
 

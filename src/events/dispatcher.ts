@@ -6,7 +6,8 @@ import { readCommittedEvents, type OutboxCursor, type StoredEvent } from "../com
  * Delivery from the outbox, at least once (docs/events.md, "Delivery").
  *
  * Each consumer (plugin listeners, subscriptions, webhooks, an area's projection) has a durable cursor, its
- * row in `outbox_consumers`. A drain takes that row FOR UPDATE SKIP LOCKED — so with N server instances
+ * row in `outbox_consumers`. A drain holds the consumer (a transaction-level advisory lock, tried, not waited
+ * for) — so with N server instances
  * on one database each batch is handled by one instance, and the others pass — reads the events committed
  * after the cursor in the outbox's commit-safe order (`readCommittedEvents`: an event whose lower id
  * commits late is still ahead of the cursor, never skipped), hands them to the consumer, and moves the
@@ -83,8 +84,12 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
   }
   try {
     return await sql.transaction(async (tx) => {
+      // The consumer is held by an advisory lock, not a row lock: a row lock would give the drain a
+      // transaction id from its first statement, and hold every reader's horizon (readCommittedEvents, on
+      // every database of the server) back while the consumer works.
       const [held] = await tx.query<{ xid: string; eventId: string }>(
-        Prisma.sql`SELECT xid::text AS xid, event_id::text AS "eventId" FROM outbox_consumers WHERE name = ${consumer.name} FOR UPDATE SKIP LOCKED`,
+        Prisma.sql`SELECT xid::text AS xid, event_id::text AS "eventId" FROM outbox_consumers
+                    WHERE name = ${consumer.name} AND pg_try_advisory_xact_lock(hashtext('hubgraph outbox consumer'), hashtext(name))`,
       );
       if (!held) return { delivered: 0, busy: true, pending: false };
       const cursor: OutboxCursor = { xid: held.xid, id: held.eventId };
@@ -148,7 +153,7 @@ export interface Dispatcher {
  * write path once its transaction has committed) and every `pollMs` otherwise (events other instances
  * wrote; a consumer another instance held). A consumer that fails is retried with a doubling delay (up to
  * a minute) and logged; the others go on. One drain at a time per consumer in this process; across
- * processes the cursor's row lock decides.
+ * processes the consumer's advisory lock decides.
  */
 export function startDispatcher(options: {
   db: PrismaClient;
@@ -166,6 +171,7 @@ export function startDispatcher(options: {
   let timer: NodeJS.Timeout | undefined;
 
   let soon: NodeJS.Timeout | undefined;
+  let pendingDelay = 0;
   const drainEvery = async (): Promise<number> => {
     let total = 0;
     let pendingSomewhere = false;
@@ -185,12 +191,14 @@ export function startDispatcher(options: {
         log(`outbox consumer ${consumer.name} failed; its batch is retried in ${delay} ms`, error);
       }
     }
-    // Written but held back by a transaction still in flight: look again in a moment, not at the next poll.
+    // Written but held back by a transaction still in flight: look again in a moment, not at the next poll;
+    // a while later each time it stays so (a long transaction anywhere on the server holds it), up to the poll.
+    pendingDelay = pendingSomewhere ? Math.min(Math.max(pollMs, PENDING_RETRY_MS), pendingDelay ? pendingDelay * 2 : PENDING_RETRY_MS) : 0;
     if (pendingSomewhere && !stopped && !soon) {
       soon = setTimeout(() => {
         soon = undefined;
         void run();
-      }, PENDING_RETRY_MS);
+      }, pendingDelay);
       soon.unref();
     }
     return total;
@@ -229,6 +237,10 @@ export function startDispatcher(options: {
       }, wait);
     },
     async flush() {
+      // A drain already running may have begun before what the caller wrote: wait for it, then drain anew
+      // until one delivers nothing (consumers in their retry delay are tried now too).
+      await running?.catch(() => {});
+      retryAt.clear();
       let total = 0;
       for (;;) {
         const delivered = await run();

@@ -27,6 +27,10 @@ import { onOutboxWritten, readCommittedEvents, type OutboxCursor, type StoredEve
 
 /** Events a subscription may have waiting before it is closed as lagging. */
 export const MAX_QUEUED = 1000;
+/** Events a Last-Event-ID may lie behind the outbox's end (read through, of any type) before the resume is refused as lagging. */
+export const MAX_BACKFILL_SCANNED = 10 * 1000;
+/** Viewers whose rights one statement checks (readableBy). */
+const VIEWERS_PER_STATEMENT = 50;
 /** Subscriptions one signed-in user may hold on one server, and all anonymous callers together. */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
@@ -45,8 +49,12 @@ export const isSubscriptionFailure = (value: unknown): value is SubscriptionFail
 
 interface Subscriber {
   viewer: Viewer;
-  /** Where the outbox ended when it subscribed: it gets the events after (null: not known yet, nothing yet). */
+  /** Where the outbox ended when it subscribed: it gets the events after (null: not known yet). */
   start: OutboxCursor | null;
+  /** The last event it was offered: the hub may read a stretch again (a rewind), never offer one twice. */
+  offeredUpTo: OutboxCursor | null;
+  /** Events published while its start was not known yet, kept until it is (those after it are then offered). */
+  early: StoredEvent[];
   matches(event: StoredEvent): boolean;
   queue: DeliveredEvent[];
   wake?: () => void;
@@ -79,30 +87,32 @@ export class SubscriptionHub {
     if (open >= cap) {
       throw subscriptionError(429, "TOO_MANY_SUBSCRIPTIONS", `At most ${cap} subscriptions at a time${viewer.user ? " per user" : " for anonymous callers"}: close one first.`);
     }
-    // Registered first, then the outbox's end taken: every event published to others before it registered is
-    // at or before that end (it was readable then), so nothing falls between the end and live delivery.
-    const subscriber: Subscriber = { viewer, start: null, matches, queue: [], closed: false };
-    const wasEmpty = !this.subscribers.size;
+    // Registered first, then the outbox's end taken: events published meanwhile are kept (`early`) and those
+    // after the end offered once it is known, so nothing falls between the end and live delivery.
+    const subscriber: Subscriber = { viewer, start: null, offeredUpTo: null, early: [], matches, queue: [], closed: false };
+    const alone = !this.subscribers.size;
     this.subscribers.add(subscriber);
-    const start = await endOfOutbox(this.db);
-    subscriber.start = start;
-    // The first subscriber since nobody listened: read from here (nothing was read while nobody listened).
-    if (wasEmpty && (!this.cursor || isAfter(start, this.cursor))) this.cursor = start;
-    if (after && isAfter(start, after)) await this.backfill(subscriber, after, start);
-    const close = () => {
-      subscriber.closed = true;
-      this.subscribers.delete(subscriber);
-      subscriber.wake?.();
-    };
+    const close = () => this.drop(subscriber);
+    try {
+      const start = await endOfOutbox(this.db);
+      subscriber.start = start;
+      // Nobody listened (nothing was read meanwhile): read from here. Others listen: read from here too if
+      // the hub is past it (a rewind: the others are never offered an event twice, `offeredUpTo`).
+      if (alone || !this.cursor || isAfter(this.cursor, start)) this.cursor = start;
+      if (after && isAfter(start, after)) await this.backfill(subscriber, after, start);
+      const early = subscriber.early.splice(0);
+      await this.offer([subscriber], early);
+    } catch (error) {
+      close();
+      throw error;
+    }
     const iterator: AsyncIterableIterator<DeliveredEvent | SubscriptionFailure> = {
       next: async () => {
         for (;;) {
           if (subscriber.failure) {
-            // Ahead of what is queued (the queue is what overflowed): the error, then the end.
+            // The error, then the end (the subscription is already out of the hub, its queue dropped).
             const failed = subscriber.failure;
             subscriber.failure = undefined;
-            subscriber.queue.length = 0;
-            close();
             return { value: { failed }, done: false };
           }
           const event = subscriber.queue.shift();
@@ -125,19 +135,51 @@ export class SubscriptionHub {
 
   /** Hands a batch of committed events to every subscription that wants them and may read them. */
   async publish(events: StoredEvent[]): Promise<void> {
-    const wanted = [...this.subscribers]
-      .map((subscriber) => ({ subscriber, events: events.filter((event) => subscriber.start && isAfter(event, subscriber.start) && subscriber.matches(event)) }))
+    const known: Subscriber[] = [];
+    for (const subscriber of this.subscribers) {
+      if (subscriber.start) known.push(subscriber);
+      else {
+        subscriber.early.push(...events.filter((event) => subscriber.matches(event)));
+        if (subscriber.early.length > MAX_QUEUED) this.fail(subscriber, lagging());
+      }
+    }
+    await this.offer(known, events);
+  }
+
+  /**
+   * Offers `events` to `subscribers`: each gets those after its start and after what it was offered before,
+   * that it wants and may read now. When they cannot be checked (the database failing), the subscriptions
+   * concerned end with an error that tells the client to resume with Last-Event-ID: none is left waiting
+   * for events that would never come, and none gets an event unchecked.
+   */
+  private async offer(subscribers: Subscriber[], events: StoredEvent[]): Promise<void> {
+    if (!events.length) return;
+    const last = events.reduce((latest, event) => (isAfter(event, latest) ? { xid: event.xid, id: event.id } : latest), { xid: events[0]!.xid, id: events[0]!.id });
+    const wanted = subscribers
+      .filter((subscriber) => !subscriber.closed)
+      .map((subscriber) => {
+        const from = subscriber.offeredUpTo && isAfter(subscriber.offeredUpTo, subscriber.start!) ? subscriber.offeredUpTo : subscriber.start!;
+        if (!subscriber.offeredUpTo || isAfter(last, subscriber.offeredUpTo)) subscriber.offeredUpTo = last;
+        return { subscriber, events: events.filter((event) => isAfter(event, from) && subscriber.matches(event)) };
+      })
       .filter((entry) => entry.events.length);
     if (!wanted.length) return;
-    const viewers = distinctViewers(wanted.map((entry) => entry.subscriber.viewer));
-    const readable = await readableBy(this.db, viewers, [...new Set(wanted.flatMap((entry) => entry.events))]);
+    let readable: Map<string, Set<string>>;
+    try {
+      readable = await readableBy(this.db, distinctViewers(wanted.map((entry) => entry.subscriber.viewer)), [...new Set(wanted.flatMap((entry) => entry.events))]);
+    } catch (error) {
+      for (const { subscriber } of wanted) {
+        this.fail(subscriber, subscriptionError(503, "SERVICE_UNAVAILABLE", "Events could not be checked for this subscription: subscribe again with the last event's id as Last-Event-ID."));
+      }
+      throw error;
+    }
     for (const { subscriber, events: candidates } of wanted) {
       if (subscriber.closed) continue;
       const allowed = readable.get(viewerKey(subscriber.viewer))!;
       for (const event of candidates) {
         if (!allowed.has(event.id)) continue;
         if (subscriber.queue.length >= MAX_QUEUED) {
-          subscriber.failure = subscriptionError(503, "SUBSCRIPTION_LAGGING", `This subscription fell more than ${MAX_QUEUED} events behind and was closed: subscribe again.`);
+          this.fail(subscriber, lagging());
           break;
         }
         subscriber.queue.push(shownTo(subscriber.viewer, event));
@@ -146,12 +188,31 @@ export class SubscriptionHub {
     }
   }
 
+  /** Takes a subscription out of the hub at once, its queue dropped; its reader gets `error`, then the end. */
+  private fail(subscriber: Subscriber, error: ApiError): void {
+    subscriber.failure = error;
+    subscriber.queue.length = 0;
+    subscriber.early.length = 0;
+    this.drop(subscriber);
+  }
+
+  private drop(subscriber: Subscriber): void {
+    subscriber.closed = true;
+    this.subscribers.delete(subscriber);
+    subscriber.wake?.();
+  }
+
   /**
    * Queues, before anything live, the events after `after` up to `upTo` that the subscriber wants and may
    * read now. More than MAX_QUEUED of them (a client gone too long) ends the subscription as lagging.
    */
   private async backfill(subscriber: Subscriber, after: OutboxCursor, upTo: OutboxCursor): Promise<void> {
     const sql = backgroundSqlOf(this.db);
+    // Bounded before reading: a Last-Event-ID far back (or made up) must not make the server walk the outbox.
+    const [{ between }] = (await sql.query<{ between: number }>(Prisma.sql`
+      SELECT count(*)::int AS between FROM (SELECT 1 FROM outbox WHERE (xid, id) > (${after.xid}::bigint, ${after.id}::bigint)
+                                                 AND (xid, id) <= (${upTo.xid}::bigint, ${upTo.id}::bigint) LIMIT ${MAX_BACKFILL_SCANNED + 1}) AS missed`)) as [{ between: number }];
+    if (between > MAX_BACKFILL_SCANNED) return this.fail(subscriber, lagging("since Last-Event-ID"));
     const missed: DeliveredEvent[] = [];
     for (let cursor = after; ; ) {
       const page = await readCommittedEvents(sql, cursor, 200);
@@ -160,10 +221,7 @@ export class SubscriptionHub {
         const allowed = (await readableBy(this.db, [subscriber.viewer], candidates)).get(viewerKey(subscriber.viewer))!;
         missed.push(...candidates.filter((event) => allowed.has(event.id)).map((event) => shownTo(subscriber.viewer, event)));
       }
-      if (missed.length > MAX_QUEUED) {
-        subscriber.failure = subscriptionError(503, "SUBSCRIPTION_LAGGING", `More than ${MAX_QUEUED} events were missed since Last-Event-ID: subscribe again without it.`);
-        return;
-      }
+      if (missed.length > MAX_QUEUED) return this.fail(subscriber, lagging("since Last-Event-ID"));
       if (page.events.length < 200 || page.events.some((event) => isAfter(event, upTo))) break;
       cursor = page.cursor;
     }
@@ -194,21 +252,23 @@ export class SubscriptionHub {
     const sql = backgroundSqlOf(this.db);
     while (this.subscribers.size && this.cursor) {
       const page = await readCommittedEvents(sql, this.cursor, 200);
-      if (page.events.length) await this.publish(page.events);
+      // Moved on before offering: a batch that cannot be checked ends the subscriptions it concerns (they
+      // resume with Last-Event-ID) rather than stalling every subscriber behind it.
       this.cursor = page.cursor;
+      if (page.events.length) await this.publish(page.events);
       if (page.events.length < 200) return;
     }
   }
 
   /** Ends every subscription (server shutdown). */
   closeAll(): void {
-    for (const subscriber of [...this.subscribers]) {
-      subscriber.closed = true;
-      this.subscribers.delete(subscriber);
-      subscriber.wake?.();
-    }
+    for (const subscriber of [...this.subscribers]) this.drop(subscriber);
   }
 }
+
+/** A subscription that fell too far behind: it must subscribe again (without Last-Event-ID, if that is what it fell behind). */
+const lagging = (since = "") =>
+  subscriptionError(503, "SUBSCRIPTION_LAGGING", `This subscription fell more than ${MAX_QUEUED} events behind${since ? ` ${since}` : ""} and was closed: subscribe again${since ? " without it" : ""}.`);
 
 /** An error a subscriber sees as itself (an ApiError, so not masked), with a code of its own. */
 function subscriptionError(status: number, code: string, message: string): ApiError {
@@ -239,34 +299,39 @@ function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
  * records they manage — and the rest (records gone, the person an event is about) from the events themselves.
  */
 export async function readableBy(db: PrismaClient, viewers: Viewer[], events: StoredEvent[]): Promise<Map<string, Set<string>>> {
-  const parts: Prisma.Sql[] = [];
-  const areas = [...new Set(events.map((event) => event.area))];
-  viewers.forEach((viewer, index) => {
-    if (viewer.user?.isAdmin) return;
-    for (const area of areas) {
-      const written = writtenRecordsOf(area);
-      if (!written) continue;
-      const info = modelInfo(db, written.records.model);
-      const ids = [...new Set(events.filter((event) => event.area === area).map((event) => event.recordId))];
-      const idColumn = column(info, "t", "id");
-      parts.push(Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, ${idColumn} AS record, 'read' AS relation FROM ${table(info, "t")}
-                            WHERE ${idColumn} = ANY(${ids}::int[]) AND ${visibleSql(db, written.records, viewer)}`);
-      if (viewer.user && written.records.managedBy) {
-        parts.push(Prisma.sql`SELECT ${index}::int, ${area}::text, ${idColumn}, 'manage' FROM ${table(info, "t")}
-                              WHERE ${idColumn} = ANY(${ids}::int[]) AND ${idColumn} IN (${written.records.managedBy(viewer.user.id)})`);
-      }
-      parts.push(Prisma.sql`SELECT ${index}::int, ${area}::text, ${idColumn}, 'exists' FROM ${table(info, "t")} WHERE ${idColumn} = ANY(${ids}::int[])`);
-    }
+  const areas = [...new Set(events.map((event) => event.area))].flatMap((area) => {
+    const written = writtenRecordsOf(area);
+    if (!written) return [];
+    const info = modelInfo(db, written.records.model);
+    const ids = [...new Set(events.filter((event) => event.area === area).map((event) => event.recordId))];
+    return [{ area, written, info, ids, id: column(info, "t", "id") }];
   });
-  const found = parts.length
-    ? await backgroundSqlOf(db).query<{ viewer: number; area: string; record: number; relation: "read" | "manage" | "exists" }>(Prisma.join(parts, " UNION ALL "))
-    : [];
+  // Whether each record still exists: once per area, whoever asks.
+  const exists = areas.map(({ area, info, ids, id }) => Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'exists' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[])`);
+  // Per viewer, what they may read and manage; in statements of VIEWERS_PER_STATEMENT viewers, so a statement
+  // stays far below PostgreSQL's parameter limit and quick to plan however many subscribe.
+  const perViewer = viewers.map((viewer, index) =>
+    viewer.user?.isAdmin
+      ? []
+      : areas.flatMap(({ area, written, info, ids, id }) => [
+          Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, ${id} AS record, 'read' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${visibleSql(db, written.records, viewer)}`,
+          ...(viewer.user && written.records.managedBy
+            ? [Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, ${id} AS record, 'manage' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${id} IN (${written.records.managedBy(viewer.user.id)})`]
+            : []),
+        ]),
+  );
+  const statements: Prisma.Sql[][] = [exists];
+  for (let from = 0; from < perViewer.length; from += VIEWERS_PER_STATEMENT) statements.push(perViewer.slice(from, from + VIEWERS_PER_STATEMENT).flat());
+  const found: { viewer: number; area: string; record: number; relation: string }[] = [];
+  for (const parts of statements.filter((parts) => parts.length)) {
+    found.push(...(await backgroundSqlOf(db).query<{ viewer: number; area: string; record: number; relation: string }>(Prisma.join(parts, " UNION ALL "))));
+  }
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
   const result = new Map<string, Set<string>>();
   viewers.forEach((viewer, index) => {
     const allowed = new Set<string>();
     for (const event of events) {
-      const has = (relation: string) => relations.has(`${index}:${event.area}:${event.recordId}:${relation}`);
+      const has = (relation: string) => relations.has(`${relation === "exists" ? -1 : index}:${event.area}:${event.recordId}:${relation}`);
       const user = viewer.user;
       const mayRead = (() => {
         if (user?.isAdmin) return true;

@@ -27,7 +27,10 @@ export async function deliverToPlugins(tx: SqlClient, event: StoredEvent, option
     const listener = plugin.listeners![event.type]!;
     await tx.query(Prisma.sql`SAVEPOINT plugin_listener`);
     const run = await runIsolated(plugin, event.type, options.budgetMs ?? DEFAULT_BUDGET_MS, (signal) => listener(event, { sql: untilAborted(tx, signal), params, signal }));
-    await tx.query(run.ok ? Prisma.sql`RELEASE SAVEPOINT plugin_listener` : Prisma.sql`ROLLBACK TO SAVEPOINT plugin_listener`);
+    // A listener that caught its own failed statement returns normally over an aborted savepoint: RELEASE
+    // fails then, and its work is rolled back like a failure's, so the batch goes on.
+    const released = run.ok && (await tx.query(Prisma.sql`RELEASE SAVEPOINT plugin_listener`).then(() => true, () => false));
+    if (!released) await tx.query(Prisma.sql`ROLLBACK TO SAVEPOINT plugin_listener`);
   }
 }
 
