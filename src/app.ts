@@ -18,7 +18,8 @@ import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
-import { requestLimiter } from "./auth/rate-limits.js";
+import { requestLimiter, type LimiterCounts } from "./auth/rate-limits.js";
+import { connectRedis, relayOutboxWrites } from "./db/redis.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
@@ -77,6 +78,15 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
   });
+  // Shared by every instance with REDIS_URL (docs/instances.md): rate-limit counts and the outbox's wake-ups.
+  const warn = (line: string, error?: unknown) => logger.warn({ err: error }, line);
+  const redis = config.redisUrl
+    ? await connectRedis(config.redisUrl, config.redisPrefix, warn).catch(async (error: unknown) => {
+        await db.close();
+        throw error;
+      })
+    : undefined;
+  const counts: LimiterCounts | undefined = redis && { redis, warn };
   // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
   const bearers = new BearerCache(config.bearerCacheTtl * 1000);
   // Its connection is checked every LISTEN_HEARTBEAT seconds: a half-open one is taken as lost (nothing kept) and replaced.
@@ -190,7 +200,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   }
   app.use(identifyCaller(db.prisma, bearers));
   app.use("/api", cacheHeaders());
-  app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
+  app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config, counts));
   // Read here so BODY_LIMIT holds for GraphQL bodies of every type too (chunked or not); yoga parses what it gets.
   app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit));
   app.use(yoga.graphqlEndpoint, (req, res, next) => {
@@ -210,7 +220,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     describesArea: (area) => !answeredByProtocolEndpoint(area),
   });
   api.use(facade.readBody);
-  api.use(authRoutes(db.prisma, config));
+  api.use(authRoutes(db.prisma, config, counts));
   api.use(refuseIllFormedText);
   api.use(apiDocsRoutes(apiDocument()));
   api.use(facade.router);
@@ -227,16 +237,20 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const stopWaking = onOutboxWritten(db.prisma, dispatcher.wake);
   // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
+  // With REDIS_URL, a commit on any instance wakes both on every instance at once (polling stays as the net).
+  const stopRelaying = redis ? await relayOutboxWrites(redis, db.prisma, warn) : () => {};
   return {
     app,
     db,
     dispatcher,
     close: async () => {
+      stopRelaying();
       stopWaking();
       subscriptions.stop();
       await dispatcher.stop();
       await stopPurging();
       await stopListening();
+      await redis?.close();
       await db.close();
     },
   };
