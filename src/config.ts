@@ -100,6 +100,17 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallba
   return z.preprocess(unset, z.enum(values, { error: `must be one of ${values.join(", ")}` }).default(fallback));
 }
 
+/** A URL of one of `protocols` with a host (a database's, Redis's). */
+const serviceUrl = (protocols: string[], allowed: string) =>
+  z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return protocols.includes(url.protocol) && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, allowed);
+
 const DAY = 24 * 3600;
 const SIZE = /^\s*\d+(\.\d+)?\s*(b|kb|mb|gb)?\s*$/i;
 
@@ -108,14 +119,7 @@ const environment = z
     PORT: wholeNumber(0, 65535, 3000, " (0 picks a free port)"),
     HOST: z.preprocess(unset, z.string().default("0.0.0.0")),
     DATABASE_URL: optional(
-      z.string().refine((value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "";
-        } catch {
-          return false;
-        }
-      }, "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
+      serviceUrl(["postgres:", "postgresql:"], "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
     ),
     DATA_DIR: z.preprocess(unset, z.string().default("data")),
     DATABASE_POOL_SIZE: wholeNumber(1, 1_000, 10, " (PostgreSQL connections per server process)"),
@@ -137,14 +141,7 @@ const environment = z
     OUTBOX_POLL_MS: wholeNumber(0, 3_600_000, 1000, " (milliseconds between checks for events other instances wrote; 0 turns polling off)"),
     OUTBOX_RETENTION_HOURS: wholeNumber(0, 24 * 365, 72, " (hours delivered events are kept)"),
     REDIS_URL: optional(
-      z.string().refine((value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
-        } catch {
-          return false;
-        }
-      }, "must be a Redis URL such as redis://host:6379 or rediss://user:password@host:6380/0 (leave it unset for one server process)"),
+      serviceUrl(["redis:", "rediss:"], "must be a Redis URL such as redis://host:6379 or rediss://user:password@host:6380/0 (leave it unset for one server process)"),
     ),
     REDIS_PREFIX: z.preprocess(unset, z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -").default("hubgraph:")),
     CORS_ORIGINS: z.preprocess(
