@@ -71,21 +71,20 @@ export interface AppOptions {
 export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory, cliToken }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
+  // Shared by every instance with REDIS_URL (docs/instances.md): rate-limit counts and the outbox's wake-ups.
+  // Connected first: a Redis that cannot be reached stops the start before anything is migrated.
+  const warn = (line: string, error?: unknown) => logger.warn({ err: error }, line);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix, warn) : undefined;
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: inMemory ? undefined : config.dataDir,
     onLockLost,
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
+  }).catch(async (error: unknown) => {
+    await redis?.close();
+    throw error;
   });
-  // Shared by every instance with REDIS_URL (docs/instances.md): rate-limit counts and the outbox's wake-ups.
-  const warn = (line: string, error?: unknown) => logger.warn({ err: error }, line);
-  const redis = config.redisUrl
-    ? await connectRedis(config.redisUrl, config.redisPrefix, warn).catch(async (error: unknown) => {
-        await db.close();
-        throw error;
-      })
-    : undefined;
   const counts: LimiterCounts | undefined = redis && { redis, warn };
   // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
   const bearers = new BearerCache(config.bearerCacheTtl * 1000);
