@@ -52,6 +52,17 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
   return { events, cursor: last ? { xid: last.xid, id: last.id } : cursor };
 }
 
+/** How soon a reader (the dispatcher, the subscriptions) looks again when events it could not read yet are waiting behind a transaction in flight. */
+export const PENDING_RETRY_MS = 10;
+
+/** Whether any event lies after `cursor`, readable or not yet (the outbox's (xid, id) index answers it): a reader that found nothing more to read looks again in a moment when so. */
+export async function writtenAfter(sql: SqlClient, cursor: OutboxCursor): Promise<boolean> {
+  const [row] = await sql.query<{ written: boolean }>(
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM outbox WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)) AS written`,
+  );
+  return row!.written;
+}
+
 /** What a wake-up says: `remote` when another server instance committed the events (src/db/redis.ts relays it). */
 export interface OutboxWrite {
   remote: boolean;
