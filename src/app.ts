@@ -18,7 +18,8 @@ import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
-import { requestLimiter } from "./auth/rate-limits.js";
+import { requestLimiter, type LimiterCounts } from "./auth/rate-limits.js";
+import { connectRedis, relayOutboxWrites } from "./db/redis.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
@@ -71,13 +72,21 @@ export interface AppOptions {
 export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory, cliToken }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
+  // Shared by every instance with REDIS_URL (docs/instances.md): rate-limit counts and the outbox's wake-ups.
+  // Connected first: a Redis that cannot be reached stops the start before anything is migrated.
+  const warn = (line: string, error?: unknown) => logger.warn({ err: error }, line);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix, warn) : undefined;
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: inMemory ? undefined : config.dataDir,
     onLockLost,
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),
+  }).catch(async (error: unknown) => {
+    await redis?.close();
+    throw error;
   });
+  const counts: LimiterCounts | undefined = redis && { redis, warn };
   // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
   const bearers = new BearerCache(config.bearerCacheTtl * 1000);
   // Its connection is checked every LISTEN_HEARTBEAT seconds: a half-open one is taken as lost (nothing kept) and replaced.
@@ -194,7 +203,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   }
   app.use(identifyCaller(db.prisma, bearers));
   app.use("/api", cacheHeaders());
-  app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config));
+  app.use(["/api", yoga.graphqlEndpoint], requestLimiter(config, counts));
   // Read here so BODY_LIMIT holds for GraphQL bodies of every type too (chunked or not); yoga parses what it gets.
   app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit));
   app.use(yoga.graphqlEndpoint, (req, res, next) => {
@@ -214,7 +223,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     describesArea: (area) => !answeredByProtocolEndpoint(area),
   });
   api.use(facade.readBody);
-  api.use(authRoutes(db.prisma, config));
+  api.use(authRoutes(db.prisma, config, counts));
   api.use(refuseIllFormedText);
   api.use(apiDocsRoutes(apiDocument()));
   api.use(facade.router);
@@ -233,17 +242,21 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
   // Publishing windows opening and closing are events too (src/events/windows.ts).
   const stopWatchingWindows = watchWindows(db.prisma, config, logError);
+  // With REDIS_URL, a commit on any instance wakes both on every instance at once (polling stays as the net).
+  const stopRelaying = redis ? await relayOutboxWrites(redis, db.prisma, warn) : () => {};
   return {
     app,
     db,
     dispatcher,
     close: async () => {
+      stopRelaying();
       stopWaking();
       subscriptions.stop();
       stopWatchingWindows();
       await dispatcher.stop();
       await stopPurging();
       await stopListening();
+      await redis?.close();
       await db.close();
     },
   };

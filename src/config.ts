@@ -47,6 +47,13 @@ export interface Config {
   outboxPollMs: number;
   /** Hours delivered events are kept before the purge deletes them (OUTBOX_RETENTION_HOURS, default 72): only events every consumer has. */
   outboxRetentionHours: number;
+  /**
+   * redis:// URL (REDIS_URL; unset: every count and wake-up stays in this process). With it, server
+   * instances share their rate-limit counters and wake each other when they commit events (docs/instances.md).
+   */
+  redisUrl?: string;
+  /** Prefix of every Redis key and channel this deployment uses (REDIS_PREFIX, default "hubgraph:"), so deployments can share a Redis. */
+  redisPrefix: string;
   /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
   corsOrigins: string[];
   /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
@@ -93,6 +100,17 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallba
   return z.preprocess(unset, z.enum(values, { error: `must be one of ${values.join(", ")}` }).default(fallback));
 }
 
+/** A URL of one of `protocols` with a host (a database's, Redis's). */
+const serviceUrl = (protocols: string[], allowed: string) =>
+  z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return protocols.includes(url.protocol) && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, allowed);
+
 const DAY = 24 * 3600;
 const SIZE = /^\s*\d+(\.\d+)?\s*(b|kb|mb|gb)?\s*$/i;
 
@@ -101,14 +119,7 @@ const environment = z
     PORT: wholeNumber(0, 65535, 3000, " (0 picks a free port)"),
     HOST: z.preprocess(unset, z.string().default("0.0.0.0")),
     DATABASE_URL: optional(
-      z.string().refine((value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "";
-        } catch {
-          return false;
-        }
-      }, "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
+      serviceUrl(["postgres:", "postgresql:"], "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
     ),
     DATA_DIR: z.preprocess(unset, z.string().default("data")),
     DATABASE_POOL_SIZE: wholeNumber(1, 1_000, 10, " (PostgreSQL connections per server process)"),
@@ -129,6 +140,10 @@ const environment = z
     PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens and of past day counts; 0 turns it off)"),
     OUTBOX_POLL_MS: wholeNumber(0, 3_600_000, 1000, " (milliseconds between checks for events other instances wrote; 0 turns polling off)"),
     OUTBOX_RETENTION_HOURS: wholeNumber(0, 24 * 365, 72, " (hours delivered events are kept)"),
+    REDIS_URL: optional(
+      serviceUrl(["redis:", "rediss:"], "must be a Redis URL such as redis://host:6379 or rediss://user:password@host:6380/0 (leave it unset for one server process)"),
+    ),
+    REDIS_PREFIX: z.preprocess(unset, z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -").default("hubgraph:")),
     CORS_ORIGINS: z.preprocess(
       unset,
       z
@@ -156,7 +171,7 @@ const environment = z
   });
 
 /** Variables whose values never appear in an error message. */
-const SECRET = new Set(["ADMIN_PASSWORD", "DATABASE_URL", "METRICS_TOKEN"]);
+const SECRET = new Set(["ADMIN_PASSWORD", "DATABASE_URL", "METRICS_TOKEN", "REDIS_URL"]);
 
 /** Reads and checks the environment; throws a StartupError naming every variable it cannot use. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -192,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeInterval: e.PURGE_INTERVAL,
     outboxPollMs: e.OUTBOX_POLL_MS,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,

@@ -11,7 +11,7 @@ import { hashSecret, sameSecret } from "./secrets.js";
 import { SESSION_COOKIE, endSession, findSession, startSession } from "./sessions.js";
 import { createRevocationEndpoint, createTokenEndpoint } from "./oauth.js";
 import { publicUser } from "../users/present.js";
-import { signInLimiter } from "./rate-limits.js";
+import { signInLimiter, type LimiterCounts } from "./rate-limits.js";
 import { isWellFormedText } from "../common/json-bounds.js";
 import type { Bearer, BearerCache } from "./bearer-cache.js";
 
@@ -88,14 +88,14 @@ async function bearerOf(db: PrismaClient, tokenHash: string): Promise<Bearer | n
 }
 
 /** Token endpoint and cookie sessions: protocol endpoints, not resource operations, so not facade rows. */
-export function authRoutes(db: PrismaClient, config: Config) {
+export function authRoutes(db: PrismaClient, config: Config, counts?: LimiterCounts) {
   const router = express.Router();
   const tokenEndpoint = createTokenEndpoint(db, config);
   // Secure when COOKIE_SECURE says so, or when this request came over HTTPS: directly, or through a
   // proxy TRUST_PROXY trusts that said X-Forwarded-Proto: https (express's req.secure weighs both).
   const cookieOptions = (req: Request) => ({ httpOnly: true, sameSite: "lax" as const, secure: config.cookieSecure || req.secure, path: "/" });
 
-  const limitSignIns = signInLimiter(config, db);
+  const limitSignIns = signInLimiter(config, db, counts);
   // A token request that carries a live session cookie must echo its X-CSRF-Token like any other (identifyCaller).
   router.post("/developer/oauth/token", limitSignIns, (req: Request, res: Response, next: NextFunction) => tokenEndpoint(req, res).catch(next));
   router.all("/developer/oauth/token", methodNotAllowed(["POST"]));

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
-import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import { ipKeyGenerator, MemoryStore, rateLimit, type IncrementResponse, type Options, type Store } from "express-rate-limit";
+import { RedisStore } from "rate-limit-redis";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { ApiError } from "../common/errors.js";
@@ -7,6 +8,74 @@ import { sqlClientOf } from "../db/sql.js";
 import { signInAccountSql } from "../users/names.js";
 import { hashSecret } from "./secrets.js";
 import { clientCredentialsOf } from "./oauth.js";
+import type { SharedRedis } from "../db/redis.js";
+
+/** Where limiters count: in Redis, shared by every instance (REDIS_URL), or in this process (undefined). */
+export interface LimiterCounts {
+  redis: SharedRedis;
+  /** Told (at most once a minute per limiter) when Redis fails and a limiter counts in this process instead. */
+  warn: (line: string, error?: unknown) => void;
+}
+
+/**
+ * Counts in Redis, shared by every instance; while Redis fails (down, or slower than its command timeout),
+ * counts in this process's memory instead, as a server without REDIS_URL would, and says so in the log.
+ * A request is never refused or failed for Redis's sake, and the limits never lapse: at worst, for the time
+ * of the outage, each instance allows the limit on its own.
+ */
+class SharedStore implements Store {
+  private readonly shared: RedisStore;
+  private readonly local = new MemoryStore();
+  private options?: Options;
+  private ready: Promise<void> = Promise.resolve();
+  private lastWarned = 0;
+
+  constructor(
+    private readonly counts: LimiterCounts,
+    private readonly name: string,
+  ) {
+    this.shared = new RedisStore({ sendCommand: (...args: string[]) => counts.redis.sendCommand(...args) as never, prefix: `${counts.redis.prefix}rl:${name}:` });
+  }
+
+  init(options: Options): void {
+    this.options = options;
+    this.local.init(options);
+    this.ready = this.shared.init(options);
+    this.ready.catch(() => {});
+  }
+
+  private async either<T>(shared: () => Promise<T>, local: () => Promise<T> | T): Promise<T> {
+    try {
+      await this.ready;
+      return await shared();
+    } catch (error) {
+      if (Date.now() - this.lastWarned > 60_000) {
+        this.lastWarned = Date.now();
+        this.counts.warn(`rate limiter ${this.name}: Redis (REDIS_URL) failed, counting in this process until it answers again`, error);
+      }
+      // Its scripts were never loaded (Redis failed at start): load them again next time.
+      this.ready = this.ready.catch(() => this.shared.init(this.options!));
+      this.ready.catch(() => {});
+      return local();
+    }
+  }
+
+  increment(key: string): Promise<IncrementResponse> {
+    return this.either(() => this.shared.increment(key), () => this.local.increment(key));
+  }
+  decrement(key: string): Promise<void> {
+    return this.either(() => this.shared.decrement(key), () => this.local.decrement(key));
+  }
+  resetKey(key: string): Promise<void> {
+    return this.either(() => this.shared.resetKey(key), () => this.local.resetKey(key));
+  }
+  get(key: string) {
+    return this.either(() => this.shared.get(key), () => this.local.get(key));
+  }
+}
+
+/** The store of the limiter `name`: Redis's with REDIS_URL, else express-rate-limit's memory store. */
+const storeOf = (counts: LimiterCounts | undefined, name: string) => (counts ? { store: new SharedStore(counts, name) } : {});
 
 /** 429 with Retry-After and the contract's error body. */
 function tooMany(message: string): RequestHandler {
@@ -52,7 +121,7 @@ async function attemptedCredential(db: PrismaClient, req: Request): Promise<stri
  * address also gets ten times that across all credentials, against spraying many names. Successful
  * sign-ins do not count.
  */
-export function signInLimiter(config: Config, db: PrismaClient): RequestHandler[] {
+export function signInLimiter(config: Config, db: PrismaClient, counts?: LimiterCounts): RequestHandler[] {
   if (config.loginRateLimit === 0) return [];
   const common = {
     windowMs: 15 * 60 * 1000,
@@ -62,15 +131,16 @@ export function signInLimiter(config: Config, db: PrismaClient): RequestHandler[
     handler: tooMany("Too many failed sign-in attempts; try again later."),
   } as const;
   return [
-    rateLimit({ ...common, limit: config.loginRateLimit * ADDRESS_FACTOR, keyGenerator: (req) => `address:${clientIp(req)}` }),
-    rateLimit({ ...common, limit: config.loginRateLimit, keyGenerator: async (req) => `${clientIp(req)}|${await attemptedCredential(db, req)}` }),
+    rateLimit({ ...common, ...storeOf(counts, "sign-in-address"), limit: config.loginRateLimit * ADDRESS_FACTOR, keyGenerator: (req) => `address:${clientIp(req)}` }),
+    rateLimit({ ...common, ...storeOf(counts, "sign-in"), limit: config.loginRateLimit, keyGenerator: async (req) => `${clientIp(req)}|${await attemptedCredential(db, req)}` }),
   ];
 }
 
 /** Requests per minute per caller: the signed-in user, or the address of anonymous callers. */
-export function requestLimiter(config: Config): RequestHandler {
+export function requestLimiter(config: Config, counts?: LimiterCounts): RequestHandler {
   if (config.rateLimit === 0) return (_req, _res, next) => next();
   return rateLimit({
+    ...storeOf(counts, "requests"),
     windowMs: 60 * 1000,
     limit: config.rateLimit,
     standardHeaders: "draft-7",

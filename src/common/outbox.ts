@@ -52,17 +52,39 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
   return { events, cursor: last ? { xid: last.xid, id: last.id } : cursor };
 }
 
-const writtenListeners = new WeakMap<object, Set<() => void>>();
+/** How soon a reader (the dispatcher, the subscriptions) looks again when events it could not read yet are waiting behind a transaction in flight. */
+export const PENDING_RETRY_MS = 10;
 
-/** Calls `listener` when this process has committed events through `db` (the dispatcher's and the subscriptions' wake-up). */
-export function onOutboxWritten(db: object, listener: () => void): () => void {
+/** Whether any event lies after `cursor`, readable or not yet (the outbox's (xid, id) index answers it): a reader that found nothing more to read looks again in a moment when so. */
+export async function writtenAfter(sql: SqlClient, cursor: OutboxCursor): Promise<boolean> {
+  const [row] = await sql.query<{ written: boolean }>(
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM outbox WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)) AS written`,
+  );
+  return row!.written;
+}
+
+/** What a wake-up says: `remote` when another server instance committed the events (src/db/redis.ts relays it). */
+export interface OutboxWrite {
+  remote: boolean;
+}
+
+const writtenListeners = new WeakMap<object, Set<(write: OutboxWrite) => void>>();
+
+/**
+ * Calls `listener` when this process has committed events through `db` (the dispatcher's and the
+ * subscriptions' wake-up), and, with REDIS_URL, when another instance has (`remote`).
+ */
+export function onOutboxWritten(db: object, listener: (write: OutboxWrite) => void): () => void {
   let listeners = writtenListeners.get(db);
   if (!listeners) writtenListeners.set(db, (listeners = new Set()));
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
 
-/** Says that a transaction that appended events through `db` has committed (the write path, after its commit). */
-export function outboxWritten(db: object): void {
-  for (const listener of writtenListeners.get(db) ?? []) listener();
+/**
+ * Says that a transaction that appended events through `db` has committed (the write path, after its
+ * commit), or with `remote`, that another instance's has (its message through Redis).
+ */
+export function outboxWritten(db: object, { remote = false }: { remote?: boolean } = {}): void {
+  for (const listener of writtenListeners.get(db) ?? []) listener({ remote });
 }

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
-import { readCommittedEvents, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
+import { PENDING_RETRY_MS, readCommittedEvents, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
 
 /**
  * Delivery from the outbox, at least once (docs/events.md, "Delivery").
@@ -67,9 +67,6 @@ const cursorsMade = new WeakMap<PrismaClient, Set<string>>();
  */
 const WAKE_COALESCE_MS = 25;
 
-/** How soon a drain looks again when events it could not read yet are waiting behind a transaction in flight. */
-const PENDING_RETRY_MS = 10;
-
 /**
  * One batch for one consumer, in one transaction (see above). Answers how many events it delivered (0:
  * none was waiting, or another instance holds the consumer); throws what the consumer threw, after the
@@ -104,14 +101,6 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
     await sql.query(Prisma.sql`UPDATE outbox_consumers SET failures = failures + 1, updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`).catch(() => {});
     throw error;
   }
-}
-
-/** Whether any event lies after `cursor`, readable or not yet (the outbox's (xid, id) index answers it). */
-async function writtenAfter(tx: SqlClient, cursor: OutboxCursor): Promise<boolean> {
-  const [row] = await tx.query<{ written: boolean }>(
-    Prisma.sql`SELECT EXISTS (SELECT 1 FROM outbox WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)) AS written`,
-  );
-  return row!.written;
 }
 
 /** Drains until the consumer is caught up (or another instance holds it). Answers how many events it delivered, and whether more are pending. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import type { StoredEvent } from "../common/outbox.js";
+import { subscribeOverSse } from "../../test/sse.js";
 import { hubOf, MAX_QUEUED } from "./subscriptions.js";
 
 /**
@@ -24,57 +25,9 @@ describe("subscriptions over SSE", () => {
     id: string;
   }
 
-  /** Opens a subscription (POST, Accept: text/event-stream); collects its events until closed. */
-  async function subscribe(query: string, variables: Record<string, unknown> = {}, token?: string, lastEventId?: string) {
-    const controller = new AbortController();
-    const opened = hubOf(server.app.db.prisma).size;
-    const response = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "text/event-stream",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
-      },
-      body: JSON.stringify({ query, variables }),
-      signal: controller.signal,
-    });
-    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const events: Received[] = [];
-    const errors: unknown[] = [];
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      let buffered = "";
-      try {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          buffered += decoder.decode(chunk, { stream: true });
-          let end: number;
-          while ((end = buffered.indexOf("\n\n")) >= 0) {
-            const message = buffered.slice(0, end);
-            buffered = buffered.slice(end + 2);
-            const data = message.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5)).join("\n");
-            if (!data.trim()) continue;
-            const parsed = JSON.parse(data) as { data?: Record<string, Received>; errors?: unknown[] };
-            if (parsed.errors) errors.push(...parsed.errors);
-            if (parsed.data) events.push(Object.values(parsed.data)[0]!);
-          }
-        }
-      } catch {
-        // aborted by close()
-      }
-    })();
-    // The subscription is registered once the server has run its `subscribe`.
-    for (let waited = 0; hubOf(server.app.db.prisma).size <= opened && waited < 2000 && !errors.length; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-    return {
-      events,
-      errors,
-      status: response.status,
-      async close() {
-        controller.abort();
-        await reading;
-      },
-    };
-  }
+  /** Opens a subscription on the server (resuming after `lastEventId`); collects its events until closed. */
+  const subscribe = (query: string, variables: Record<string, unknown> = {}, token?: string, lastEventId?: string) =>
+    subscribeOverSse<Received>(server.url, hubOf(server.app.db.prisma), query, variables, token, { lastEventId });
 
   const eventsQuery = `subscription($types: [String!], $scope: String, $scopeId: Int) { events(types: $types, scope: $scope, scopeId: $scopeId) { id type recordId actorId } }`;
 

@@ -4,7 +4,7 @@ import { backgroundSqlOf } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
 import { writtenRecordsOf } from "../common/write-path.js";
-import { onOutboxWritten, readCommittedEvents, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
+import { onOutboxWritten, PENDING_RETRY_MS, readCommittedEvents, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
 
 /**
  * GraphQL subscriptions to domain events (docs/events.md, "Subscriptions").
@@ -68,6 +68,8 @@ export class SubscriptionHub {
   private cursor: OutboxCursor | null = null;
   private reading: Promise<void> | null = null;
   private readAgain = false;
+  /** A look again soon, while events are written but not yet readable (a transaction in flight holds them back). */
+  private pendingRead: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: PrismaClient) {}
 
@@ -238,6 +240,16 @@ export class SubscriptionHub {
       return;
     }
     this.reading = this.readNew()
+      .then((pending) => {
+        // Written but not yet readable: look again in a moment, not at the next poll (a wake-up from
+        // another instance can come before this server's snapshot may read what it committed).
+        if (!pending || this.pendingRead) return;
+        this.pendingRead = setTimeout(() => {
+          this.pendingRead = undefined;
+          this.catchUp(log);
+        }, PENDING_RETRY_MS);
+        this.pendingRead.unref();
+      })
       .catch((error) => log("reading the outbox for subscriptions failed", error))
       .finally(() => {
         this.reading = null;
@@ -248,7 +260,8 @@ export class SubscriptionHub {
       });
   }
 
-  private async readNew(): Promise<void> {
+  /** Reads what is readable; answers whether more is written after it, not readable yet. */
+  private async readNew(): Promise<boolean> {
     const sql = backgroundSqlOf(this.db);
     while (this.subscribers.size && this.cursor) {
       const page = await readCommittedEvents(sql, this.cursor, 200);
@@ -256,12 +269,14 @@ export class SubscriptionHub {
       // resume with Last-Event-ID) rather than stalling every subscriber behind it.
       this.cursor = page.cursor;
       if (page.events.length) await this.publish(page.events);
-      if (page.events.length < 200) return;
+      if (page.events.length < 200) return Boolean(this.subscribers.size) && writtenAfter(sql, this.cursor);
     }
+    return false;
   }
 
   /** Ends every subscription (server shutdown). */
   closeAll(): void {
+    clearTimeout(this.pendingRead);
     for (const subscriber of [...this.subscribers]) this.drop(subscriber);
   }
 }

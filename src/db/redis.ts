@@ -1,0 +1,122 @@
+import crypto from "node:crypto";
+import { createClient } from "redis";
+import { StartupError } from "../config.js";
+import { onOutboxWritten, outboxWritten } from "../common/outbox.js";
+
+/**
+ * The Redis that several server instances share (REDIS_URL; docs/instances.md): their rate-limit counters
+ * (src/auth/rate-limits.ts) and the wake-up a commit of events sends to the other instances (`relayOutboxWrites`).
+ *
+ * Two connections: one for commands, one that only listens (a connection that subscribes can send nothing
+ * else). The client library reconnects both after a loss, and subscribes again; commands sent while the
+ * connection is down fail at once (no offline queue) rather than hold requests until it is back.
+ */
+export interface SharedRedis {
+  /** Key and channel prefix (REDIS_PREFIX). */
+  prefix: string;
+  /** Sends one command (rate-limit-redis's `sendCommand`); fails after `COMMAND_TIMEOUT_MS` rather than wait on a stalled server. */
+  sendCommand(...args: string[]): Promise<unknown>;
+  publish(channel: string, message: string): Promise<void>;
+  /** Calls `listener` with each message on `channel` (prefixed); resolves once subscribed. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a command may take before it counts as failed (a rate-limited request waits no longer). */
+export const COMMAND_TIMEOUT_MS = 1000;
+
+/** Log a lost connection once per this many milliseconds, not once per reconnect attempt. */
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * Connects to REDIS_URL, or throws a StartupError naming it: a server that cannot reach the Redis it was
+ * told to share does not start (it would count rate limits alone without saying so).
+ */
+export async function connectRedis(url: string, prefix: string, warn: (line: string, error?: unknown) => void): Promise<SharedRedis> {
+  let connected = false;
+  let lastWarned = 0;
+  const warnNow = (line: string, error?: unknown) => {
+    if (Date.now() - lastWarned < WARN_EVERY_MS) return;
+    lastWarned = Date.now();
+    warn(line, error);
+  };
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    // Checks the connection while nothing is sent, so a half-open one is noticed and replaced.
+    pingInterval: 10_000,
+    socket: {
+      connectTimeout: 5000,
+      // Before the first connection: give up (the start fails); after it, retry for as long as it takes.
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause),
+    },
+  });
+  const subscriber = client.duplicate();
+  for (const connection of [client, subscriber]) {
+    connection.on("error", (error: Error) => connected && warnNow(`Redis (REDIS_URL) connection failed; reconnecting: ${error.message}`, error));
+  }
+  try {
+    await client.connect();
+    await subscriber.connect();
+    connected = true;
+  } catch (error) {
+    for (const connection of [client, subscriber]) if (connection.isOpen) connection.destroy();
+    throw new StartupError(`Cannot connect to Redis at ${describeRedisUrl(url)} (REDIS_URL): ${(error as Error).message}`, { cause: error });
+  }
+  return {
+    prefix,
+    sendCommand: (...args) => within(COMMAND_TIMEOUT_MS, client.sendCommand(args)),
+    publish: async (channel, message) => void (await within(COMMAND_TIMEOUT_MS, client.publish(prefix + channel, message))),
+    subscribe: async (channel, listener) => void (await subscriber.subscribe(prefix + channel, listener)),
+    async close() {
+      connected = false;
+      await Promise.all(
+        [client, subscriber].map(async (connection) => {
+          if (!connection.isOpen) return;
+          await connection.close().catch(() => connection.destroy());
+        }),
+      );
+    },
+  };
+}
+
+/** The wake-up channel (docs/instances.md): a commit's message is the id of the instance that sent it. */
+const OUTBOX_CHANNEL = "outbox-written";
+
+/**
+ * Tells the other instances when this one commits events, and wakes this one's outbox readers (the
+ * dispatcher, the subscriptions) when another did: each local `outboxWritten(db)` publishes this instance's
+ * id, and a message from another instance calls `outboxWritten(db, { remote: true })`, which its listeners
+ * take like a local commit and which is not published again. Polling (OUTBOX_POLL_MS) stays as the net
+ * under a lost message. Resolves once subscribed; returns what stops it.
+ */
+export async function relayOutboxWrites(redis: SharedRedis, db: object, warn: (line: string, error?: unknown) => void): Promise<() => void> {
+  const instance = crypto.randomUUID();
+  let stopped = false;
+  await redis.subscribe(OUTBOX_CHANNEL, (sender) => {
+    if (!stopped && sender !== instance) outboxWritten(db, { remote: true });
+  });
+  const stopPublishing = onOutboxWritten(db, ({ remote }) => {
+    if (remote || stopped) return;
+    redis.publish(OUTBOX_CHANNEL, instance).catch((error: unknown) => warn("could not tell other instances of written events (Redis); they find them by polling", error));
+  });
+  return () => {
+    stopped = true;
+    stopPublishing();
+  };
+}
+
+/** Settles as `promise` does, or fails after `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** host:port/db of a Redis URL, without its credentials. */
+function describeRedisUrl(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return `${hostname}:${port || 6379}${pathname.length > 1 ? pathname : ""}`;
+}

@@ -1,0 +1,115 @@
+import crypto from "node:crypto";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, StartupError } from "../src/config.js";
+import { createApp } from "../src/app.js";
+import { silentLogger } from "../src/observability/logger.js";
+import { createScratchDatabase } from "./scratch-database.js";
+import { capturingLogger, startServer, type LoggedLine, type TestServer } from "./server.js";
+import { deleteRedisKeys, describeWithRedis, redisKeys } from "./redis-only.js";
+
+/** REDIS_URL on one server (docs/instances.md): a Redis that cannot be reached at start, or that fails later. */
+describe("REDIS_URL at start", () => {
+  it("must be a redis:// or rediss:// URL, its value not shown", () => {
+    expect(() => loadConfig({ REDIS_URL: "http://user:secret@cache:6379" })).toThrow(StartupError);
+    expect(() => loadConfig({ REDIS_URL: "http://user:secret@cache:6379" })).toThrow(/^Invalid configuration: REDIS_URL must be a Redis URL.*\(value not shown\)$/);
+    expect(loadConfig({ REDIS_URL: "rediss://user:secret@cache:6380/2" }).redisUrl).toBe("rediss://user:secret@cache:6380/2");
+    expect(loadConfig({}).redisPrefix).toBe("hubgraph:");
+  });
+
+  it("that cannot be reached stops the start with a StartupError naming REDIS_URL, without its password", async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const base = loadConfig();
+    const scratch = base.databaseUrl ? await createScratchDatabase(base.databaseUrl) : undefined;
+    try {
+      const config = { ...base, databaseUrl: scratch?.url, admin: undefined, redisUrl: `redis://:hunter2@127.0.0.1:${closedPort}` };
+      const started = createApp({ config, inMemory: true, logger: silentLogger() });
+      await expect(started).rejects.toThrow(StartupError);
+      await expect(started).rejects.toThrow(new RegExp(`^Cannot connect to Redis at 127\\.0\\.0\\.1:${closedPort} \\(REDIS_URL\\): `));
+      await expect(started).rejects.not.toThrow(/hunter2/);
+    } finally {
+      await scratch?.drop();
+    }
+  });
+});
+
+/** A TCP proxy to the local Redis that a test can cut (Redis gone: connections dropped, new ones refused) and restore. */
+async function cuttableProxy() {
+  const sockets = new Set<net.Socket>();
+  const serve = () =>
+    net.createServer((client) => {
+      const upstream = net.connect(6379, "127.0.0.1");
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on("error", () => {});
+        socket.on("close", () => (client.destroy(), upstream.destroy(), sockets.delete(socket)));
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+  let server = serve();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const stop = () => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut: stop,
+    async restore() {
+      server = serve();
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    },
+    close: stop,
+  };
+}
+
+describeWithRedis("Redis failing while the server runs", () => {
+  const prefix = `hubgraph-test-${crypto.randomUUID()}:`;
+  const lines: LoggedLine[] = [];
+  let proxy: Awaited<ReturnType<typeof cuttableProxy>>;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    proxy = await cuttableProxy();
+    server = await startServer({ redisUrl: proxy.url, redisPrefix: prefix, rateLimit: 1000, loginRateLimit: 2 }, capturingLogger((line) => lines.push(line)));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await proxy?.close();
+    await deleteRedisKeys(prefix);
+  });
+
+  const signIn = (username: string, password: string) => server.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", username, password } });
+
+  it("turns no request into an error: the limiters count in this process meanwhile, and say so; in Redis again once it is back", async () => {
+    const user = await server.user();
+    expect((await signIn("nobody-before", "wrong")).status).toBe(400);
+    expect((await redisKeys(`${prefix}rl:sign-in:`)).filter((key) => key.endsWith("name:nobody-before"))).toHaveLength(1);
+
+    await proxy.cut();
+    // Requests (the request limiter) and failed sign-ins (the sign-in limiters) are answered as usual…
+    expect((await server.rest("GET", "/members/me", { token: user.token })).status).toBe(200);
+    expect((await signIn("nobody-during", "wrong")).status).toBe(400);
+    expect((await signIn("nobody-during", "wrong")).status).toBe(400);
+    // …and still limited, by this process's own count.
+    expect((await signIn("nobody-during", "wrong")).status).toBe(429);
+    expect(lines.filter((line) => line.level === "error" || line.level === "fatal")).toEqual([]);
+    expect(lines.some((line) => line.level === "warn" && /rate limiter .*Redis \(REDIS_URL\) failed, counting in this process/.test(line.msg))).toBe(true);
+
+    await proxy.restore();
+    // The client library reconnects by itself (within its back-off of at most 2 s).
+    for (let waited = 0; ; waited += 100) {
+      expect((await signIn(`nobody-after-${waited}`, "wrong")).status).toBe(400);
+      if ((await redisKeys(`${prefix}rl:sign-in:`)).some((key) => key.includes(`nobody-after-${waited}`))) break;
+      if (waited > 5000) throw new Error("the limiter did not count in Redis again within 5 s");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+});

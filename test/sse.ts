@@ -1,0 +1,82 @@
+import { expect } from "vitest";
+import type { SubscriptionHub } from "../src/events/subscriptions.js";
+
+/** An open GraphQL subscription over SSE: what it has received so far (each with when), until closed. */
+export interface SseSubscription<T> {
+  /** Each message's `data`'s first field (the subscription's payload), in order. */
+  events: T[];
+  /** `performance.now()` when each of `events` arrived. */
+  receivedAt: number[];
+  errors: unknown[];
+  status: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a subscription at `url`/graphql (POST, Accept: text/event-stream, graphql-yoga's SSE) and collects
+ * its messages. Resolves once `hub` (the answering server's, src/events/subscriptions.ts) holds it, or it
+ * was refused with an error, or after 2 s.
+ */
+export async function subscribeOverSse<T>(
+  url: string,
+  hub: SubscriptionHub,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+  /** `lastEventId`: a reconnecting client's Last-Event-ID header. */
+  options: { lastEventId?: string } = {},
+): Promise<SseSubscription<T>> {
+  const controller = new AbortController();
+  const opened = hub.size;
+  const response = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+    signal: controller.signal,
+  });
+  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const events: T[] = [];
+  const receivedAt: number[] = [];
+  const errors: unknown[] = [];
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffered += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffered.indexOf("\n\n")) >= 0) {
+          const message = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = message.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5)).join("\n");
+          if (!data.trim()) continue;
+          const parsed = JSON.parse(data) as { data?: Record<string, T>; errors?: unknown[] };
+          if (parsed.errors) errors.push(...parsed.errors);
+          if (parsed.data) {
+            events.push(Object.values(parsed.data)[0]!);
+            receivedAt.push(performance.now());
+          }
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  // The subscription is registered once the server has run its `subscribe`.
+  for (let waited = 0; hub.size <= opened && waited < 2000 && !errors.length; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  return {
+    events,
+    receivedAt,
+    errors,
+    status: response.status,
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
