@@ -55,6 +55,71 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
 /** How soon a reader (the dispatcher, the subscriptions) looks again when events it could not read yet are waiting behind a transaction in flight. */
 export const PENDING_RETRY_MS = 10;
 
+/** A reader of the outbox run by `serialReads`. */
+export interface SerialReads<T> {
+  /** Reads now, or, while a read runs, once more after it (not once per call); answers the running read's value. */
+  run(): Promise<T | undefined>;
+  /** The read running now, if any. */
+  current(): Promise<T | undefined> | null;
+  stop(): void;
+}
+
+/**
+ * Runs an outbox reader (the dispatcher's drains, the subscriptions' reads) one read at a time. A read
+ * answers its value and whether events are written after what it read that it could not read yet (a
+ * transaction in flight holds them back): then it reads again after PENDING_RETRY_MS, twice as late each time
+ * that lasts (a long transaction anywhere on the server holds them), up to `maxPendingDelayMs` (the poll).
+ * A read that throws is reported to `failed`.
+ */
+export function serialReads<T>(read: () => Promise<{ value: T; pending: boolean }>, maxPendingDelayMs: number, failed: (error: unknown) => void): SerialReads<T> {
+  let running: Promise<T | undefined> | null = null;
+  let again = false;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 0;
+  const run = (): Promise<T | undefined> => {
+    if (stopped) return Promise.resolve(undefined);
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = read()
+      .then(
+        ({ value, pending }) => {
+          delay = pending ? Math.min(Math.max(maxPendingDelayMs, PENDING_RETRY_MS), delay ? delay * 2 : PENDING_RETRY_MS) : 0;
+          if (pending && !retry && !stopped) {
+            retry = setTimeout(() => {
+              retry = undefined;
+              void run();
+            }, delay);
+            retry.unref();
+          }
+          return value;
+        },
+        (error: unknown) => {
+          failed(error);
+          return undefined;
+        },
+      )
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void run();
+        }
+      });
+    return running;
+  };
+  return {
+    run,
+    current: () => running,
+    stop() {
+      stopped = true;
+      clearTimeout(retry);
+    },
+  };
+}
+
 /** Whether any event lies after `cursor`, readable or not yet (the outbox's (xid, id) index answers it): a reader that found nothing more to read looks again in a moment when so. */
 export async function writtenAfter(sql: SqlClient, cursor: OutboxCursor): Promise<boolean> {
   const [row] = await sql.query<{ written: boolean }>(

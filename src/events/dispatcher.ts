@@ -1,14 +1,14 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
-import { PENDING_RETRY_MS, readCommittedEvents, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
+import { readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
 
 /**
  * Delivery from the outbox, at least once (docs/events.md, "Delivery").
  *
  * Each consumer (plugin listeners, subscriptions, webhooks, an area's projection) has a durable cursor, its
  * row in `outbox_consumers`. A drain holds the consumer (a transaction-level advisory lock, tried, not waited
- * for) — so with N server instances
- * on one database each batch is handled by one instance, and the others pass — reads the events committed
+ * for) — so with N server instances on one database each batch is handled by one instance, and the others
+ * pass — reads the events committed
  * after the cursor in the outbox's commit-safe order (`readCommittedEvents`: an event whose lower id
  * commits late is still ahead of the cursor, never skipped), hands them to the consumer, and moves the
  * cursor, all in ONE transaction:
@@ -154,58 +154,35 @@ export function startDispatcher(options: {
 }): Dispatcher {
   const { db, consumers, pollMs, log, counted } = options;
   const retryAt = new Map<string, { at: number; delay: number }>();
-  let stopped = false;
-  let running: Promise<number> | null = null;
-  let again = false;
   let timer: NodeJS.Timeout | undefined;
-
-  let soon: NodeJS.Timeout | undefined;
-  let pendingDelay = 0;
-  const drainEvery = async (): Promise<number> => {
-    let total = 0;
-    let pendingSomewhere = false;
-    for (const consumer of consumers) {
-      const retry = retryAt.get(consumer.name);
-      if (retry && retry.at > Date.now()) continue;
-      try {
-        const { delivered, pending } = await drainAll(db, consumer);
-        retryAt.delete(consumer.name);
-        if (delivered) counted?.delivered(consumer.name, delivered);
-        total += delivered;
-        pendingSomewhere ||= pending;
-      } catch (error) {
-        const delay = Math.min(60_000, (retry?.delay ?? 500) * 2);
-        retryAt.set(consumer.name, { at: Date.now() + delay, delay });
-        counted?.failed(consumer.name);
-        log(`outbox consumer ${consumer.name} failed; its batch is retried in ${delay} ms`, error);
+  // One drain of every consumer at a time; again soon while events wait behind a transaction in flight.
+  const drains = serialReads(
+    async () => {
+      let total = 0;
+      let pending = false;
+      for (const consumer of consumers) {
+        const retry = retryAt.get(consumer.name);
+        if (retry && retry.at > Date.now()) continue;
+        try {
+          const drained = await drainAll(db, consumer);
+          retryAt.delete(consumer.name);
+          if (drained.delivered) counted?.delivered(consumer.name, drained.delivered);
+          total += drained.delivered;
+          pending ||= drained.pending;
+        } catch (error) {
+          const delay = Math.min(60_000, (retry?.delay ?? 500) * 2);
+          retryAt.set(consumer.name, { at: Date.now() + delay, delay });
+          counted?.failed(consumer.name);
+          log(`outbox consumer ${consumer.name} failed; its batch is retried in ${delay} ms`, error);
+        }
       }
-    }
-    // Written but held back by a transaction still in flight: look again in a moment, not at the next poll;
-    // a while later each time it stays so (a long transaction anywhere on the server holds it), up to the poll.
-    pendingDelay = pendingSomewhere ? Math.min(Math.max(pollMs, PENDING_RETRY_MS), pendingDelay ? pendingDelay * 2 : PENDING_RETRY_MS) : 0;
-    if (pendingSomewhere && !stopped && !soon) {
-      soon = setTimeout(() => {
-        soon = undefined;
-        void run();
-      }, pendingDelay);
-      soon.unref();
-    }
-    return total;
-  };
-  const run = (): Promise<number> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drainEvery().finally(() => {
-      running = null;
-      if (again && !stopped) {
-        again = false;
-        void run();
-      }
-    });
-    return running;
-  };
+      return { value: total, pending };
+    },
+    pollMs,
+    (error) => log("draining the outbox failed", error),
+  );
+  const run = async () => (await drains.run()) ?? 0;
+  let stopped = false;
   const schedule = () => {
     if (stopped || pollMs <= 0) return;
     timer = setTimeout(() => void run().finally(schedule), pollMs);
@@ -224,11 +201,12 @@ export function startDispatcher(options: {
         lastStarted = Date.now();
         void run();
       }, wait);
+      waking.unref();
     },
     async flush() {
       // A drain already running may have begun before what the caller wrote: wait for it, then drain anew
       // until one delivers nothing (consumers in their retry delay are tried now too).
-      await running?.catch(() => {});
+      await drains.current();
       retryAt.clear();
       let total = 0;
       for (;;) {
@@ -239,10 +217,10 @@ export function startDispatcher(options: {
     },
     async stop() {
       stopped = true;
+      drains.stop();
       clearTimeout(timer);
-      clearTimeout(soon);
       clearTimeout(waking);
-      await running?.catch(() => {});
+      await drains.current();
     },
   };
 }

@@ -4,17 +4,17 @@ import { backgroundSqlOf } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
 import { writtenRecordsOf } from "../common/write-path.js";
-import { onOutboxWritten, PENDING_RETRY_MS, readCommittedEvents, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
+import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
 
 /**
  * GraphQL subscriptions to domain events (docs/events.md, "Subscriptions").
  *
- * Every server reads the outbox itself for its subscribers (`SubscriptionHub.catchUp`, `tailOutbox`: an
+ * Every server reads the outbox itself for its subscribers (`SubscriptionHub.readNew`, run by `tailOutbox`: an
  * in-memory cursor in the outbox's commit-safe order, woken by this process's writes and polling for other
  * instances'; nothing is read while nobody subscribes), so the outbox is the one bus between instances and
  * a subscriber on any of them sees every event committed after it subscribed. Each batch is
- * checked against what each subscriber may read at that moment — in ONE statement per batch for all of
- * them, not a query per subscriber (`readableBy`) — then pushed to each subscription's queue:
+ * checked against what each subscriber may read at that moment — in one statement per batch for up to 50
+ * viewers at once, not a query per subscriber (`readableBy`) — then pushed to each subscription's queue:
  * - an event about a record is delivered to whoever may read that record now (the area's `visibleSql`); an
  *   event about a record that is gone (deleted) to whoever could read what it says it was (public and
  *   published: everyone; registered: signed-in callers), its actor and administrators;
@@ -66,10 +66,7 @@ export class SubscriptionHub {
   private readonly subscribers = new Set<Subscriber>();
   /** How far this server has read the outbox for its subscribers (null: nobody has subscribed yet). */
   private cursor: OutboxCursor | null = null;
-  private reading: Promise<void> | null = null;
-  private readAgain = false;
   /** A look again soon, while events are written but not yet readable (a transaction in flight holds them back). */
-  private pendingRead: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: PrismaClient) {}
 
@@ -231,37 +228,10 @@ export class SubscriptionHub {
   }
 
   /**
-   * Reads the events committed since the last read and publishes them; nothing while nobody subscribes.
-   * One read at a time; asked again meanwhile, it reads once more after.
+   * Reads the events committed since the last read and publishes them (nothing while nobody subscribes);
+   * answers whether more is written after them, not readable yet. `tailOutbox` runs it, one read at a time.
    */
-  catchUp(log: (line: string, error?: unknown) => void): void {
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = this.readNew()
-      .then((pending) => {
-        // Written but not yet readable: look again in a moment, not at the next poll (a wake-up from
-        // another instance can come before this server's snapshot may read what it committed).
-        if (!pending || this.pendingRead) return;
-        this.pendingRead = setTimeout(() => {
-          this.pendingRead = undefined;
-          this.catchUp(log);
-        }, PENDING_RETRY_MS);
-        this.pendingRead.unref();
-      })
-      .catch((error) => log("reading the outbox for subscriptions failed", error))
-      .finally(() => {
-        this.reading = null;
-        if (this.readAgain) {
-          this.readAgain = false;
-          this.catchUp(log);
-        }
-      });
-  }
-
-  /** Reads what is readable; answers whether more is written after it, not readable yet. */
-  private async readNew(): Promise<boolean> {
+  async readNew(): Promise<boolean> {
     const sql = backgroundSqlOf(this.db);
     while (this.subscribers.size && this.cursor) {
       const page = await readCommittedEvents(sql, this.cursor, 200);
@@ -276,7 +246,6 @@ export class SubscriptionHub {
 
   /** Ends every subscription (server shutdown). */
   closeAll(): void {
-    clearTimeout(this.pendingRead);
     for (const subscriber of [...this.subscribers]) this.drop(subscriber);
   }
 }
@@ -384,27 +353,23 @@ async function endOfOutbox(db: PrismaClient): Promise<OutboxCursor> {
 }
 
 /**
- * Keeps this server's subscribers fed: the hub reads the outbox when this process commits events (and
- * again 20 ms later, for events a transaction in flight held back) and every `pollMs` for other instances'.
- * While nobody subscribes, nothing is read.
+ * Keeps this server's subscribers fed: the hub reads the outbox when this process commits events, or
+ * another instance does (the Redis wake-up), every `pollMs` otherwise, and again soon while events wait
+ * behind a transaction in flight (`serialReads`). While nobody subscribes, nothing is read.
  */
 export function tailOutbox(db: PrismaClient, hub: SubscriptionHub, options: { pollMs: number; log: (line: string, error?: unknown) => void }): { stop(): void } {
-  let soon: NodeJS.Timeout | undefined;
-  const read = () => hub.size && hub.catchUp(options.log);
-  const stopWaking = onOutboxWritten(db, () => {
-    if (!hub.size) return;
-    read();
-    clearTimeout(soon);
-    soon = setTimeout(read, 20);
-    soon.unref();
-  });
+  const reads = serialReads(async () => ({ value: undefined, pending: await hub.readNew() }), options.pollMs, (error) =>
+    options.log("reading the outbox for subscriptions failed", error),
+  );
+  const read = () => void (hub.size && reads.run());
+  const stopWaking = onOutboxWritten(db, read);
   const poll = options.pollMs > 0 ? setInterval(read, options.pollMs) : undefined;
   poll?.unref();
   return {
     stop() {
       stopWaking();
       clearInterval(poll);
-      clearTimeout(soon);
+      reads.stop();
       hub.closeAll();
     },
   };
