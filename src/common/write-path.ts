@@ -24,7 +24,7 @@ import {
 } from "./records.js";
 import { recordScopeHeldSql, secludedScopeSql } from "./scope-kinds.js";
 import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
-import { sqlOf, type RequestContext } from "./context.js";
+import { anonymous, sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
 
 /**
@@ -89,7 +89,7 @@ export async function appendWindowEvents(tx: RequestContext & { tx: SqlClient },
   const crossed = (moment: Prisma.Sql, also: Prisma.Sql) =>
     Prisma.sql`(SELECT ${returning(info, records)} FROM ${table(info, "t")}
                  WHERE ${published} AND ${moment} > ${from} AND ${moment} <= ${to}${afterCreated(moment)} AND ${also}) AS record`;
-  const system = Object.assign(Object.create(tx) as RequestContext, { viewer: { user: null, via: "anonymous" } });
+  const system = Object.assign(Object.create(tx) as RequestContext, { viewer: anonymous });
   const [row] = await tx.tx.query<{ appended: number }>(Prisma.sql`
     WITH opened AS (${eventStatement(system, target, `${target.area}.windowOpened` as EventType, crossed(up, Prisma.sql`(${down} IS NULL OR ${down} > ${up})`), [records.window.up])} RETURNING 1),
          closed AS (${eventStatement(system, target, `${target.area}.windowClosed` as EventType, crossed(down, Prisma.sql`${down} > ${up}`), [records.window.down])} RETURNING 1)

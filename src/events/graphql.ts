@@ -1,9 +1,7 @@
-import { Prisma } from "../generated/prisma/client.js";
 import { builder } from "../graphql/builder.js";
-import { sqlClientOf } from "../db/sql.js";
 import { badInput, notFound } from "../common/errors.js";
 import { eventCatalogue } from "../common/events.js";
-import { column, modelInfo, table, visibleSql } from "../common/records.js";
+import { findVisible } from "../common/records.js";
 import { scopeKind } from "../common/scope-kinds.js";
 import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
 import type { StoredEvent } from "../common/outbox.js";
@@ -84,11 +82,7 @@ function recordChangedSubscription(written: WrittenRecords & { changedSubscripti
       authScopes: { public: true },
       args: { id: t.arg.int({ required: true }) },
       subscribe: async (_root, { id }, ctx) => {
-        const info = modelInfo(ctx.db, written.records.model);
-        const [seen] = await sqlClientOf(ctx.db).query(
-          Prisma.sql`SELECT 1 FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id} AND ${visibleSql(ctx.db, written.records, ctx.viewer)}`,
-        );
-        if (!seen) throw notFound(written.notFound(id));
+        if (!(await findVisible(ctx, written.records, id))) throw notFound(written.notFound(id));
         return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId));
       },
       resolve: deliver,

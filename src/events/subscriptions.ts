@@ -66,7 +66,6 @@ export class SubscriptionHub {
   private readonly subscribers = new Set<Subscriber>();
   /** How far this server has read the outbox for its subscribers (null: nobody has subscribed yet). */
   private cursor: OutboxCursor | null = null;
-  /** A look again soon, while events are written but not yet readable (a transaction in flight holds them back). */
 
   constructor(private readonly db: PrismaClient) {}
 
