@@ -98,7 +98,7 @@ async function main() {
       });
     }
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const rssBefore = rssMb(server.pid);
+    const rssBefore = server.memory()?.rssMb;
 
     const create = { method: "POST" as const, headers, body: JSON.stringify({ title: "Bench event [<id>]", pagetext: "Written by the events bench.", state: 1 }) };
     const flatOut = await load(server.url, create, { connections: 20, duration: SECONDS });
@@ -114,7 +114,7 @@ async function main() {
     console.log(`\n${SUBSCRIPTIONS} open subscriptions (${SUBSCRIPTIONS - WATCHERS} following one page each, ${WATCHERS} every new page), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     console.log(`creates flat out: ${flatOut.toFixed(0)}/s; at half (${rate}/s asked): ${half.toFixed(0)}/s for ${SECONDS} s`);
     console.log(`commit to receipt, ${latencies.length} receipts (of about ${expected}): p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${latencies.at(-1)} ms`);
-    console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${rssMb(server.pid)?.toFixed(0)} MB after the load`);
+    console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${server.memory()?.rssMb.toFixed(0)} MB after the load`);
   } finally {
     for (const stream of streams) stream.abort();
     await server.stop();
@@ -142,14 +142,6 @@ function load(base: string, request: { method: "POST"; headers: Record<string, s
       resolve(result["2xx"] / options.duration);
     });
   });
-}
-
-function rssMb(pid: number): number | null {
-  try {
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
-  } catch {
-    return null;
-  }
 }
 
 main().catch((error) => {
