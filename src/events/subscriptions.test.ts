@@ -172,4 +172,31 @@ describe("subscriptions over SSE", () => {
       await Promise.all([anonymous.close(), member.close(), outsider.close()]);
     }
   });
+
+  it("checks each batch against the subscriber's credential and rights now: a revoked token ends the stream with 401, a demoted administrator stops seeing private pages", async () => {
+    const holder = await server.user();
+    const formerAdmin = await server.user({ admin: true });
+    const revoked = await subscribe(eventsQuery, { types: ["wiki.pageCreated"] }, holder.token);
+    const demoted = await subscribe(eventsQuery, { types: ["wiki.pageCreated"] }, formerAdmin.token);
+    try {
+      const first = await server.rest("POST", "/wiki", { token: cast.manager.token, body: { title: "Private before", pagetext: "Text.", state: 1, access: 4, scope: "group", scope_id: cast.groupId } });
+      await eventually(() => demoted.events.length >= 1 || demoted.errors.length > 0);
+      expect(demoted.errors).toEqual([]);
+      expect(demoted.events.map((event) => event.recordId)).toEqual([first.body.id]);
+
+      expect((await server.rest("POST", "/developer/oauth/revoke", { form: { token: holder.token } })).status).toBe(200);
+      await server.app.db.prisma.user.update({ where: { id: formerAdmin.id }, data: { isAdmin: false } });
+      const second = await server.rest("POST", "/wiki", { token: cast.manager.token, body: { title: "Private after", pagetext: "Text.", state: 1, access: 4, scope: "group", scope_id: cast.groupId } });
+      const open = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Public after", pagetext: "Text.", state: 1 } });
+      expect([second.status, open.status]).toEqual([201, 201]);
+      await eventually(() => demoted.events.length >= 2 && revoked.errors.length >= 1);
+      await settle();
+      expect(demoted.events.map((event) => event.recordId)).toEqual([first.body.id, open.body.id]);
+      expect(revoked.events).toEqual([]);
+      expect(revoked.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "UNAUTHENTICATED" }) })]);
+      expect(hubOf(server.app.db.prisma).size).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([revoked.close(), demoted.close()]);
+    }
+  });
 });
