@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
-import type { StoredEvent } from "../common/outbox.js";
+import { outboxWritten, type StoredEvent } from "../common/outbox.js";
+import { outboxInsert } from "../common/events.js";
+import { sqlClientOf } from "../db/sql.js";
 import { subscribeOverSse } from "../../test/sse.js";
 import { hubOf, MAX_QUEUED } from "./subscriptions.js";
 
@@ -197,6 +199,29 @@ describe("subscriptions over SSE", () => {
       expect(hubOf(server.app.db.prisma).size).toBeGreaterThan(0);
     } finally {
       await Promise.all([revoked.close(), demoted.close()]);
+    }
+  });
+
+  it("never shows an anonymous record's actor to anyone but the actor and administrators", async () => {
+    // No area writes anonymous records yet (the forum will): the event is appended as the kit appends any
+    // event no write makes, about a public page, so every subscriber may read it and only the actor differs.
+    const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Anonymous post stand-in", pagetext: "Text.", state: 1 } });
+    const query = `subscription($id: Int!) { wikiPageChanged(id: $id) { id type recordId actorId } }`;
+    const [nobody, stranger, actor, admin] = await Promise.all([
+      subscribe(query, { id: page.body.id }),
+      subscribe(query, { id: page.body.id }, cast.bob.token),
+      subscribe(query, { id: page.body.id }, cast.alice.token),
+      subscribe(query, { id: page.body.id }, cast.admin.token),
+    ]);
+    try {
+      await sqlClientOf(server.app.db.prisma).query(
+        outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId: page.body.id, actorId: cast.alice.id, anonymous: true, scope: "site", scopeId: 0, visibility: "public", published: true, changed: ["pagetext"], payload: { id: page.body.id } }),
+      );
+      outboxWritten(server.app.db.prisma);
+      await eventually(() => [nobody, stranger, actor, admin].every((subscription) => subscription.events.length >= 1));
+      expect([nobody, stranger, actor, admin].map((subscription) => subscription.events.map((event) => event.actorId))).toEqual([[null], [null], [cast.alice.id], [cast.alice.id]]);
+    } finally {
+      await Promise.all([nobody.close(), stranger.close(), actor.close(), admin.close()]);
     }
   });
 });
