@@ -1,4 +1,4 @@
-// npm run bench:events -- [--subscriptions N] [--seconds S]: how fast committed events reach subscribers
+// npm run bench:events -- [--subscriptions N] [--seconds S] [--instances 1|2]: how fast committed events reach subscribers
 // (issue 14, "Events are fast and bounded"). On a scratch PostgreSQL database (DATABASE_URL names the
 // server), the production build serves N open SSE subscriptions: N - 10 follow one page each
 // (wikiPageChanged), 10 follow every page created (events). Creates run first flat out for S seconds (the
@@ -14,13 +14,22 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import pg from "pg";
-import { productionStartArguments, startChildServer } from "./servers.js";
+import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { subscriptions: { type: "string", default: "1000" }, seconds: { type: "string", default: "10" } } });
+const { values } = parseArgs({
+  options: { subscriptions: { type: "string", default: "1000" }, seconds: { type: "string", default: "10" }, instances: { type: "string", default: "1" } },
+});
 const SUBSCRIPTIONS = Number(values.subscriptions);
 const SECONDS = Number(values.seconds);
+/** 2: two server instances on the database with REDIS_URL (default redis://127.0.0.1:6379); writes go to the first, every subscription to the second. */
+const INSTANCES = Number(values.instances);
+if (INSTANCES !== 1 && INSTANCES !== 2) {
+  console.error("--instances takes 1 or 2");
+  process.exit(2);
+}
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WATCHERS = 10;
 const ADMIN = { username: "bench-admin", password: "bench-events-password-42" };
 
@@ -41,14 +50,30 @@ async function main() {
   url.pathname = `/${database}`;
   console.log(`Building the server (npm run build)… scratch database ${database}`);
   execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-  const logPath = path.join(os.tmpdir(), `hubgraph-bench-events-${process.pid}.log`);
-  const server = await startChildServer({
-    name: "hubgraph",
-    nodeArguments: productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))),
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url.toString(), RATE_LIMIT: "0", LOGIN_RATE_LIMIT: "0", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
-    logPath,
-  });
+  const started: ChildServer[] = [];
+  for (let instance = 1; instance <= INSTANCES; instance++) {
+    started.push(
+      await startChildServer({
+        name: `hubgraph-${instance}`,
+        nodeArguments: productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))),
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_ENV: "production",
+          DATABASE_URL: url.toString(),
+          RATE_LIMIT: "0",
+          LOGIN_RATE_LIMIT: "0",
+          ADMIN_USERNAME: ADMIN.username,
+          ADMIN_PASSWORD: ADMIN.password,
+          ...(INSTANCES > 1 ? { REDIS_URL, REDIS_PREFIX: `hubgraph-bench-${process.pid}:` } : {}),
+        },
+        logPath: path.join(os.tmpdir(), `hubgraph-bench-events-${process.pid}-${instance}.log`),
+      }),
+    );
+  }
+  // The writer's instance, and the subscribers' (the same one unless --instances 2).
+  const server = started[0]!;
+  const subscribed = started.at(-1)!;
   const streams: AbortController[] = [];
   try {
     const token = await signIn(server.url);
@@ -73,7 +98,7 @@ async function main() {
     const open = (query: string, variables: Record<string, unknown>, onEvent?: (event: { occurredAt: string; recordId: number }) => void) => {
       const controller = new AbortController();
       streams.push(controller);
-      void fetch(`${server.url}/graphql`, {
+      void fetch(`${subscribed.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "text/event-stream" },
         body: JSON.stringify({ query, variables }),
@@ -108,7 +133,7 @@ async function main() {
       });
     }
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const rssBefore = server.memory()?.rssMb;
+    const rssBefore = subscribed.memory()?.rssMb;
 
     const create = { method: "POST" as const, headers, body: JSON.stringify({ title: "Bench event [<id>]", pagetext: "Written by the events bench.", state: 1 }) };
     const flatOut = await load(server.url, create, { connections: 20, duration: SECONDS });
@@ -124,15 +149,16 @@ async function main() {
     const [upper, lower] = [fromStart, fromAnswer].map((values) => values.sort((a, b) => a - b));
     const expected = half.answered.size * WATCHERS;
     const figures = (values: number[]) => `p50 ${quantile(values, 0.5)} ms, p99 ${quantile(values, 0.99)} ms, max ${values.at(-1)} ms`;
-    console.log(`\n${SUBSCRIPTIONS} open subscriptions (${SUBSCRIPTIONS - WATCHERS} following one page each, ${WATCHERS} every new page), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    const where = INSTANCES > 1 ? "on a second instance (Redis between them), the creates on the first" : "on one instance";
+    console.log(`\n${SUBSCRIPTIONS} open subscriptions ${where} (${SUBSCRIPTIONS - WATCHERS} following one page each, ${WATCHERS} every new page), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     console.log(`creates flat out: ${flatOut.rate.toFixed(0)}/s; at half (${rate}/s asked): ${half.rate.toFixed(0)}/s for ${SECONDS} s, writer's p50 ${half.p50.toFixed(1)} ms`);
     console.log(`commit to receipt, ${upper!.length} receipts (of ${expected}); the commit lies between the two clocks:`);
     console.log(`  from the writer's 201 (after the commit; a lower bound): ${figures(lower!)}`);
     console.log(`  from the transaction's start (before the commit; an upper bound): ${figures(upper!)}`);
-    console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${server.memory()?.rssMb.toFixed(0)} MB after the load`);
+    console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${subscribed.memory()?.rssMb.toFixed(0)} MB after the load`);
   } finally {
     for (const stream of streams) stream.abort();
-    await server.stop();
+    for (const instance of started) await instance.stop();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
   }
