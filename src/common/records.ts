@@ -43,6 +43,8 @@ export interface RecordsDeclaration {
    * their events are in that scope, so whoever may read the scope's private records learns of them.
    */
   selfScope?: string;
+  /** Records only administrators read (plugin records): every read, list, total and subscription finds none for anyone else. */
+  administratorsOnly?: true;
   /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
   managedBy?: (userId: number) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
@@ -416,6 +418,7 @@ export function visibleSql(
 ): Prisma.Sql {
   const user = viewer.user;
   if (user?.isAdmin) return Prisma.sql`TRUE`;
+  if (declaration.administratorsOnly) return Prisma.sql`FALSE`;
   const info = modelInfo(prisma, declaration.model);
   const access = accessSql(info, declaration, alias, viewer, listScope?.scope, purpose);
   const published = publishedSql(info, declaration, alias, now);

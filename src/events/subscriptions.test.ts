@@ -224,4 +224,17 @@ describe("subscriptions over SSE", () => {
       await Promise.all([nobody.close(), stranger.close(), actor.close(), admin.close()]);
     }
   });
+
+  it("applies the query limits to subscription documents: cost (fragments spread hundreds of times), aliases", async () => {
+    // 14 fields a spread, 400 spreads: a cost of 5,600 in some 830 tokens.
+    const costly = `subscription { events { ...All ${Array.from({ length: 399 }, () => "...All").join(" ")} } } fragment All on DomainEvent { id type area recordId actorId scope scopeId visibility published subjectId changed payload occurredAt }`;
+    const refused = await subscribe(costly);
+    expect(refused.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/costs \d+, more than the limit of 5000/) })]);
+    await refused.close();
+    const aliased = `subscription { events { ${Array.from({ length: 16 }, (_, index) => `a${index}: id`).join(" ")} } }`;
+    const tooMany = await subscribe(aliased);
+    expect(tooMany.errors.length).toBe(1);
+    await tooMany.close();
+    expect(hubOf(server.app.db.prisma).size).toBe(0);
+  });
 });

@@ -16,6 +16,8 @@ import {
   visit,
   type ASTNode,
   type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -122,8 +124,7 @@ const MAX_KEPT_VARIABLES_LENGTH = 1024;
  */
 function costLimitPlugin(): Plugin {
   const costs = new WeakMap<DocumentNode, Map<string, number>>();
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
+  const check = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
       // The cost depends on the variables only where they are page sizes (`limit`) or decide @skip and
       // @include: the key holds those alone, so a mutation's input (texts of any size, seldom sent twice
       // alike) does not stop its cost being kept. Measured without being written out first (a client's
@@ -156,8 +157,9 @@ function costLimitPlugin(): Plugin {
           errors: [limitError(`The query costs ${cost}, more than the limit of ${QUERY_LIMITS.maxCost}: ask for smaller pages (limit), fewer fields or fewer aliases.`)],
         });
       }
-    },
   };
+  // Subscriptions are not executed but subscribed to (yoga's onSubscribe): the same check, once, when one opens.
+  return { onExecute: check, onSubscribe: check };
 }
 
 /**

@@ -46,6 +46,12 @@ function untilAborted(sql: SqlClient, signal: AbortSignal): SqlClient {
 export const PLUGINS_CONSUMER = registerOutboxConsumer({
   name: "plugins",
   async handle(events, tx) {
+    // A statement of a listener's still running when its budget ends is cut off by the server: the budget
+    // rejects only statements sent after it, and ROLLBACK TO SAVEPOINT would wait for a running one, up to
+    // the pool's statement_timeout (30 s), holding back every outbox reader meanwhile.
+    if (events.some((event) => registeredPlugins().some((plugin) => plugin.listeners?.[event.type]))) {
+      await tx.query(Prisma.sql`SELECT set_config('statement_timeout', ${String(DEFAULT_BUDGET_MS)}, true)`);
+    }
     for (const event of events) await deliverToPlugins(tx, event);
   },
 });

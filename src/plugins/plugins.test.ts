@@ -6,6 +6,8 @@ import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../common/o
 import { GROUP_EVENTS } from "../groups/service.js";
 import { deliverToPlugins } from "./deliver.js";
 import { definePlugin, pluginFailures } from "./registry.js";
+import { hubOf } from "../events/subscriptions.js";
+import { subscribeOverSse } from "../../test/sse.js";
 
 let server: TestServer;
 let admin: TestUser;
@@ -117,6 +119,18 @@ describe("plugin records", () => {
     }
     expect([await rowCount(), await eventCount()]).toEqual([rows, events]);
     expect((await read(record.extension_id)).body).toEqual(record);
+
+    // Nor may they follow a record's changes: as if it did not exist (404), unlike an administrator.
+    const follow = `subscription($id: Int!) { pluginRecordChanged(id: $id) { id type } }`;
+    const hub = hubOf(server.app.db.prisma);
+    for (const token of [undefined, alice.token]) {
+      const refused = await subscribeOverSse(server.url, hub, follow, { id: record.extension_id }, token);
+      expect(refused.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "NOT_FOUND" }) })]);
+      await refused.close();
+    }
+    const followed = await subscribeOverSse(server.url, hub, follow, { id: record.extension_id }, admin.token);
+    expect(followed.errors).toEqual([]);
+    await followed.close();
   });
 
   it("refuses params that are not JSON with 400 naming params, and writes nothing", async () => {
@@ -412,8 +426,10 @@ describe("deliverToPlugins (the dispatcher's hook)", () => {
     await eventually(async () => (await count("aab.sleeper", "timeout")) > slept, 10_000);
     expect(await count("aaa.thrower", "error")).toBe(thrown + 1);
     expect(await count("aab.sleeper", "timeout")).toBe(slept + 1);
-    // groups.joinnotify (after both in folder order) still wrote the managers' notification.
-    const inbox = await notifications(manager.token);
-    expect(inbox.data.notifications.items.map((item: { payload: { applicantId: number } }) => item.payload.applicantId)).toContain(third.id);
+    // groups.joinnotify (after both in folder order) still wrote the managers' notification: visible once
+    // the batch commits (the timeout is counted before, within the batch).
+    const notified = async () =>
+      (await notifications(manager.token)).data.notifications.items.some((item: { payload: { applicantId: number } }) => item.payload.applicantId === third.id);
+    await eventually(notified, 10_000);
   });
 });

@@ -21,7 +21,7 @@ export type TriggerAccess = "public" | "registered" | "administrators";
 
 /** What a listener gets besides the event. */
 export interface ListenerContext {
-  /** The pool's SQL client: a listener's statements run outside any request's transaction. */
+  /** The dispatcher batch's transaction (under a savepoint of the listener's own), never a request's; refuses statements once the budget is over. */
   sql: SqlClient;
   /** The plugin record's `params`, parsed. */
   params: unknown;

@@ -17,7 +17,7 @@ import { illFormedTextPath, jsonDepth, jsonLength } from "../common/json-bounds.
  * enabled or not. They are for administrators only — reads and lists too (docs/decisions.md, "Plugins");
  * the code a record stands for is found by folder and element (src/plugins/registry.ts).
  */
-export const PLUGIN_RECORDS = records({ model: "PluginRecord", scoped: false, published: { field: "enabled", value: 1 } });
+export const PLUGIN_RECORDS = records({ model: "PluginRecord", scoped: false, published: { field: "enabled", value: 1 }, administratorsOnly: true });
 
 /** GET /plugins/list and `pluginRecords`: sort whitelist, defaults and search. */
 export const PLUGIN_LIST = listSpec({
