@@ -30,6 +30,7 @@ CREATE TABLE "webhook_deliveries" (
     "next_attempt_at" TIMESTAMP(3) NOT NULL,
     "lease_until" TIMESTAMP(3),
     "retry_from" TIMESTAMP(3) NOT NULL,
+    "replay_requested" BOOLEAN NOT NULL DEFAULT false,
     "last_status" INTEGER,
     "last_error" TEXT,
     "created" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
