@@ -243,7 +243,7 @@ async function withAttempts(ctx: RequestContext, rows: Record<string, unknown>[]
     ? await sqlOf(ctx).query<Record<string, unknown>>(Prisma.sql`
         SELECT delivery_id::text AS "deliveryId", id::text AS id, attempted_at AS "attemptedAt", outcome, status, duration_ms AS "durationMs", response, error, replay
           FROM (SELECT a.*, row_number() OVER (PARTITION BY delivery_id ORDER BY id DESC) AS n FROM webhook_attempts a WHERE delivery_id = ANY(${ids}::bigint[])) AS latest
-         WHERE n <= ${MAX_ATTEMPTS_SHOWN} ORDER BY id DESC`)
+         WHERE n <= ${MAX_ATTEMPTS_SHOWN} ORDER BY latest.id DESC`)
     : [];
   const byDelivery = new Map<string, AttemptRow[]>();
   for (const { deliveryId, ...attempt } of attempts) {
