@@ -11,6 +11,9 @@ import { allowedRanges, checkDestination, RefusedDestination } from "./addresses
 import { FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, queueDeliveries, startWebhookSender, type WebhookSender } from "./delivery.js";
 import { newSecret } from "./service.js";
 import { sendSigned } from "./send.js";
+import { Readable } from "node:stream";
+import { runCli } from "../cli/program.js";
+import { loadConfig } from "../config.js";
 
 /**
  * Webhooks end to end (docs/events.md, "Webhooks"): a real server over a real database, and a receiver this
@@ -474,5 +477,65 @@ describe("a receiver that is down", () => {
     await sending;
     for (const res of hanging) res.destroy();
     hanging.clear();
+  });
+});
+
+describe("the command line", () => {
+  /** Runs one `hubgraph` command in this process on the test server's database, 127.0.0.1 allowed as for the server. */
+  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = "";
+    let stderr = "";
+    const code = await runCli(
+      args,
+      { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: Readable.from([""]), env: process.env },
+      { database: server.app.db, config: { ...loadConfig(), ...serverConfig() } },
+    );
+    return { code, stdout, stderr };
+  }
+
+  it("creates an endpoint (its secret printed once), lists it and its deliveries, replays one, disables, enables and deletes it", async () => {
+    const created = await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.pageCreated, wiki.pageUpdated", "--description", "From the console"]);
+    expect(created.code, created.stderr).toBe(0);
+    const id = /^webhook endpoint (\d+): /m.exec(created.stdout)![1]!;
+    const secret = /^secret: (whsec_\S+)$/m.exec(created.stdout)![1]!;
+    expect(created.stderr).toContain("shown only now");
+    await page("Console page");
+    await deliver();
+    const [request] = at("/cli");
+    expect(() => new Webhook(secret).verify(request!.body, request!.headers as Record<string, string>)).not.toThrow();
+
+    const listed = await cli(["webhooks", "list"]);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+site\\s+yes\\s+0\\s+${base}/cli\\s+wiki.pageCreated,wiki.pageUpdated$`, "m"));
+    expect(listed.stdout).not.toContain("whsec_");
+    const deliveriesOut = await cli(["webhooks", "deliveries", id, "--json"]);
+    const [delivery] = JSON.parse(deliveriesOut.stdout) as { id: string; state: string; webhookId: string; attempts: unknown[] }[];
+    expect(delivery).toMatchObject({ state: "delivered", webhookId: request!.headers["webhook-id"], attempts: [expect.objectContaining({ outcome: "delivered" })] });
+    expect((await cli(["webhooks", "deliveries", id])).stdout).toMatch(new RegExp(`^${delivery!.id}\\s+\\d+\\s+wiki.pageCreated\\s+delivered\\s+1\\s+204`, "m"));
+
+    const replayed = await cli(["webhooks", "replay", delivery!.id]);
+    expect(replayed.stdout).toContain(`delivery ${delivery!.id} (${delivery!.webhookId}) is sent again now`);
+    await sender.flush();
+    expect(at("/cli").map((each) => each.headers["webhook-id"])).toEqual([delivery!.webhookId, delivery!.webhookId]);
+
+    expect((await cli(["webhooks", "disable", id])).stdout).toContain(`webhook endpoint ${id} disabled`);
+    expect((await cli(["webhooks", "list"])).stdout).toContain("no: disabled by its owner");
+    expect((await cli(["webhooks", "enable", id])).stdout).toContain(`webhook endpoint ${id} enabled`);
+    expect((await cli(["webhooks", "delete", id])).stdout).toContain(`webhook endpoint ${id} deleted`);
+    expect((await cli(["webhooks", "list"])).stdout).toContain("no webhook endpoints");
+  });
+
+  it("names the bad argument: a private URL, an unknown event type; a group endpoint needs an owner who manages the group", async () => {
+    const privateUrl = await cli(["webhooks", "create", "http://10.0.0.1/hook", "--events", "wiki.pageCreated"]);
+    expect(privateUrl.code).toBe(2);
+    expect(privateUrl.stderr).toMatch(/^error: <url> must not reach a loopback, private, link-local or other non-public address \(10\.0\.0\.1: private\)/);
+    const badType = await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.nothing"]);
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toContain("--events wiki.nothing is not an event type");
+    expect((await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.pageCreated", "--group", String(cast.groupId)])).code).toBe(2);
+    const notManager = await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.pageCreated", "--group", String(cast.groupId), "--owner", cast.alice.username]);
+    expect(notManager).toMatchObject({ code: 1, stderr: "error: Only the group's managers can manage its webhook endpoints.\n" });
+    const managed = await cli(["webhooks", "create", `${base}/cli-group`, "--events", "wiki.pageCreated", "--group", String(cast.groupId), "--owner", cast.manager.username]);
+    expect(managed.code, managed.stderr).toBe(0);
+    expect((await cli(["webhooks", "list", "--group", String(cast.groupId)])).stdout).toContain(`group ${cast.groupId}`);
   });
 });
