@@ -65,13 +65,14 @@ interface CandidateEndpoint {
 /** Queues the batch's deliveries (stage 1, above): through `tx`, the dispatcher's transaction. */
 export async function queueDeliveries(db: PrismaClient, events: StoredEvent[], tx: SqlClient): Promise<number> {
   const types = [...new Set(events.map((event) => event.type))];
+  const groups = [...new Set(events.filter((event) => event.scope === "group").map((event) => event.scopeId))];
   const endpoints = await tx.query<CandidateEndpoint>(Prisma.sql`
     SELECT e.id, e.scope, e.scope_id AS "scopeId", e.event_types AS "eventTypes", e.created_by AS "ownerId", u.username AS "ownerName",
            COALESCE(u.is_admin, false) AS "ownerIsAdmin",
            (e.scope = 'site' OR COALESCE(u.is_admin, false)
              OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = e.scope_id AND m.user_id = e.created_by AND m.status = 'member' AND m.manager)) AS "ownerManages"
       FROM webhook_endpoints e LEFT JOIN users u ON u.id = e.created_by
-     WHERE e.enabled AND e.event_types && ${types}::text[]`);
+     WHERE e.enabled AND e.event_types && ${types}::text[] AND (e.scope = 'site' OR (e.scope = 'group' AND e.scope_id = ANY(${groups}::int[])))`);
   if (!endpoints.length) return 0;
   // A group endpoint whose owner no longer manages the group (or is gone) receives nothing more: it is
   // disabled, with the reason, in this transaction; a manager (or an administrator) may enable it again.

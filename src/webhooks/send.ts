@@ -67,7 +67,7 @@ export async function sendSigned(request: SignedRequest): Promise<AttemptResult>
       settled = true;
       clearTimeout(deadline);
       req.destroy();
-      resolve({ ...result, durationMs: took() });
+      resolve({ ...result, error: result.error && result.error.slice(0, RESPONSE_EXCERPT_BYTES), durationMs: took() });
     };
     const req = client.request({
       protocol: url.protocol,
@@ -95,7 +95,8 @@ export async function sendSigned(request: SignedRequest): Promise<AttemptResult>
       const chunks: Buffer[] = [];
       let length = 0;
       const done = () => {
-        const response = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8");
+        // PostgreSQL text holds no NUL: a receiver's binary answer must not make the attempt unrecordable.
+        const response = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8").replaceAll("\u0000", "\uFFFD");
         if (status >= 200 && status < 300) return finish({ outcome: "delivered", status, response, error: null });
         const error = status >= 300 && status < 400 ? `redirect${res.headers.location ? ` to ${res.headers.location}` : ""} not followed` : `answered ${status}`;
         finish({ outcome: "http_error", status, response, error });

@@ -28,7 +28,7 @@ interface Received {
 }
 
 /** What the receiver does for a path: answer a status (after `delayMs`), or never answer (`hang`). */
-type Behaviour = { status: number; delayMs?: number; headers?: Record<string, string> } | "hang";
+type Behaviour = { status: number; delayMs?: number; headers?: Record<string, string>; body?: string } | "hang";
 
 const received: Received[] = [];
 const behaviour = new Map<string, Behaviour[]>();
@@ -74,7 +74,7 @@ beforeAll(async () => {
       const answers = behaviour.get(path) ?? [{ status: 204 }];
       const next = answers.length > 1 ? answers.shift()! : answers[0]!;
       if (next === "hang") return void hanging.add(res);
-      setTimeout(() => res.writeHead(next.status, next.headers).end(`answer ${next.status} to ${path}`), next.delayMs ?? 0);
+      setTimeout(() => res.writeHead(next.status, next.headers).end(next.body ?? `answer ${next.status} to ${path}`), next.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -250,6 +250,16 @@ describe("retries", () => {
     await sender.flush();
     expect(at("/down")).toHaveLength(delivery.attemptCount);
     expect((await graphql(ENDPOINT, { id: hook.id }, cast.admin.token)).data.webhookEndpoint).toMatchObject({ enabled: true, consecutiveFailures: delivery.attemptCount });
+  });
+
+  it("keeps the first KB of an answer as its excerpt, NUL bytes and all (PostgreSQL text holds none: the attempt was not recorded)", async () => {
+    answer("/binary", { status: 500, body: `\u0000binary${"x".repeat(5000)}` });
+    const hook = await endpoint("/binary");
+    await page("Binary answer");
+    await deliver();
+    const [delivery] = await deliveries(hook.id);
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0].response).toBe(`\uFFFDbinary${"x".repeat(1024 - 7)}`);
   });
 });
 

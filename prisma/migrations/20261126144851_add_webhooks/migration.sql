@@ -58,6 +58,9 @@ CREATE TABLE "webhook_attempts" (
 CREATE INDEX "webhook_endpoints_scope_scope_id_id_idx" ON "webhook_endpoints"("scope", "scope_id", "id");
 
 -- CreateIndex
+CREATE INDEX "webhook_endpoints_event_types_idx" ON "webhook_endpoints" USING GIN ("event_types");
+
+-- CreateIndex
 CREATE INDEX "webhook_deliveries_state_next_attempt_at_idx" ON "webhook_deliveries"("state", "next_attempt_at");
 
 -- CreateIndex
