@@ -76,9 +76,9 @@ export async function checkDestination(text: string, allowed: Range[], lookup: t
     try {
       addresses = await lookup(host, { all: true, verbatim: true });
     } catch (error) {
-      throw new RefusedDestination(`its host ${host} cannot be resolved (${(error as NodeJS.ErrnoException).code ?? "no answer"})`);
+      throw new RefusedDestination(`must name a host that resolves (${host}: ${(error as NodeJS.ErrnoException).code ?? "no answer"})`);
     }
-    if (!addresses.length) throw new RefusedDestination(`its host ${host} has no address`);
+    if (!addresses.length) throw new RefusedDestination(`must name a host that resolves (${host} has no address)`);
   }
   for (const { address } of addresses) {
     const range = refusedRange(address, allowed);
