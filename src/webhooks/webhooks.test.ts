@@ -8,7 +8,7 @@ import type { StoredEvent } from "../common/outbox.js";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import { allEventsReadable } from "../../test/outbox.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
-import { FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, queueDeliveries, startWebhookSender, type WebhookSender } from "./delivery.js";
+import { FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, purgeWebhookDeliveries, queueDeliveries, startWebhookSender, type WebhookSender } from "./delivery.js";
 import { newSecret } from "./service.js";
 import { sendSigned } from "./send.js";
 import { Readable } from "node:stream";
@@ -175,6 +175,20 @@ describe("signing (Standard Webhooks)", () => {
   });
 });
 
+describe("waking", () => {
+  it("sends as soon as the batch that queued a delivery commits, without a poll (this sender never polls)", async () => {
+    await endpoint("/woken");
+    await page("Woken page");
+    await allEventsReadable(sql());
+    await server.app.dispatcher.flush();
+    for (const started = Date.now(); !at("/woken").length; ) {
+      if (Date.now() - started > 5000) throw new Error("the sender was not woken by the consumer's commit");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await sender.flush();
+  });
+});
+
 describe("retries", () => {
   it("retries after a 500, under the same webhook-id, about 5 s later, and records each attempt with its answer's excerpt", async () => {
     answer("/flaky", { status: 500 }, { status: 200 });
@@ -281,6 +295,9 @@ describe("disabling", () => {
       await deliver();
       expect(at("/dying")).toHaveLength(3);
       expect(await deliveries(hook.id)).toHaveLength(3);
+      const [waiting] = await deliveries(hook.id);
+      const replay = await graphql(`mutation ($id: ID!) { replayWebhookDelivery(id: $id) { id } }`, { id: waiting.id }, cast.admin.token);
+      expect(replay.errors?.[0]?.extensions).toMatchObject({ code: "CONFLICT", errors: [{ parameter: "id", message: expect.stringContaining("is disabled (3 failed attempts in a row): enable it first") }] });
       answer("/dying", { status: 200 });
       const enabled = await graphql(`mutation ($id: ID!) { updateWebhookEndpoint(id: $id, input: { enabled: true }) { enabled disabledReason consecutiveFailures } }`, { id: hook.id }, cast.admin.token);
       expect(enabled.data.updateWebhookEndpoint).toEqual({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
@@ -362,6 +379,21 @@ describe("who sees what", () => {
     expect(toGroup).toMatchObject({ id: event.id, anonymous: true, actorId: null });
     expect(toSite).toMatchObject({ id: event.id, anonymous: true, actorId: cast.member.id });
     expect([group.id, site.id]).toHaveLength(2);
+  });
+});
+
+describe("purge", () => {
+  it("deletes deliveries delivered or failed before WEBHOOK_RETENTION_HOURS, with their attempts, and keeps pending ones however old", async () => {
+    answer("/purged-pending", { status: 500 });
+    const done = await endpoint("/purged-done");
+    const pending = await endpoint("/purged-pending");
+    await page("Purged page");
+    await deliver();
+    await sql().query(Prisma.sql`UPDATE webhook_deliveries SET created = created - interval '30 days', completed_at = completed_at - interval '30 days', retry_from = retry_from - interval '30 days'`);
+    expect(await purgeWebhookDeliveries(server.app.db.prisma, 24 * 7)).toBe(1);
+    expect(await deliveries(done.id)).toEqual([]);
+    expect(await sql().query(Prisma.sql`SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ${Number(done.id)}`)).toEqual([]);
+    expect((await deliveries(pending.id)).map((delivery) => delivery.state)).toEqual(["pending"]);
   });
 });
 
