@@ -20,7 +20,7 @@ import { sendSigned, type AttemptOutcome, type AttemptResult } from "./send.js";
  *    may see it (`shownTo`: an anonymous record's actor hidden). No request is made here; a redelivered
  *    batch queues nothing twice (unique per endpoint and event).
  * 2. The sender (`startWebhookSender`, one per server) claims due deliveries — a lease, not a lock held
- *   over the request — sends them outside any transaction, at most WEBHOOK_CONCURRENCY at once, records
+ *    over the request — sends them outside any transaction, at most WEBHOOK_CONCURRENCY at once, records
  *    each attempt, and marks the delivery delivered, due again later (doubling delays), or failed once its
  *    retry window is over. A server killed in the middle leaves the lease to expire: the delivery is due
  *    again, under the same `webhook-id`.
