@@ -139,6 +139,9 @@ describeOnPostgres("webhooks across a kill -9", "two server processes in turn on
       for (const request of received) webhookIds.set(request.eventId, (webhookIds.get(request.eventId) ?? new Set()).add(request.webhookId));
       for (const event of events) expect([...webhookIds.get(event.id)!]).toEqual([`msg_${event.id}_${endpointId}`]);
       expect(new Set(received.map((request) => request.eventId)).size).toBe(PAGES);
+      // The restarted server counted its attempts for /metrics (loopback callers need no token).
+      const metrics = await (await fetch(`${second.url}/metrics`)).text();
+      expect(Number(/^hubgraph_webhook_attempts_total\{outcome="delivered"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(PAGES - beforeRestart);
       console.log(`webhooks across a kill -9: ${beforeRestart} of ${PAGES} events arrived before the kill, ${received.length - PAGES} arrived twice`);
     } finally {
       await client.end();

@@ -55,7 +55,10 @@ const senderFor = (overrides: { webhookDisableAfterFailures?: number; webhookAll
     pollMs: 0,
     log: () => {},
     now,
+    counted: { attempted: (outcome) => counted.attempts.push(outcome), failed: () => void counted.failed++, disabled: () => void counted.disabled++ },
   });
+/** What the test's sender counted for /metrics (the server's own sender counts into its registry the same way). */
+const counted = { attempts: [] as string[], failed: 0, disabled: 0 };
 const serverConfig = () => ({
   webhookAllowedAddresses: ["127.0.0.1"],
   webhookTimeoutMs: TIMEOUT_MS,
@@ -172,6 +175,7 @@ describe("signing (Standard Webhooks)", () => {
     const [delivery] = await deliveries(hook.id);
     expect(delivery).toMatchObject({ state: "delivered", attemptCount: 1, webhookId: headers["webhook-id"], payload: request!.body, lastStatus: 204 });
     expect(delivery.attempts).toEqual([expect.objectContaining({ outcome: "delivered", status: 204, response: "", error: null, replay: false })]);
+    expect(counted.attempts).toContain("delivered");
   });
 });
 
@@ -244,6 +248,7 @@ describe("retries", () => {
     }
     const [delivery] = await deliveries(hook.id);
     expect(delivery.state).toBe("failed");
+    expect(counted.failed).toBe(1);
     const times = delivery.attempts.map((attempt: any) => new Date(attempt.attemptedAt).getTime()).reverse() as number[];
     expect(delivery.attemptCount).toBe(at("/down").length);
     expect(times.length).toBe(Math.min(delivery.attemptCount, 50));
@@ -289,6 +294,7 @@ describe("disabling", () => {
       expect(at("/dying")).toHaveLength(3);
       const state = (await graphql(ENDPOINT, { id: hook.id }, cast.admin.token)).data.webhookEndpoint;
       expect(state).toMatchObject({ enabled: false, disabledReason: "3 failed attempts in a row", consecutiveFailures: 3 });
+      expect(counted.disabled).toBe(1);
       // Disabled: due or not, nothing is sent, and new events are not queued for it.
       await page("Dying 4");
       clock.offset += 3600_000;
