@@ -185,6 +185,9 @@ export function startWebhookSender(options: {
       WITH due AS (
         SELECT d.id, d.replay_requested FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
          WHERE d.state = 'pending' AND d.next_attempt_at <= ${utcTimestamp(moment)} AND (d.lease_until IS NULL OR d.lease_until < ${utcTimestamp(moment)})
+           -- A group endpoint's deliveries go out only while its owner manages the group (or is an administrator), as when they were queued.
+           AND (e.scope = 'site' OR EXISTS (SELECT 1 FROM users u WHERE u.id = e.created_by AND u.is_admin)
+                OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = e.scope_id AND m.user_id = e.created_by AND m.status = 'member' AND m.manager))
          ORDER BY d.next_attempt_at, d.id
          LIMIT ${limit}
          FOR UPDATE OF d SKIP LOCKED),

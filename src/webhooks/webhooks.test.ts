@@ -346,14 +346,22 @@ describe("who sees what", () => {
     expect(unknown.errors?.[0]?.extensions?.errors?.[0]).toEqual({ parameter: "eventTypes", message: expect.stringContaining("wiki.nothing is not an event type") });
   });
 
-  it("queues for a group endpoint only its group's events, and nothing once its owner no longer manages the group (then it is disabled)", async () => {
+  it("queues for a group endpoint only its group's events, and sends and queues nothing once its owner no longer manages the group (then it is disabled)", async () => {
     const hook = await endpoint("/owned", { token: cast.manager.token, scope: "group", scopeId: cast.groupId });
+    const retried = await endpoint("/owned-retried", { token: cast.manager.token, scope: "group", scopeId: cast.groupId });
+    answer("/owned-retried", { status: 500 });
     const inGroup = await page("In the group", { token: cast.member.token, groupId: cast.groupId });
     await page("On the site");
     await deliver();
     expect(at("/owned").map((request) => JSON.parse(request.body).data.recordId)).toEqual([inGroup]);
+    expect(at("/owned-retried")).toHaveLength(1);
     await sql().query(Prisma.sql`UPDATE group_members SET manager = false WHERE group_id = ${cast.groupId} AND user_id = ${cast.manager.id}`);
     try {
+      // What was queued before is not sent to a former manager either, however due.
+      clock.offset += 3600_000;
+      await sender.flush();
+      expect(at("/owned-retried")).toHaveLength(1);
+      expect((await deliveries(retried.id)).map((delivery) => delivery.state)).toEqual(["pending"]);
       await page("After the demotion", { token: cast.member.token, groupId: cast.groupId });
       await deliver();
       expect(at("/owned")).toHaveLength(1);
