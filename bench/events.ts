@@ -1,24 +1,35 @@
-// npm run bench:events -- [--subscriptions N] [--seconds S]: how fast committed events reach subscribers
+// npm run bench:events -- [--subscriptions N] [--seconds S] [--instances 1|2]: how fast committed events reach subscribers
 // (issue 14, "Events are fast and bounded"). On a scratch PostgreSQL database (DATABASE_URL names the
 // server), the production build serves N open SSE subscriptions: N - 10 follow one page each
 // (wikiPageChanged), 10 follow every page created (events). Creates run first flat out for S seconds (the
 // create's maximum here), then at half that rate for S seconds, while the 10 all-page subscribers time
-// each event from its commit (the event's occurredAt, the writing transaction's time) to its receipt.
+// each event's receipt from before and after its commit (the writing transaction's start, and the writer's
+// 201).
 // Traffic goes to 127.0.0.1 only, bounded in count and time.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import { createRequire } from "node:module";
 import pg from "pg";
-import { productionStartArguments, startChildServer } from "./servers.js";
+import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
 
+const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { subscriptions: { type: "string", default: "1000" }, seconds: { type: "string", default: "10" } } });
+const { values } = parseArgs({
+  options: { subscriptions: { type: "string", default: "1000" }, seconds: { type: "string", default: "10" }, instances: { type: "string", default: "1" } },
+});
 const SUBSCRIPTIONS = Number(values.subscriptions);
 const SECONDS = Number(values.seconds);
+/** 2: two server instances on the database with REDIS_URL (default redis://127.0.0.1:6379); writes go to the first, every subscription to the second. */
+const INSTANCES = Number(values.instances);
+if (INSTANCES !== 1 && INSTANCES !== 2) {
+  console.error("--instances takes 1 or 2");
+  process.exit(2);
+}
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WATCHERS = 10;
 const ADMIN = { username: "bench-admin", password: "bench-events-password-42" };
 
@@ -39,14 +50,30 @@ async function main() {
   url.pathname = `/${database}`;
   console.log(`Building the server (npm run build)… scratch database ${database}`);
   execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-  const logPath = path.join(os.tmpdir(), `hubgraph-bench-events-${process.pid}.log`);
-  const server = await startChildServer({
-    name: "hubgraph",
-    nodeArguments: productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))),
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url.toString(), RATE_LIMIT: "0", LOGIN_RATE_LIMIT: "0", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
-    logPath,
-  });
+  const started: ChildServer[] = [];
+  for (let instance = 1; instance <= INSTANCES; instance++) {
+    started.push(
+      await startChildServer({
+        name: `hubgraph-${instance}`,
+        nodeArguments: productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))),
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_ENV: "production",
+          DATABASE_URL: url.toString(),
+          RATE_LIMIT: "0",
+          LOGIN_RATE_LIMIT: "0",
+          ADMIN_USERNAME: ADMIN.username,
+          ADMIN_PASSWORD: ADMIN.password,
+          ...(INSTANCES > 1 ? { REDIS_URL, REDIS_PREFIX: `hubgraph-bench-${process.pid}:` } : {}),
+        },
+        logPath: path.join(os.tmpdir(), `hubgraph-bench-events-${process.pid}-${instance}.log`),
+      }),
+    );
+  }
+  // The writer's instance, and the subscribers' (the same one unless --instances 2).
+  const server = started[0]!;
+  const subscribed = started.at(-1)!;
   const streams: AbortController[] = [];
   try {
     const token = await signIn(server.url);
@@ -62,12 +89,16 @@ async function main() {
       pages.push(...made.map((page) => page.id));
     }
     // The subscriptions: followers of one page each (anonymous), and the watchers of every new page.
-    const latencies: number[] = [];
+    // Two clocks per event, both this machine's: its commit lies between them.
+    // - from the transaction's start (occurredAt, ms): an upper bound; it adds the create's own time, lock waits included;
+    // - from the moment the writer had its 201 (after the commit): a lower bound, which the receipt can even precede.
+    const fromStart: number[] = [];
+    const receipts = new Map<number, number[]>();
     let counting = false;
-    const open = (query: string, variables: Record<string, unknown>, onEvent?: (event: { occurredAt: string }) => void) => {
+    const open = (query: string, variables: Record<string, unknown>, onEvent?: (event: { occurredAt: string; recordId: number }) => void) => {
       const controller = new AbortController();
       streams.push(controller);
-      void fetch(`${server.url}/graphql`, {
+      void fetch(`${subscribed.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "text/event-stream" },
         body: JSON.stringify({ query, variables }),
@@ -83,7 +114,7 @@ async function main() {
             while ((end = buffered.indexOf("\n\n")) >= 0) {
               const data = buffered.slice(0, end).split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5)).join("");
               buffered = buffered.slice(end + 2);
-              const event = data.trim() ? (JSON.parse(data) as { data?: { events?: { occurredAt: string } } }).data?.events : undefined;
+              const event = data.trim() ? (JSON.parse(data) as { data?: { events?: { occurredAt: string; recordId: number } } }).data?.events : undefined;
               if (event) onEvent(event);
             }
           }
@@ -92,32 +123,42 @@ async function main() {
     };
     for (let index = 0; index < SUBSCRIPTIONS - WATCHERS; index++) open(`subscription($id: Int!) { wikiPageChanged(id: $id) { id type } }`, { id: pages[index % pages.length] });
     for (let index = 0; index < WATCHERS; index++) {
-      open(`subscription { events(types: ["wiki.pageCreated"]) { id occurredAt } }`, {}, (event) => {
-        // occurredAt is the writing transaction's time (ms, UTC): commit to receipt, plus the transaction's own few ms.
-        if (counting) latencies.push(Date.now() - Date.parse(`${event.occurredAt}`));
+      open(`subscription { events(types: ["wiki.pageCreated"]) { id recordId occurredAt } }`, {}, (event) => {
+        if (!counting) return;
+        const now = Date.now();
+        fromStart.push(now - Date.parse(`${event.occurredAt}`));
+        const seen = receipts.get(event.recordId);
+        if (seen) seen.push(now);
+        else receipts.set(event.recordId, [now]);
       });
     }
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const rssBefore = server.memory()?.rssMb;
+    const rssBefore = subscribed.memory()?.rssMb;
 
     const create = { method: "POST" as const, headers, body: JSON.stringify({ title: "Bench event [<id>]", pagetext: "Written by the events bench.", state: 1 }) };
     const flatOut = await load(server.url, create, { connections: 20, duration: SECONDS });
-    const rate = Math.max(1, Math.floor(flatOut / 2));
+    const rate = Math.max(1, Math.floor(flatOut.rate / 2));
     // What the flat-out phase left on its way to the subscribers arrives first, outside the measured window.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     counting = true;
     const half = await load(server.url, create, { connections: 20, duration: SECONDS, overallRate: rate });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     counting = false;
-    latencies.sort((a, b) => a - b);
-    const expected = Math.round(half * SECONDS) * WATCHERS;
-    console.log(`\n${SUBSCRIPTIONS} open subscriptions (${SUBSCRIPTIONS - WATCHERS} following one page each, ${WATCHERS} every new page), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-    console.log(`creates flat out: ${flatOut.toFixed(0)}/s; at half (${rate}/s asked): ${half.toFixed(0)}/s for ${SECONDS} s`);
-    console.log(`commit to receipt, ${latencies.length} receipts (of about ${expected}): p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${latencies.at(-1)} ms`);
-    console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${server.memory()?.rssMb.toFixed(0)} MB after the load`);
+    const fromAnswer: number[] = [];
+    for (const [id, answeredAt] of half.answered) for (const at of receipts.get(id) ?? []) fromAnswer.push(at - answeredAt);
+    const [upper, lower] = [fromStart, fromAnswer].map((values) => values.sort((a, b) => a - b));
+    const expected = half.answered.size * WATCHERS;
+    const figures = (values: number[]) => `p50 ${quantile(values, 0.5)} ms, p99 ${quantile(values, 0.99)} ms, max ${values.at(-1)} ms`;
+    const where = INSTANCES > 1 ? "on a second instance (Redis between them), the creates on the first" : "on one instance";
+    console.log(`\n${SUBSCRIPTIONS} open subscriptions ${where} (${SUBSCRIPTIONS - WATCHERS} following one page each, ${WATCHERS} every new page), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`creates flat out: ${flatOut.rate.toFixed(0)}/s; at half (${rate}/s asked): ${half.rate.toFixed(0)}/s for ${SECONDS} s, writer's p50 ${half.p50.toFixed(1)} ms`);
+    console.log(`commit to receipt, ${upper!.length} receipts (of ${expected}); the commit lies between the two clocks:`);
+    console.log(`  from the writer's 201 (after the commit; a lower bound): ${figures(lower!)}`);
+    console.log(`  from the transaction's start (before the commit; an upper bound): ${figures(upper!)}`);
+    console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${subscribed.memory()?.rssMb.toFixed(0)} MB after the load`);
   } finally {
     for (const stream of streams) stream.abort();
-    await server.stop();
+    for (const instance of started) await instance.stop();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
   }
@@ -133,13 +174,78 @@ async function signIn(base: string): Promise<string> {
   }
 }
 
-/** Answers per second of a fixed-time load (2xx only). */
-function load(base: string, request: { method: "POST"; headers: Record<string, string>; body: string }, options: { connections: number; duration: number; overallRate?: number }): Promise<number> {
+/**
+ * A fixed-time load of creates: answers per second (2xx), the writer's p50, and when each created page's 201
+ * arrived (by its id). Flat out, autocannon on `connections` connections; at a fixed rate, one request every
+ * 1/rate s on up to `connections` keep-alive connections (autocannon's own rate limit sends each second's
+ * quota at the start of the second, a burst every second, not a fixed rate). In a process of its own: the
+ * subscribers' receipts are timed on this thread, which the load must not hold up.
+ */
+function load(
+  base: string,
+  request: { method: "POST"; headers: Record<string, string>; body: string },
+  options: { connections: number; duration: number; overallRate?: number },
+): Promise<{ rate: number; p50: number; answered: Map<number, number> }> {
+  const source = `
+    const http = require("node:http");
+    const { autocannon: modulePath, url, request, options } = JSON.parse(process.env.BENCH_LOAD);
+    const answered = [];
+    const done = (ok, latencies) => {
+      latencies.sort((a, b) => a - b);
+      process.send({ ok, p50: latencies[Math.floor(latencies.length / 2)] ?? NaN, answered }, () => process.exit(0));
+    };
+    if (!options.overallRate) {
+      const onResponse = (status, body) => {
+        if (status !== 201) return;
+        try { answered.push([JSON.parse(body).id, Date.now()]); } catch {}
+      };
+      require(modulePath)({ url, ...request, idReplacement: true, ...options, requests: [{ ...request, onResponse }] }, (error, result) => {
+        if (error) return process.send({ error: String(error) }, () => process.exit(1));
+        done(result["2xx"], [result.latency.p50]);
+      });
+    } else {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+      const latencies = [];
+      let ok = 0, sent = 0, open = 0;
+      const started = performance.now();
+      const send = () => {
+        const at = performance.now();
+        const body = request.body.replace("[<id>]", "[" + Math.random().toString(36).slice(2) + "]");
+        open++;
+        const req = http.request(url, { method: request.method, headers: { ...request.headers, "content-length": Buffer.byteLength(body) }, agent }, (res) => {
+          const chunks = [];
+          res.on("data", (chunk) => chunks.push(chunk));
+          res.on("end", () => {
+            open--;
+            latencies.push(performance.now() - at);
+            if (res.statusCode === 201) {
+              ok++;
+              try { answered.push([JSON.parse(Buffer.concat(chunks).toString()).id, Date.now()]); } catch {}
+            }
+          });
+        });
+        req.on("error", () => open--);
+        req.end(body);
+      };
+      const tick = () => {
+        const elapsed = (performance.now() - started) / 1000;
+        if (elapsed >= options.duration) {
+          const wait = () => (open ? setTimeout(wait, 10) : done(ok, latencies));
+          return wait();
+        }
+        while (sent < Math.floor(elapsed * options.overallRate) + 1) { sent++; send(); }
+        setTimeout(tick, 1);
+      };
+      tick();
+    }`;
+  const BENCH_LOAD = JSON.stringify({ autocannon: require.resolve("autocannon"), url: `${base}/api/wiki`, request, options });
+  const child = spawn(process.execPath, ["-e", source], { env: { ...process.env, BENCH_LOAD }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve, reject) => {
-    // In a worker thread: the subscribers' receipts are timed on this thread, which the load must not hold up.
-    autocannon({ url: `${base}/api/wiki`, ...request, idReplacement: true, workers: 1, ...options }, (error, result) => {
-      if (error) return reject(error);
-      resolve(result["2xx"] / options.duration);
+    child.once("error", reject);
+    child.once("exit", (code) => code && reject(new Error(`the load process exited with ${code}`)));
+    child.once("message", (message: { error?: string; ok: number; p50: number; answered: [number, number][] }) => {
+      if (message.error) return reject(new Error(message.error));
+      resolve({ rate: message.ok / options.duration, p50: message.p50, answered: new Map(message.answered) });
     });
   });
 }

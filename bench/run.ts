@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,7 +86,9 @@ const usage = `npm run bench -- [options]
   --connections C   concurrent connections (default 20)
   --rounds R        a case with a bare counterpart is measured in R windows, each after one of the bare
                     case, so its ratio compares the same minutes of a machine whose speed drifts (default 3)
-  --only a,b*       only these cases (a trailing * matches a prefix), with the bare cases their ratios need
+  --only a,b*       only these cases (a trailing * matches a prefix), with the bare cases their ratios need;
+                    "events" is the events measurement (bench/events.ts, PostgreSQL only), which runs last:
+                    1,000 subscriptions at half the create's maximum, on one instance and on two with Redis
   --pglite          the Hubgraph server on an embedded PGlite data dir instead of DATABASE_URL
   --out DIR         where the result files go (default bench/results)
   --keep            keep the seeded scratch database (PostgreSQL) and print its name, for --reuse
@@ -142,6 +145,11 @@ const options = {
   keep: args.keep || args.reuse !== undefined,
   only: args.only.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean),
 };
+/** The events measurement (bench/events.ts): with every case, or when `--only` names `events`; on PostgreSQL. */
+const eventsRun = options.mode === "postgresql" && (!options.only.length || options.only.includes("events"));
+/** `--only events` alone: no load case at all. */
+const casesRun = !(options.only.length && options.only.every((pattern) => pattern === "events"));
+options.only = options.only.filter((pattern) => pattern !== "events");
 if (options.rounds > options.seconds) {
   console.error(`--rounds (${options.rounds}) must not exceed --duration (${options.seconds}): each window is at least a second.\n\n${usage}`);
   process.exit(2);
@@ -471,9 +479,43 @@ async function settle(server: ChildServer, spec: RequestSpec, last: Measurement)
   await probe(server.url, spec).catch(() => {});
 }
 
+/**
+ * bench/events.ts in a process of its own (its own scratch database and servers), on one instance and, with a
+ * Redis server answering at REDIS_URL (default the local one), on two; its figures go to the console and to
+ * a markdown file beside the cases' report.
+ */
+async function measureEvents(): Promise<number> {
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const redisUp = await new Promise<boolean>((resolve) => {
+    const { hostname, port } = new URL(redisUrl);
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) }, () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+  const sections: string[] = [];
+  for (const instances of redisUp ? [1, 2] : [1]) {
+    log(`\nEvents: 1,000 subscriptions, ${instances} instance${instances > 1 ? "s" : ""}…`);
+    const output = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "bench", "events.ts"), "--subscriptions", "1000", "--seconds", "8", "--instances", String(instances)], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, REDIS_URL: redisUrl },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const figures = output.slice(output.indexOf("\n1000 open subscriptions") + 1).trim();
+    log(figures);
+    sections.push("```\n" + figures + "\n```");
+  }
+  if (!redisUp) sections.push(`Two instances: skipped, no Redis answers at ${redisUrl}.`);
+  fs.mkdirSync(args.out, { recursive: true });
+  const file = path.join(args.out, `${new Date().toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-")}-events.md`);
+  fs.writeFileSync(file, `# Events: commit to a subscriber's receipt (npm run bench)\n\n${sections.join("\n\n")}\n`);
+  log(`Written: ${path.relative(root, file)}`);
+  return 0;
+}
+
 let exitCode = 1;
 try {
-  exitCode = await main();
+  exitCode = casesRun ? await main() : 0;
+  if (eventsRun && !cleaning) exitCode = Math.max(exitCode, await measureEvents());
 } catch (error) {
   if (!cleaning) console.error(error); // after Ctrl-C, failures of the interrupted work are expected
 } finally {

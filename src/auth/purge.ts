@@ -45,7 +45,15 @@ export function schedulePurge(
       deleteExpiredIdempotencyKeys(db).catch((error) => log("deleting expired Idempotency-Keys failed", error)),
       options.outboxRetentionHours === undefined
         ? null
-        : purgeDeliveredEvents(db, options.outboxRetentionHours).catch((error) => log("deleting delivered outbox events failed", error)),
+        : purgeDeliveredEvents(db, options.outboxRetentionHours).then(
+            ({ abandoned }) =>
+              abandoned.length &&
+              log(
+                `outbox consumers ${abandoned.join(", ")} have not moved for longer than the retention and no longer hold events back (removed from the code?); ` +
+                  `DELETE FROM outbox_consumers WHERE name = '…' forgets one`,
+              ),
+            (error) => log("deleting delivered outbox events failed", error),
+          ),
       options.webhookRetentionHours === undefined
         ? null
         : purgeWebhookDeliveries(db, options.webhookRetentionHours).catch((error) => log("deleting finished webhook deliveries failed", error)),

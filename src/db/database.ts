@@ -89,14 +89,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // A write that waits this long for a row another transaction holds gives up and is answered 503 with
       // Retry-After (isBusyDatabase), rather than holding its connection until the pool runs dry.
       lock_timeout: LOCK_TIMEOUT_MS,
+      // See below. Awaited by pg-pool before it hands the connection out (a 'connect' listener's query raced
+      // the caller's first statement: pg's deprecated "client.query() when the client is already executing").
+      onConnect: (client) => client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).then(() => {}, () => {}) as unknown as void,
     });
     pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout
     // Statements are prepared (preparedName), but planned for their parameters on every execution: a
     // generic plan cannot see a search pattern, and PostgreSQL's own choice picked one that read the whole
     // scope for `search` at 10^6 pages (850 ms instead of a few). Set on each new connection, before the
-    // pool hands it out (its first query); not as the `options` startup parameter, which an `options` in
+    // pool hands it out (`onConnect` above); not as the `options` startup parameter, which an `options` in
     // DATABASE_URL would replace and PgBouncer refuses.
-    pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).catch(() => {}));
     // The migration advisory lock belongs to a session: one connection runs all of it.
     const connection = await pool.connect().catch(async (error: Error) => {
       await pool.end();

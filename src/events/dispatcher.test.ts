@@ -196,4 +196,18 @@ describe("the outbox dispatcher", () => {
     await purgeDeliveredEvents(db(), 0);
     expect(await exists()).toBe(false);
   });
+
+  it("no longer waits for a consumer whose cursor has not moved for longer than the retention (removed from the code), and names it", async () => {
+    const { consumer: removed } = recording("test-purge-removed");
+    await drainAll(db(), removed);
+    const page = await write("Behind a removed consumer");
+    await server.app.dispatcher.flush();
+    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing", "test-purge-lagging"]) await drainAll(db(), recording(name).consumer);
+    const exists = async () => (await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE area = 'wiki' AND record_id = ${page}`)).length > 0;
+    // Backdated: the event and every cursor but the removed one's are as old as a day, as if time had passed.
+    await sql().query(Prisma.sql`UPDATE outbox SET occurred_at = occurred_at - interval '2 days' WHERE area = 'wiki' AND record_id = ${page}`);
+    await sql().query(Prisma.sql`UPDATE outbox_consumers SET updated_at = updated_at - interval '2 days' WHERE name = 'test-purge-removed'`);
+    expect(await purgeDeliveredEvents(db(), 24)).toMatchObject({ abandoned: ["test-purge-removed"] });
+    expect(await exists()).toBe(false);
+  });
 });

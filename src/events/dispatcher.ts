@@ -127,17 +127,29 @@ export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch
 /**
  * Deletes events every consumer has taken (at or before every cursor, in reading order) that are older
  * than `retentionHours`: an event no consumer has yet stays, however old. With no consumer registered in
- * the table, nothing is deleted (a consumer added later starts from the beginning). Answers how many.
+ * the table, nothing is deleted (a consumer added later starts from the beginning). Answers how many, and
+ * the consumers it no longer waits for.
+ *
+ * A consumer whose cursor row has not changed for longer than the retention (and at least
+ * ABANDONED_AFTER_HOURS) is taken as removed from the code (renamed, or its module gone), and no longer holds
+ * events back: a consumer that runs moves its row whenever events reach it (a delivery, or a failure's
+ * count; a failing one is retried at least every minute), so it cannot sit that long behind them. Its row
+ * stays, named in the answer (the purge timer logs it), until someone deletes it.
  */
-export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: number): Promise<number> {
-  const [row] = await backgroundSqlOf(db).query<{ deleted: number }>(Prisma.sql`
-    WITH slowest AS (SELECT xid, event_id FROM outbox_consumers ORDER BY xid, event_id LIMIT 1),
-         gone AS (DELETE FROM outbox o USING slowest
-                   WHERE (o.xid, o.id) <= (slowest.xid, slowest.event_id)
-                     AND o.occurred_at < (now() AT TIME ZONE 'UTC') - make_interval(hours => ${retentionHours})
+const ABANDONED_AFTER_HOURS = 1;
+
+export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: number): Promise<{ deleted: number; abandoned: string[] }> {
+  const [row] = await backgroundSqlOf(db).query<{ deleted: number; abandoned: string[] }>(Prisma.sql`
+    WITH horizon AS (SELECT (now() AT TIME ZONE 'UTC') - make_interval(hours => ${retentionHours}) AS at,
+                            (now() AT TIME ZONE 'UTC') - make_interval(hours => ${Math.max(retentionHours, ABANDONED_AFTER_HOURS)}) AS abandoned),
+         slowest AS (SELECT xid, event_id FROM outbox_consumers, horizon WHERE updated_at >= horizon.abandoned ORDER BY xid, event_id LIMIT 1),
+         gone AS (DELETE FROM outbox o USING slowest, horizon
+                   WHERE (o.xid, o.id) <= (slowest.xid, slowest.event_id) AND o.occurred_at < horizon.at
                    RETURNING 1)
-    SELECT count(*)::int AS deleted FROM gone`);
-  return row!.deleted;
+    SELECT (SELECT count(*)::int FROM gone) AS deleted,
+           ARRAY(SELECT c.name FROM outbox_consumers c, horizon WHERE c.updated_at < horizon.abandoned
+                    AND EXISTS (SELECT 1 FROM outbox o WHERE (o.xid, o.id) > (c.xid, c.event_id)) ORDER BY c.name) AS abandoned`);
+  return row!;
 }
 
 export interface Dispatcher {

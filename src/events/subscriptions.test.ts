@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
-import type { StoredEvent } from "../common/outbox.js";
+import { outboxWritten, type StoredEvent } from "../common/outbox.js";
+import { outboxInsert } from "../common/events.js";
+import { sqlClientOf } from "../db/sql.js";
 import { subscribeOverSse } from "../../test/sse.js";
 import { hubOf, MAX_QUEUED } from "./subscriptions.js";
 
@@ -170,6 +172,56 @@ describe("subscriptions over SSE", () => {
       expect(afterClosed.status).toBe(201);
     } finally {
       await Promise.all([anonymous.close(), member.close(), outsider.close()]);
+    }
+  });
+
+  it("checks each batch against the subscriber's credential and rights now: a revoked token ends the stream with 401, a demoted administrator stops seeing private pages", async () => {
+    const holder = await server.user();
+    const formerAdmin = await server.user({ admin: true });
+    const revoked = await subscribe(eventsQuery, { types: ["wiki.pageCreated"] }, holder.token);
+    const demoted = await subscribe(eventsQuery, { types: ["wiki.pageCreated"] }, formerAdmin.token);
+    try {
+      const first = await server.rest("POST", "/wiki", { token: cast.manager.token, body: { title: "Private before", pagetext: "Text.", state: 1, access: 4, scope: "group", scope_id: cast.groupId } });
+      await eventually(() => demoted.events.length >= 1 || demoted.errors.length > 0);
+      expect(demoted.errors).toEqual([]);
+      expect(demoted.events.map((event) => event.recordId)).toEqual([first.body.id]);
+
+      expect((await server.rest("POST", "/developer/oauth/revoke", { form: { token: holder.token } })).status).toBe(200);
+      await server.app.db.prisma.user.update({ where: { id: formerAdmin.id }, data: { isAdmin: false } });
+      const second = await server.rest("POST", "/wiki", { token: cast.manager.token, body: { title: "Private after", pagetext: "Text.", state: 1, access: 4, scope: "group", scope_id: cast.groupId } });
+      const open = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Public after", pagetext: "Text.", state: 1 } });
+      expect([second.status, open.status]).toEqual([201, 201]);
+      await eventually(() => demoted.events.length >= 2 && revoked.errors.length >= 1);
+      await settle();
+      expect(demoted.events.map((event) => event.recordId)).toEqual([first.body.id, open.body.id]);
+      expect(revoked.events).toEqual([]);
+      expect(revoked.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "UNAUTHENTICATED" }) })]);
+      expect(hubOf(server.app.db.prisma).size).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([revoked.close(), demoted.close()]);
+    }
+  });
+
+  it("never shows an anonymous record's actor to anyone but the actor and administrators", async () => {
+    // No area writes anonymous records yet (the forum will): the event is appended as the kit appends any
+    // event no write makes, about a public page, so every subscriber may read it and only the actor differs.
+    const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Anonymous post stand-in", pagetext: "Text.", state: 1 } });
+    const query = `subscription($id: Int!) { wikiPageChanged(id: $id) { id type recordId actorId } }`;
+    const [nobody, stranger, actor, admin] = await Promise.all([
+      subscribe(query, { id: page.body.id }),
+      subscribe(query, { id: page.body.id }, cast.bob.token),
+      subscribe(query, { id: page.body.id }, cast.alice.token),
+      subscribe(query, { id: page.body.id }, cast.admin.token),
+    ]);
+    try {
+      await sqlClientOf(server.app.db.prisma).query(
+        outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId: page.body.id, actorId: cast.alice.id, anonymous: true, scope: "site", scopeId: 0, visibility: "public", published: true, changed: ["pagetext"], payload: { id: page.body.id } }),
+      );
+      outboxWritten(server.app.db.prisma);
+      await eventually(() => [nobody, stranger, actor, admin].every((subscription) => subscription.events.length >= 1));
+      expect([nobody, stranger, actor, admin].map((subscription) => subscription.events.map((event) => event.actorId))).toEqual([[null], [null], [cast.alice.id], [cast.alice.id]]);
+    } finally {
+      await Promise.all([nobody.close(), stranger.close(), actor.close(), admin.close()]);
     }
   });
 });

@@ -164,6 +164,7 @@ export class SubscriptionHub {
     if (!wanted.length) return;
     let readable: Map<string, Set<string>>;
     try {
+      await this.recheckCredentials(wanted.map((entry) => entry.subscriber));
       readable = await readableBy(this.db, distinctViewers(wanted.map((entry) => entry.subscriber.viewer)), [...new Set(wanted.flatMap((entry) => entry.events))]);
     } catch (error) {
       for (const { subscriber } of wanted) {
@@ -183,6 +184,37 @@ export class SubscriptionHub {
         subscriber.queue.push(shownTo(subscriber.viewer, event));
       }
       subscriber.wake?.();
+    }
+  }
+
+  /**
+   * What a signed-in subscriber is, read again before each batch it is offered, in one statement for all of
+   * them: a subscription lives on the credential it was opened with, so one whose token or session has been
+   * revoked or has expired, or whose account is gone, ends (401: subscribe again with a valid credential and
+   * the last event's id as Last-Event-ID), and an administrator demoted meanwhile (or a user promoted) is
+   * checked as what they are now, not as what they were when they subscribed.
+   */
+  private async recheckCredentials(subscribers: Subscriber[]): Promise<void> {
+    const signedIn = subscribers.filter((subscriber) => subscriber.viewer.user && !subscriber.closed);
+    if (!signedIn.length) return;
+    const rows = await backgroundSqlOf(this.db).query<{ index: number; isAdmin: boolean | null; valid: boolean }>(Prisma.sql`
+      SELECT v.index, u.is_admin AS "isAdmin",
+             (u.id IS NOT NULL AND CASE WHEN v.token_id IS NOT NULL THEN t.id IS NOT NULL WHEN v.session_id IS NOT NULL THEN s.id IS NOT NULL ELSE true END) AS valid
+        FROM unnest(${signedIn.map((_, index) => index)}::int[], ${signedIn.map((subscriber) => subscriber.viewer.user!.id)}::int[],
+                    ${signedIn.map((subscriber) => subscriber.viewer.tokenId ?? null)}::int[], ${signedIn.map((subscriber) => subscriber.viewer.sessionId ?? null)}::int[])
+             AS v(index, user_id, token_id, session_id)
+        LEFT JOIN users u ON u.id = v.user_id
+        LEFT JOIN oauth_tokens t ON t.id = v.token_id AND t.user_id = v.user_id AND t.access_token_expires_at > (now() AT TIME ZONE 'UTC')
+        LEFT JOIN sessions s ON s.id = v.session_id AND s.user_id = v.user_id AND s.expires_at > (now() AT TIME ZONE 'UTC')`);
+    for (const row of rows) {
+      const subscriber = signedIn[row.index]!;
+      const user = subscriber.viewer.user!;
+      if (!row.valid) {
+        this.fail(subscriber, subscriptionError(401, "UNAUTHENTICATED", "The access token or session this subscription was opened with has been revoked or has expired: subscribe again with a valid one, and the last event's id as Last-Event-ID."));
+      } else if (row.isAdmin !== user.isAdmin) {
+        // A new object: the viewer's user may be shared (and frozen) by the bearer cache.
+        subscriber.viewer = { ...subscriber.viewer, user: { ...user, isAdmin: Boolean(row.isAdmin) } };
+      }
     }
   }
 

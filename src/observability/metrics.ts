@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { hubOf } from "../events/subscriptions.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlClientOf } from "../db/sql.js";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
@@ -108,6 +109,16 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
          GROUP BY c.name`);
       this.reset();
       for (const row of rows) this.set({ consumer: row.consumer }, Math.max(0, row.lag));
+    },
+  });
+
+  const hub = hubOf(database.prisma);
+  new Gauge({
+    name: "hubgraph_subscriptions_open",
+    help: "GraphQL subscriptions open on this server instance (each an SSE stream).",
+    registers: [registry],
+    collect() {
+      this.set(hub.size);
     },
   });
 

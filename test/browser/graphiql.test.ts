@@ -63,6 +63,26 @@ describe.skipIf(!hasBrowser)("GraphiQL in a browser", { timeout: 180_000 }, () =
     expectSelfContained(opened);
   });
 
+  it("runs a subscription: the result pane shows each event as the server sends it over SSE", async () => {
+    const subscription = `subscription { events(types: ["wiki.pageCreated"]) { type recordId payload } }`;
+    const opened = await browser.open(`${server.url}/graphql?query=${encodeURIComponent(subscription)}`);
+    const { page } = opened;
+    await page.waitForSelector(".graphiql-execute-button", { timeout: 45_000 });
+    await waitForText(page, ".graphiql-query-editor", (text) => text.includes("subscription"));
+    await page.click(".graphiql-execute-button");
+    // The stream is open once the server counts it; then a page written elsewhere shows up in GraphiQL.
+    await expect.poll(async () => (await fetch(`${server.url}/metrics`)).text(), { timeout: 30_000 }).toMatch(/hubgraph_subscriptions_open 1\b/);
+    const created = await server.rest("POST", "/wiki", { token: author.token, body: { title: "Seen Live In GraphiQL", pagetext: "Pushed.", state: 1 } });
+    expect(created.status).toBe(201);
+    const shown = await waitForText(page, ".graphiql-response", (text) => text.includes("Seen Live In GraphiQL")).catch((error: Error) => {
+      throw new Error(`${error.message}\nbrowser errors: ${opened.errors.join("\n")}`);
+    });
+    expect(shown).toContain('"type": "wiki.pageCreated"');
+    expect(shown).toContain(`"recordId": ${created.body.id}`);
+    expect(opened.requests.some((request) => request.url === `${server.url}/graphql`)).toBe(true);
+    expectSelfContained(opened);
+  });
+
   it("sends the CSRF token of a cookie session, read again when the user signs in after GraphiQL opened", async () => {
     const title = "Written In GraphiQL";
     const mutation = `mutation { createWikiPage(input: { title: "${title}", pagetext: "Through a cookie session.", state: 1 }) { title pagename createdBy { username } } }`;
