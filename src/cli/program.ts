@@ -112,7 +112,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .requiredOption("--owner <username>", "the account the client's client_credentials tokens act as")
     .action(withDatabase(later(async () => (await import("./tokens.js")).registerClientCommand)));
 
-  const webhooks = program.command("webhooks").description("webhook endpoints: register, list, delete, enable; their deliveries and replays");
+  const webhooks = program.command("webhooks").description("webhook endpoints: register, list, delete, enable, rotate their secret; their deliveries and replays");
   webhooks
     .command("create")
     .description("register an endpoint for events (site-wide, or a group's with --group and --owner); prints its secret, shown once")
@@ -128,6 +128,11 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .option("--group <id>", "a group's endpoints only")
     .option("--json", "one JSON array instead of a table")
     .action(withDatabase(later(async () => (await import("./webhooks.js")).listWebhooksCommand)));
+  webhooks
+    .command("rotate-secret")
+    .description("give an endpoint a new signing secret (printed once); the old one stops at once")
+    .argument("<id>")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).rotateSecretCommand)));
   webhooks
     .command("delete")
     .description("delete an endpoint with its deliveries")

@@ -4,6 +4,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   replayWebhookDelivery,
+  rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
   type EndpointRow,
 } from "../webhooks/service.js";
@@ -61,6 +62,13 @@ export async function listWebhooksCommand(run: CliRun, options: { group?: string
       endpoint.eventTypes.join(","),
     ]),
   ]);
+}
+
+export async function rotateSecretCommand(run: CliRun, id: string): Promise<void> {
+  const { endpoint, secret } = await service(rotateWebhookEndpointSecret(operatorContext(run), id), ARGUMENTS);
+  run.say(`webhook endpoint ${endpoint.id}: new secret`);
+  run.say(`secret: ${secret}`);
+  run.io.stderr("the secret is shown only now; the old one no longer signs anything\n");
 }
 
 export async function deleteWebhookCommand(run: CliRun, id: string): Promise<void> {

@@ -10,6 +10,7 @@ import {
   listWebhookEndpoints,
   MAX_ATTEMPTS_SHOWN,
   replayWebhookDelivery,
+  rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
   type AttemptRow,
   type DeliveryRow,
@@ -74,7 +75,7 @@ const WebhookDeliveryType = builder.objectRef<DeliveryRow>("WebhookDelivery").im
 const CreatedWebhookEndpointType = builder.objectRef<{ endpoint: EndpointRow; secret: string }>("CreatedWebhookEndpoint").implement({
   fields: (t) => ({
     endpoint: t.field({ type: WebhookEndpointType, resolve: (created) => created.endpoint }),
-    secret: t.exposeString("secret", { description: "The signing secret (`whsec_…`), shown this once: verify the requests with it (any Standard Webhooks library)." }),
+    secret: t.exposeString("secret", { description: "The signing secret (`whsec_…`), shown this once (here and when rotated): verify the requests with it (any Standard Webhooks library)." }),
   }),
 });
 
@@ -151,6 +152,16 @@ builder.mutationField("updateWebhookEndpoint", (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
     resolve: (_root, { id, input }, ctx) =>
       updateWebhookEndpoint(ctx, String(id), Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined))),
+  }),
+);
+
+builder.mutationField("rotateWebhookEndpointSecret", (t) =>
+  t.field({
+    type: CreatedWebhookEndpointType,
+    description: "Gives an endpoint a new signing secret, answered this once; every request from now on is signed with it only.",
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => rotateWebhookEndpointSecret(ctx, String(id)),
   }),
 );
 

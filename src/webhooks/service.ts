@@ -199,6 +199,22 @@ export async function updateWebhookEndpoint(ctx: RequestContext, idValue: string
   return endpointOf(row);
 }
 
+/**
+ * Replaces the endpoint's secret with a new one, answered this once. Every request from now on, retries of
+ * earlier deliveries too, is signed with the new secret only (there is no overlap: update the receiver first
+ * to accept either, as Standard Webhooks libraries can with two secrets).
+ */
+export async function rotateWebhookEndpointSecret(ctx: RequestContext, idValue: string | number): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const id = parseId(idValue);
+  await endpointFor(ctx, id, true);
+  const secret = newSecret();
+  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(
+    Prisma.sql`UPDATE webhook_endpoints SET secret = ${secret}, modified = (now() AT TIME ZONE 'UTC') WHERE id = ${id} RETURNING ${ENDPOINT_COLUMNS}`,
+  );
+  if (!row) throw notFound(`Webhook endpoint ${id} not found.`);
+  return { endpoint: endpointOf(row), secret };
+}
+
 /** Deletes the endpoint with its deliveries and their attempts; answers its id. */
 export async function deleteWebhookEndpoint(ctx: RequestContext, idValue: string | number): Promise<number> {
   const id = parseId(idValue);

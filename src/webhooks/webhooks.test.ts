@@ -432,6 +432,30 @@ describe("what the owner may read", () => {
   });
 });
 
+describe("rotating the secret", () => {
+  it("answers a new secret once; later requests, retries included, are signed with it and not the old one; only the owner and administrators may", async () => {
+    answer("/rotated", { status: 500 }, { status: 200 });
+    const hook = await endpoint("/rotated");
+    await page("Rotated page");
+    await deliver();
+    const rotated = await graphql(`mutation ($id: ID!) { rotateWebhookEndpointSecret(id: $id) { secret endpoint { id } } }`, { id: hook.id }, cast.admin.token);
+    const secret = rotated.data.rotateWebhookEndpointSecret.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(hook.secret);
+    const [delivery] = await deliveries(hook.id);
+    await untilDue(delivery.id);
+    clock.offset = 0;
+    const [before, after] = at("/rotated").map((request) => ({ body: request.body, headers: request.headers as Record<string, string> }));
+    expect(() => new Webhook(hook.secret).verify(before!.body, before!.headers)).not.toThrow();
+    // The retry is signed with the new secret (its timestamp is the test clock's, checked apart from the signature).
+    const signed = new Webhook(secret).sign(after!.headers["webhook-id"]!, new Date(Number(after!.headers["webhook-timestamp"]) * 1000), after!.body);
+    expect(after!.headers["webhook-signature"]).toBe(signed);
+    expect(after!.headers["webhook-signature"]).not.toBe(new Webhook(hook.secret).sign(after!.headers["webhook-id"]!, new Date(Number(after!.headers["webhook-timestamp"]) * 1000), after!.body));
+    const refused = await graphql(`mutation ($id: ID!) { rotateWebhookEndpointSecret(id: $id) { secret } }`, { id: hook.id }, cast.alice.token);
+    expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+});
+
 describe("replay", () => {
   it("sends a delivered delivery again at once, with the same webhook-id and body, recorded as a replay", async () => {
     const hook = await endpoint("/replayed");
@@ -594,6 +618,9 @@ describe("the command line", () => {
     await sender.flush();
     expect(at("/cli").map((each) => each.headers["webhook-id"])).toEqual([delivery!.webhookId, delivery!.webhookId]);
 
+    const rotated = await cli(["webhooks", "rotate-secret", id]);
+    expect(rotated.stdout).toMatch(/^secret: whsec_\S+$/m);
+    expect(rotated.stdout).not.toContain(secret);
     expect((await cli(["webhooks", "disable", id])).stdout).toContain(`webhook endpoint ${id} disabled`);
     expect((await cli(["webhooks", "list"])).stdout).toContain("no: disabled by its owner");
     expect((await cli(["webhooks", "enable", id])).stdout).toContain(`webhook endpoint ${id} enabled`);
