@@ -180,12 +180,45 @@ describe("the outbox dispatcher", () => {
     }
   });
 
+  it("hands no event to two drains, however their transactions interleave (a drain reads the cursor after it holds the consumer)", async (context) => {
+    skipUnlessPostgres(context, "drains racing on one consumer", "PGlite runs one transaction at a time");
+    const handed = new Map<string, number>();
+    const consumer: OutboxConsumer = {
+      name: "test-race",
+      async handle(events) {
+        for (const event of events) handed.set(event.id, (handed.get(event.id) ?? 0) + 1);
+      },
+    };
+    await drainAll(db(), consumer);
+    handed.clear();
+    // One writer and three drains of one event each, as fast as they go: a drain that held the consumer
+    // just after another committed, but read its cursor from before that commit, handed the batch again.
+    let stop = false;
+    const writer = (async () => {
+      for (let index = 0; !stop; index++) {
+        await sql().query(
+          outboxInsert({ type: "wiki.pageUpdated", area: "wiki", recordId: 930000 + (index % 100), actorId: null, anonymous: false, scope: "site", scopeId: 0, visibility: "public", published: true, changed: [], payload: {} }),
+        );
+      }
+    })();
+    const drain = async () => {
+      while (!stop) await drainOnce(db(), consumer, 1);
+    };
+    const drains = Promise.all([drain(), drain(), drain()]);
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    stop = true;
+    await Promise.all([writer, drains]);
+    await drainAll(db(), consumer);
+    expect(handed.size).toBeGreaterThan(100);
+    expect([...handed].filter(([, times]) => times > 1)).toEqual([]);
+  }, 30_000);
+
   it("purges events only once every consumer has them and they are past the retention", async () => {
     const { consumer: lagging } = recording("test-purge-lagging");
     await drainAll(db(), lagging);
     const page = await write("Kept for a lagging consumer");
     // Every other consumer of this test file takes it; the lagging one does not yet.
-    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing"]) await drainAll(db(), recording(name).consumer);
+    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing", "test-race"]) await drainAll(db(), recording(name).consumer);
     const exists = async () => (await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE area = 'wiki' AND record_id = ${page}`)).length > 0;
     await purgeDeliveredEvents(db(), 0);
     expect(await exists()).toBe(true);
@@ -202,12 +235,29 @@ describe("the outbox dispatcher", () => {
     await drainAll(db(), removed);
     const page = await write("Behind a removed consumer");
     await server.app.dispatcher.flush();
-    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing", "test-purge-lagging"]) await drainAll(db(), recording(name).consumer);
+    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing", "test-race", "test-purge-lagging"]) await drainAll(db(), recording(name).consumer);
     const exists = async () => (await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE area = 'wiki' AND record_id = ${page}`)).length > 0;
     // Backdated: the event and every cursor but the removed one's are as old as a day, as if time had passed.
     await sql().query(Prisma.sql`UPDATE outbox SET occurred_at = occurred_at - interval '2 days' WHERE area = 'wiki' AND record_id = ${page}`);
     await sql().query(Prisma.sql`UPDATE outbox_consumers SET updated_at = updated_at - interval '2 days' WHERE name = 'test-purge-removed'`);
     expect(await purgeDeliveredEvents(db(), 24)).toMatchObject({ abandoned: ["test-purge-removed"] });
+    expect(await exists()).toBe(false);
+    // As the log line says, deleting its row forgets it.
+    await sql().query(Prisma.sql`DELETE FROM outbox_consumers WHERE name = 'test-purge-removed'`);
+  });
+
+  it("still waits for a consumer that was idle for long when an event reaches it, even with no retention", async () => {
+    const { consumer: idle } = recording("test-purge-idle");
+    await drainAll(db(), idle);
+    await sql().query(Prisma.sql`UPDATE outbox_consumers SET updated_at = updated_at - interval '2 days' WHERE name = 'test-purge-idle'`);
+    const page = await write("Reaching an idle consumer");
+    await server.app.dispatcher.flush();
+    for (const name of ["test-once", "test-restart", "test-retry", "test-instances", "test-late", "test-woken", "test-polled", "test-always-failing", "test-race", "test-purge-lagging"]) await drainAll(db(), recording(name).consumer);
+    const exists = async () => (await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE area = 'wiki' AND record_id = ${page}`)).length > 0;
+    expect(await purgeDeliveredEvents(db(), 0)).toMatchObject({ abandoned: [] });
+    expect(await exists()).toBe(true);
+    await drainAll(db(), idle);
+    await purgeDeliveredEvents(db(), 0);
     expect(await exists()).toBe(false);
   });
 });

@@ -93,11 +93,18 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
       // The consumer is held by an advisory lock, not a row lock: a row lock would give the drain a
       // transaction id from its first statement, and hold every reader's horizon (readCommittedEvents, on
       // every database of the server) back while the consumer works.
+      const [{ locked }] = (await tx.query<{ locked: boolean }>(
+        Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtext('hubgraph outbox consumer'), hashtext(${consumer.name})) AS locked`,
+      )) as [{ locked: boolean }];
+      if (!locked) return { delivered: 0, busy: true, pending: false };
+      // The cursor is read by a statement of its own, after the lock is held: its snapshot then includes the
+      // commit of the drain that held the consumer before. Read in the locking statement, it came from that
+      // statement's snapshot, taken before the lock was won, and a drain that won it just as another
+      // committed handed that one's batch again (a test races three drains).
       const [held] = await tx.query<{ xid: string; eventId: string }>(
-        Prisma.sql`SELECT xid::text AS xid, event_id::text AS "eventId" FROM outbox_consumers
-                    WHERE name = ${consumer.name} AND pg_try_advisory_xact_lock(hashtext('hubgraph outbox consumer'), hashtext(name))`,
+        Prisma.sql`SELECT xid::text AS xid, event_id::text AS "eventId" FROM outbox_consumers WHERE name = ${consumer.name}`,
       );
-      if (!held) return { delivered: 0, busy: true, pending: false };
+      if (!held) throw new Error(`outbox consumer ${consumer.name} has no cursor row`);
       const cursor: OutboxCursor = { xid: held.xid, id: held.eventId };
       const { events, cursor: next } = await readCommittedEvents(tx, cursor, batch);
       if (!events.length) return { delivered: 0, busy: false, pending: await writtenAfter(tx, cursor) };
@@ -130,11 +137,12 @@ export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch
  * the table, nothing is deleted (a consumer added later starts from the beginning). Answers how many, and
  * the consumers it no longer waits for.
  *
- * A consumer whose cursor row has not changed for longer than the retention (and at least
- * ABANDONED_AFTER_HOURS) is taken as removed from the code (renamed, or its module gone), and no longer holds
- * events back: a consumer that runs moves its row whenever events reach it (a delivery, or a failure's
- * count; a failing one is retried at least every minute), so it cannot sit that long behind them. Its row
- * stays, named in the answer (the purge timer logs it), until someone deletes it.
+ * A consumer that has left an event untaken, and its cursor row unchanged, for longer than the retention (and
+ * at least ABANDONED_AFTER_HOURS) is taken as removed from the code (renamed, or its module gone), and no
+ * longer holds events back: a consumer that runs takes an event within moments, or counts a failure on its
+ * row (a failing one is retried at least every minute), so it never sits that long behind one. An idle
+ * consumer (no event behind it) is never abandoned. Its row stays, named in the answer (the purge timer
+ * logs it), until someone deletes it.
  */
 const ABANDONED_AFTER_HOURS = 1;
 
@@ -142,13 +150,16 @@ export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: num
   const [row] = await backgroundSqlOf(db).query<{ deleted: number; abandoned: string[] }>(Prisma.sql`
     WITH horizon AS (SELECT (now() AT TIME ZONE 'UTC') - make_interval(hours => ${retentionHours}) AS at,
                             (now() AT TIME ZONE 'UTC') - make_interval(hours => ${Math.max(retentionHours, ABANDONED_AFTER_HOURS)}) AS abandoned),
-         slowest AS (SELECT xid, event_id FROM outbox_consumers, horizon WHERE updated_at >= horizon.abandoned ORDER BY xid, event_id LIMIT 1),
+         consumers AS (SELECT c.name, c.xid, c.event_id,
+                              c.updated_at < horizon.abandoned
+                              AND (SELECT o.occurred_at FROM outbox o WHERE (o.xid, o.id) > (c.xid, c.event_id) ORDER BY o.xid, o.id LIMIT 1) < horizon.abandoned
+                              AS abandoned
+                         FROM outbox_consumers c, horizon),
+         slowest AS (SELECT xid, event_id FROM consumers WHERE abandoned IS NOT TRUE ORDER BY xid, event_id LIMIT 1),
          gone AS (DELETE FROM outbox o USING slowest, horizon
                    WHERE (o.xid, o.id) <= (slowest.xid, slowest.event_id) AND o.occurred_at < horizon.at
                    RETURNING 1)
-    SELECT (SELECT count(*)::int FROM gone) AS deleted,
-           ARRAY(SELECT c.name FROM outbox_consumers c, horizon WHERE c.updated_at < horizon.abandoned
-                    AND EXISTS (SELECT 1 FROM outbox o WHERE (o.xid, o.id) > (c.xid, c.event_id)) ORDER BY c.name) AS abandoned`);
+    SELECT (SELECT count(*)::int FROM gone) AS deleted, ARRAY(SELECT name FROM consumers WHERE abandoned IS TRUE ORDER BY name) AS abandoned`);
   return row!;
 }
 
