@@ -26,6 +26,7 @@ import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/disp
 import { onOutboxWritten } from "./common/outbox.js";
 import { hubOf, tailOutbox } from "./events/subscriptions.js";
 import { watchWindows } from "./events/windows.js";
+import { startWebhookSender, type WebhookSender } from "./webhooks/delivery.js";
 import { ensureAdministrator } from "./users/service.js";
 import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
@@ -48,6 +49,8 @@ export interface App {
   db: Database;
   /** Delivers the outbox's events to every registered consumer (src/events/dispatcher.ts). */
   dispatcher: Dispatcher;
+  /** Sends the webhook deliveries the `webhooks` consumer queues (src/webhooks/delivery.ts). */
+  webhooks: WebhookSender;
   close(): Promise<void>;
 }
 
@@ -234,10 +237,13 @@ export async function createApp({ config, inMemory = false, logger = createLogge
 
   const stopPurging = schedulePurge(db.prisma, config.purgeInterval, (line, error) => (error ? logError(line, error) : logger.info(line)), {
     outboxRetentionHours: config.outboxRetentionHours,
+    webhookRetentionHours: config.webhookRetentionHours,
   });
   // Events leave the process from the outbox: woken by this process's writes, polling for other instances'.
   const dispatcher = startDispatcher({ db: db.prisma, consumers: outboxConsumers(), pollMs: config.outboxPollMs, log: logError, counted: metrics.outbox });
   const stopWaking = onOutboxWritten(db.prisma, dispatcher.wake);
+  // Webhook requests go out from here, outside any transaction: a receiver that is down slows no write.
+  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: config.outboxPollMs, log: logError, counted: metrics.webhooks });
   // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
   // Publishing windows opening and closing are events too (src/events/windows.ts).
@@ -248,12 +254,14 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     app,
     db,
     dispatcher,
+    webhooks,
     close: async () => {
       stopRelaying();
       stopWaking();
       subscriptions.stop();
       stopWatchingWindows();
       await dispatcher.stop();
+      await webhooks.stop();
       await stopPurging();
       await stopListening();
       await redis?.close();

@@ -17,6 +17,7 @@ import "./citations/graphql.js";
 import "./groups/graphql.js";
 import "./announcements/graphql.js";
 import "./plugins/graphql.js";
+import "./webhooks/graphql.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).
 import "./groups/plugin-graphql.js";
 // Subscriptions last: their per-record fields are made from every area's written records.

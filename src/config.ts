@@ -1,5 +1,6 @@
 import express from "express";
 import { z } from "zod";
+import ipaddr from "ipaddr.js";
 
 /** Server configuration, read once from the environment. Every option is documented in the README. */
 export interface Config {
@@ -47,6 +48,22 @@ export interface Config {
   outboxPollMs: number;
   /** Hours delivered events are kept before the purge deletes them (OUTBOX_RETENTION_HOURS, default 72): only events every consumer has. */
   outboxRetentionHours: number;
+  /**
+   * Addresses webhooks may be sent to although they are loopback, private, link-local or otherwise not
+   * public (WEBHOOK_ALLOWED_ADDRESSES, comma-separated IPs or CIDRs; default none): a receiver on this
+   * machine or the internal network (src/webhooks/addresses.ts).
+   */
+  webhookAllowedAddresses: string[];
+  /** Milliseconds a webhook request may take, connection to the answer's end (WEBHOOK_TIMEOUT_MS, default 10000). */
+  webhookTimeoutMs: number;
+  /** Hours a webhook delivery is retried (with doubling delays) before it is marked failed (WEBHOOK_RETRY_HOURS, default 24, at least 24). */
+  webhookRetryHours: number;
+  /** Failed attempts in a row that disable an endpoint (WEBHOOK_DISABLE_AFTER_FAILURES, default 100; 0: never). */
+  webhookDisableAfterFailures: number;
+  /** Webhook requests one server sends at once (WEBHOOK_CONCURRENCY, default 8). */
+  webhookConcurrency: number;
+  /** Hours delivered and failed webhook deliveries (and their attempts) are kept (WEBHOOK_RETENTION_HOURS, default 168). */
+  webhookRetentionHours: number;
   /**
    * redis:// URL (REDIS_URL; unset: every count and wake-up stays in this process). With it, server
    * instances share their rate-limit counters and wake each other when they commit events (docs/instances.md).
@@ -140,6 +157,19 @@ const environment = z
     PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens and of past day counts; 0 turns it off)"),
     OUTBOX_POLL_MS: wholeNumber(0, 3_600_000, 1000, " (milliseconds between checks for events other instances wrote; 0 turns polling off)"),
     OUTBOX_RETENTION_HOURS: wholeNumber(0, 24 * 365, 72, " (hours delivered events are kept)"),
+    WEBHOOK_ALLOWED_ADDRESSES: z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+        .refine((entries) => entries.every(isAddressOrRange), "must be comma-separated IP addresses or CIDR ranges such as 127.0.0.1, 10.0.0.0/8 or ::1")
+        .default([]),
+    ),
+    WEBHOOK_TIMEOUT_MS: wholeNumber(100, 120_000, 10_000, " (milliseconds a webhook request may take)"),
+    WEBHOOK_RETRY_HOURS: wholeNumber(24, 24 * 30, 24, " (hours a webhook delivery is retried; at least a day)"),
+    WEBHOOK_DISABLE_AFTER_FAILURES: wholeNumber(0, 1_000_000, 100, " (failed attempts in a row that disable an endpoint; 0: never)"),
+    WEBHOOK_CONCURRENCY: wholeNumber(1, 256, 8, " (webhook requests sent at once)"),
+    WEBHOOK_RETENTION_HOURS: wholeNumber(1, 24 * 365, 168, " (hours finished webhook deliveries are kept)"),
     REDIS_URL: optional(
       serviceUrl(["redis:", "rediss:"], "must be a Redis URL such as redis://host:6379 or rediss://user:password@host:6380/0 (leave it unset for one server process)"),
     ),
@@ -207,6 +237,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeInterval: e.PURGE_INTERVAL,
     outboxPollMs: e.OUTBOX_POLL_MS,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
+    webhookAllowedAddresses: e.WEBHOOK_ALLOWED_ADDRESSES,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookRetryHours: e.WEBHOOK_RETRY_HOURS,
+    webhookDisableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookRetentionHours: e.WEBHOOK_RETENTION_HOURS,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     corsOrigins: e.CORS_ORIGINS,
@@ -215,6 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     introspection: e.INTROSPECTION,
   };
+}
+
+/** An IPv4 or IPv6 address, or a CIDR range of either (WEBHOOK_ALLOWED_ADDRESSES). */
+function isAddressOrRange(value: string): boolean {
+  return ipaddr.isValid(value) || ipaddr.isValidCIDR(value);
 }
 
 function isOrigin(value: string): boolean {

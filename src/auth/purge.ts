@@ -2,6 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import { deletePastDayCounts } from "../common/paging.js";
 import { deleteExpiredIdempotencyKeys } from "../http/write-conditions.js";
 import { purgeDeliveredEvents } from "../events/dispatcher.js";
+import { purgeWebhookDeliveries } from "../webhooks/delivery.js";
 
 /**
  * Deletes credentials that can no longer do anything: cookie sessions past their expiry, and token rows
@@ -22,14 +23,15 @@ export async function purgeExpiredCredentials(db: PrismaClient, now = new Date()
 /**
  * Runs the purge every `intervalSeconds` (0: never) until stopped: expired credentials, and the day
  * buckets of list totals that no total reads any more (`deletePastDayCounts`), Idempotency-Keys past their day, and
- * outbox events every consumer has taken, past their retention (`purgeDeliveredEvents`). The timer does not keep the
+ * outbox events every consumer has taken, past their retention (`purgeDeliveredEvents`), and webhook deliveries delivered or failed
+ * before WEBHOOK_RETENTION_HOURS with their attempts (`purgeWebhookDeliveries`). The timer does not keep the
  * process alive, and a failed purge is logged and tried again next time.
  */
 export function schedulePurge(
   db: PrismaClient,
   intervalSeconds: number,
   log: (line: string, error?: unknown) => void,
-  options: { outboxRetentionHours?: number } = {},
+  options: { outboxRetentionHours?: number; webhookRetentionHours?: number } = {},
 ): () => Promise<unknown> {
   if (intervalSeconds === 0) return async () => {};
   let running: Promise<unknown> = Promise.resolve();
@@ -52,6 +54,9 @@ export function schedulePurge(
               ),
             (error) => log("deleting delivered outbox events failed", error),
           ),
+      options.webhookRetentionHours === undefined
+        ? null
+        : purgeWebhookDeliveries(db, options.webhookRetentionHours).catch((error) => log("deleting finished webhook deliveries failed", error)),
     ]);
   }, intervalSeconds * 1000);
   timer.unref();

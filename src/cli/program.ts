@@ -46,7 +46,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     };
 
   const program = new Command("hubgraph")
-    .description("Hubgraph administration: accounts, tokens, OAuth clients, demo content and migrations.")
+    .description("Hubgraph administration: accounts, tokens, OAuth clients, webhooks, demo content and migrations.")
     .version(PACKAGE.version, "-V, --version", "print the version")
     .addHelpText("after", DATABASE_NOTE)
     .exitOverride()
@@ -111,6 +111,56 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .argument("<name>", "a name for the application")
     .requiredOption("--owner <username>", "the account the client's client_credentials tokens act as")
     .action(withDatabase(later(async () => (await import("./tokens.js")).registerClientCommand)));
+
+  const webhooks = program.command("webhooks").description("webhook endpoints: register, list, delete, enable, rotate their secret; their deliveries and replays");
+  webhooks
+    .command("create")
+    .description("register an endpoint for events (site-wide, or a group's with --group and --owner); prints its secret, shown once")
+    .argument("<url>", "http or https URL reaching a public address (WEBHOOK_ALLOWED_ADDRESSES excepted)")
+    .requiredOption("--events <types>", "comma-separated event types (wiki.pageCreated,groups.memberJoined; docs/events.md)")
+    .option("--group <id>", "a group's endpoint: its events only")
+    .option("--owner <username>", "with --group: the manager it belongs to (it receives what they may read)")
+    .option("--description <text>", "what it is for")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).createWebhookCommand)));
+  webhooks
+    .command("list")
+    .description("list endpoints")
+    .option("--group <id>", "a group's endpoints only")
+    .option("--json", "one JSON array instead of a table")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).listWebhooksCommand)));
+  webhooks
+    .command("rotate-secret")
+    .description("give an endpoint a new signing secret (printed once); the old one stops at once")
+    .argument("<id>")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).rotateSecretCommand)));
+  webhooks
+    .command("delete")
+    .description("delete an endpoint with its deliveries")
+    .argument("<id>")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).deleteWebhookCommand)));
+  webhooks
+    .command("enable")
+    .description("enable an endpoint again (disabled after failures or by hand)")
+    .argument("<id>")
+    .action(withDatabase(async (run, id: string) => (await import("./webhooks.js")).enableWebhookCommand(run, id, true)));
+  webhooks
+    .command("disable")
+    .description("stop sending to an endpoint (and queueing for it) until enabled again")
+    .argument("<id>")
+    .action(withDatabase(async (run, id: string) => (await import("./webhooks.js")).enableWebhookCommand(run, id, false)));
+  webhooks
+    .command("deliveries")
+    .description("an endpoint's deliveries, newest first, with their state and last answer")
+    .argument("<endpoint-id>")
+    .option("--state <state>", "pending, delivered or failed")
+    .option("--limit <n>", "how many (default 25, at most 100)")
+    .option("--json", "one JSON array, with every delivery's attempts, instead of a table")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).listDeliveriesCommand)));
+  webhooks
+    .command("replay")
+    .description("send a delivery again now, with the same webhook-id and body")
+    .argument("<delivery-id>")
+    .action(withDatabase(later(async () => (await import("./webhooks.js")).replayWebhookCommand)));
 
   program
     .command("seed")

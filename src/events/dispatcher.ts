@@ -23,8 +23,17 @@ import { readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type
 export interface OutboxConsumer {
   /** The cursor's name: the consumer's identity across restarts and instances. */
   name: string;
-  /** Handles a batch, in order, inside the drain's transaction (`tx`: use it for every statement; on PGlite another connection would wait for this one). */
-  handle(events: StoredEvent[], tx: SqlClient): Promise<void>;
+  /**
+   * Handles a batch, in order, inside the drain's transaction (`tx`: use it for every statement; on PGlite
+   * another connection would wait for this one). `db` is the database the batch is from (for the kit's model
+   * metadata, `readableBy`'s); no statement may go through it.
+   */
+  handle(events: StoredEvent[], tx: SqlClient, db: PrismaClient): Promise<void>;
+  /**
+   * Called once a batch it handled has committed, with the database it went to: for work that must see what
+   * `handle` wrote (the webhooks' sender, woken to send what the batch queued). It must not throw.
+   */
+  committed?(db: PrismaClient): void;
 }
 
 const registered = new Map<string, OutboxConsumer>();
@@ -80,7 +89,7 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
     cursorsMade.set(db, known.add(consumer.name));
   }
   try {
-    return await sql.transaction(async (tx) => {
+    const result = await sql.transaction(async (tx): Promise<DrainResult> => {
       // The consumer is held by an advisory lock, not a row lock: a row lock would give the drain a
       // transaction id from its first statement, and hold every reader's horizon (readCommittedEvents, on
       // every database of the server) back while the consumer works.
@@ -99,11 +108,13 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
       const cursor: OutboxCursor = { xid: held.xid, id: held.eventId };
       const { events, cursor: next } = await readCommittedEvents(tx, cursor, batch);
       if (!events.length) return { delivered: 0, busy: false, pending: await writtenAfter(tx, cursor) };
-      await consumer.handle(events, tx);
+      await consumer.handle(events, tx, db);
       await tx.query(Prisma.sql`UPDATE outbox_consumers SET xid = ${next.xid}::bigint, event_id = ${next.id}::bigint, delivered = delivered + ${events.length},
                                        updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`);
       return { delivered: events.length, busy: false, pending: events.length < batch && (await writtenAfter(tx, next)) };
     });
+    if (result.delivered) consumer.committed?.(db);
+    return result;
   } catch (error) {
     await sql.query(Prisma.sql`UPDATE outbox_consumers SET failures = failures + 1, updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`).catch(() => {});
     throw error;

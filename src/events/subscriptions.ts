@@ -1,6 +1,6 @@
 import { ApiError } from "../common/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { backgroundSqlOf } from "../db/sql.js";
+import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
 import { writtenRecordsOf } from "../common/write-path.js";
@@ -292,7 +292,8 @@ function subscriptionError(status: number, code: string, message: string): ApiEr
   return error;
 }
 
-const viewerKey = (viewer: Viewer) => (viewer.user ? `${viewer.user.id}${viewer.user.isAdmin ? "a" : ""}` : "anonymous");
+/** How `readableBy` keys its answer: one entry per user (and administrator rights), one for anonymous callers. */
+export const viewerKey = (viewer: Viewer) => (viewer.user ? `${viewer.user.id}${viewer.user.isAdmin ? "a" : ""}` : "anonymous");
 
 function distinctViewers(viewers: Viewer[]): Viewer[] {
   const byKey = new Map<string, Viewer>();
@@ -301,7 +302,7 @@ function distinctViewers(viewers: Viewer[]): Viewer[] {
 }
 
 /** The event as `viewer` may see it: an anonymous record's actor only for the actor and administrators. */
-function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
+export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
   const cursor = `${event.xid}:${event.id}`;
   if (!event.anonymous || viewer.user?.isAdmin || (viewer.user && viewer.user.id === event.actorId)) return { ...event, cursor };
   return { ...event, actorId: null, cursor };
@@ -312,8 +313,9 @@ function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
  * and every viewer — per area and viewer, the batch's records the viewer may read (the area's `visibleSql`,
  * so hidden groups, levels, publishing and creators count as for reads) and, for `managers` events, the
  * records they manage — and the rest (records gone, the person an event is about) from the events themselves.
+ * `sql`: the client to ask through (an outbox consumer's transaction: on PGlite another connection would wait for it).
  */
-export async function readableBy(db: PrismaClient, viewers: Viewer[], events: StoredEvent[]): Promise<Map<string, Set<string>>> {
+export async function readableBy(db: PrismaClient, viewers: Viewer[], events: StoredEvent[], sql: SqlClient = backgroundSqlOf(db)): Promise<Map<string, Set<string>>> {
   const areas = [...new Set(events.map((event) => event.area))].flatMap((area) => {
     const written = writtenRecordsOf(area);
     if (!written) return [];
@@ -339,7 +341,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   for (let from = 0; from < perViewer.length; from += VIEWERS_PER_STATEMENT) statements.push(perViewer.slice(from, from + VIEWERS_PER_STATEMENT).flat());
   const found: { viewer: number; area: string; record: number; relation: string }[] = [];
   for (const parts of statements.filter((parts) => parts.length)) {
-    found.push(...(await backgroundSqlOf(db).query<{ viewer: number; area: string; record: number; relation: string }>(Prisma.join(parts, " UNION ALL "))));
+    found.push(...(await sql.query<{ viewer: number; area: string; record: number; relation: string }>(Prisma.join(parts, " UNION ALL "))));
   }
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
   const result = new Map<string, Set<string>>();

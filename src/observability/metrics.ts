@@ -9,6 +9,7 @@ import type { Plugin } from "graphql-yoga";
 import { ApiError } from "../common/errors.js";
 import type { Database } from "../db/database.js";
 import { operationOf } from "./http.js";
+import type { WebhookMetrics } from "../webhooks/delivery.js";
 
 export interface Metrics {
   registry: Registry;
@@ -20,6 +21,8 @@ export interface Metrics {
   graphqlPlugin: Plugin;
   /** Outbox delivery per consumer (src/events/dispatcher.ts): events delivered, batches failed. */
   outbox: { delivered(consumer: string, count: number): void; failed(consumer: string): void };
+  /** Webhook attempts by outcome, deliveries failed for good, endpoints disabled (src/webhooks/delivery.ts). */
+  webhooks: WebhookMetrics;
 }
 
 export interface MetricsOptions {
@@ -84,6 +87,14 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
     labelNames: ["consumer"] as const,
     registers: [registry],
   });
+  const webhookAttempts = new Counter({
+    name: "hubgraph_webhook_attempts_total",
+    help: "Webhook requests sent, by outcome (delivered, http_error, timeout, refused, network).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const webhookFailures = new Counter({ name: "hubgraph_webhook_deliveries_failed_total", help: "Webhook deliveries marked failed after their retry window.", registers: [registry] });
+  const webhooksDisabled = new Counter({ name: "hubgraph_webhook_endpoints_disabled_total", help: "Webhook endpoints disabled by a run of failed attempts.", registers: [registry] });
   const sql = sqlClientOf(database.prisma);
   new Gauge({
     name: "hubgraph_outbox_lag_seconds",
@@ -179,6 +190,7 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
     endpoint,
     graphqlPlugin,
     outbox: { delivered: (consumer, count) => delivered.inc({ consumer }, count), failed: (consumer) => failed.inc({ consumer }) },
+    webhooks: { attempted: (outcome) => webhookAttempts.inc({ outcome }), failed: () => webhookFailures.inc(), disabled: () => webhooksDisabled.inc() },
   };
 }
 
