@@ -7,6 +7,7 @@
 // 201).
 // Traffic goes to 127.0.0.1 only, bounded in count and time.
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync, spawn } from "node:child_process";
@@ -63,6 +64,8 @@ async function main() {
           DATABASE_URL: url.toString(),
           RATE_LIMIT: "0",
           LOGIN_RATE_LIMIT: "0",
+          // The receiver that is down (below) listens on loopback.
+          WEBHOOK_ALLOWED_ADDRESSES: "127.0.0.1",
           ADMIN_USERNAME: ADMIN.username,
           ADMIN_PASSWORD: ADMIN.password,
           ...(INSTANCES > 1 ? { REDIS_URL, REDIS_PREFIX: `hubgraph-bench-${process.pid}:` } : {}),
@@ -156,6 +159,46 @@ async function main() {
     console.log(`  from the writer's 201 (after the commit; a lower bound): ${figures(lower!)}`);
     console.log(`  from the transaction's start (before the commit; an upper bound): ${figures(upper!)}`);
     console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${subscribed.memory()?.rssMb.toFixed(0)} MB after the load`);
+
+    // A webhook receiver that is down must not slow writes: creates flat out again, then with an endpoint
+    // for every created page whose receiver accepts connections and never answers (each delivery holds a
+    // sender slot until WEBHOOK_TIMEOUT_MS, then is retried), alternating, on the same instance.
+    const silent = net.createServer(() => {}).listen(0, "127.0.0.1");
+    await new Promise((resolve) => silent.once("listening", resolve));
+    try {
+      const without: number[] = [];
+      const withDown: number[] = [];
+      without.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+      const registered = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          query: `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
+          variables: { input: { url: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/hook`, eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 } },
+        }),
+      }).then((response) => response.json() as Promise<{ data?: { createWebhookEndpoint?: { endpoint: { id: string } } }; errors?: unknown[] }>);
+      const endpointId = registered.data?.createWebhookEndpoint?.endpoint.id;
+      if (!endpointId) throw new Error(`registering the webhook endpoint failed: ${JSON.stringify(registered.errors)}`);
+      const setEnabled = (enabled: boolean) =>
+        fetch(`${server.url}/graphql`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ query: `mutation($id: ID!, $enabled: Boolean) { updateWebhookEndpoint(id: $id, input: { enabled: $enabled }) { id } }`, variables: { id: endpointId, enabled } }),
+        });
+      withDown.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+      await setEnabled(false);
+      without.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+      await setEnabled(true);
+      withDown.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+      const rates = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
+      console.log(
+        `webhook receiver down (accepts, never answers): creates flat out ${rates(withDown)}/s with its endpoint, ${rates(without)}/s without (alternating): ` +
+          `${(mean(withDown) / mean(without)).toFixed(2)}×`,
+      );
+    } finally {
+      silent.close();
+    }
   } finally {
     for (const stream of streams) stream.abort();
     for (const instance of started) await instance.stop();

@@ -18,7 +18,7 @@ import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
-import { requestLimiter, type LimiterCounts } from "./auth/rate-limits.js";
+import { clientIp, requestLimiter, type LimiterCounts } from "./auth/rate-limits.js";
 import { connectRedis, relayOutboxWrites } from "./db/redis.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
@@ -122,6 +122,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     const ctx = createContext(db.prisma, req.viewer ?? anonymous, config);
     const lastEventId = req.get("Last-Event-ID");
     if (lastEventId) ctx.lastEventId = lastEventId;
+    ctx.clientAddress = clientIp(req);
     return ctx;
   };
 

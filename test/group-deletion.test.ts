@@ -70,6 +70,20 @@ describe("deleting a group", () => {
       }
     }
 
+    // A webhook endpoint of each group, registered by its manager (a literal public address: nothing resolves it).
+    for (const scopeId of [gid, other.gid]) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` },
+        body: JSON.stringify({
+          query: `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
+          variables: { input: { url: "https://93.184.216.34/hook", eventTypes: ["groups.groupUpdated"], scope: "group", scopeId } },
+        }),
+      });
+      const body = (await response.json()) as { errors?: unknown[] };
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    }
+
     expect((await server.rest("DELETE", `/groups/${gid}`, { token: member.token })).status).toBe(403);
     expect((await server.rest("DELETE", `/groups/${cn}`, { token: owner.token })).status).toBe(204);
     expect((await server.rest("GET", `/groups/${gid}`, { token: admin.token })).status).toBe(404);
@@ -90,7 +104,7 @@ describe("deleting a group", () => {
     };
     expect(Object.values(await left(gid)).every((rows) => rows === 0), JSON.stringify(await left(gid))).toBe(true);
     // The other group keeps everything.
-    expect(await left(other.gid)).toMatchObject({ WikiPage: 2, BlogEntry: 1 });
+    expect(await left(other.gid)).toMatchObject({ WikiPage: 2, BlogEntry: 1, WebhookEndpoint: 1 });
     expect(await server.app.db.prisma.groupMember.count({ where: { groupId: gid } })).toBe(0);
 
     const events = await server.app.db.prisma.outboxEvent.findMany({ where: { OR: [{ scope: "group", scopeId: gid }, { area: "groups", recordId: gid }] }, orderBy: { id: "asc" } });

@@ -6,7 +6,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
-import { nextIdSql } from "../src/common/write-path.js";
+import { nextIdSql, writtenRecordsOf } from "../src/common/write-path.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { canonicalJson } from "../src/http/write-conditions.js";
 import "../src/areas.js";
@@ -37,10 +37,17 @@ const eventCount = async () => Number((await sql().query<{ n: number }>(Prisma.s
 
 describe("domain events", () => {
   it("docs/events.md lists exactly the declared catalogue", () => {
-    const documented = [...fs.readFileSync(new URL("../docs/events.md", import.meta.url), "utf8").matchAll(/^\| `([a-z]+\.[a-zA-Z]+)` \| (.+) \|$/gm)].map(
-      ([, type, description]) => ({ type, description }),
+    const documented = [
+      ...fs.readFileSync(new URL("../docs/events.md", import.meta.url), "utf8").matchAll(/^\| `([a-z]+\.[a-zA-Z]+)` \| (\w+) \| ([^|]+) \| (.+) \|$/gm),
+    ].map(([, type, audience, payload, description]) => ({ type, audience, payload: payload!.trim(), description }));
+    expect(documented).toEqual(
+      eventCatalogue().map(({ type, area, audience, description }) => ({
+        type,
+        audience,
+        payload: ["id", ...(writtenRecordsOf(area)?.names ?? [])].map((name) => `\`${name}\``).join(", "),
+        description,
+      })),
     );
-    expect(documented).toEqual(eventCatalogue().map(({ type, description }) => ({ type, description })));
   });
 
   it("every wiki write appends its event with the record's normalised visibility, the changed fields and names only", async () => {

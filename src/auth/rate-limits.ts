@@ -87,7 +87,8 @@ function tooMany(message: string): RequestHandler {
   };
 }
 
-const clientIp = (req: Request) => ipKeyGenerator(req.ip ?? "unknown");
+/** The caller's address as the limits count it (TRUST_PROXY decides req.ip; IPv6 by its /56, as express-rate-limit advises). */
+export const clientIp = (req: Request) => ipKeyGenerator(req.ip ?? "unknown");
 
 /** Failed sign-ins from one address across every credential, as a multiple of LOGIN_RATE_LIMIT. */
 export const ADDRESS_FACTOR = 10;

@@ -34,6 +34,8 @@ export interface RequestContext {
   confinedTo?: { scope: string; scopeId: number };
   /** A subscription request's Last-Event-ID: where a reconnecting subscriber left off (src/events/subscriptions.ts). */
   lastEventId?: string;
+  /** The caller's address as the rate limits count it: anonymous subscriptions are capped per address. */
+  clientAddress?: string;
 }
 
 /** An Idempotency-Key as the HTTP layer hands it to the write path. */

@@ -53,6 +53,7 @@ builder.subscriptionField("events", (t) =>
         ctx.viewer,
         (event: StoredEvent) => (!wanted || wanted.has(event.type)) && (!scope || event.scope === scope) && (scopeId == null || event.scopeId === scopeId),
         resumedAfter(ctx.lastEventId),
+        ctx.clientAddress,
       );
     },
     resolve: deliver,
@@ -83,7 +84,7 @@ function recordChangedSubscription(written: WrittenRecords & { changedSubscripti
       args: { id: t.arg.int({ required: true }) },
       subscribe: async (_root, { id }, ctx) => {
         if (!(await findVisible(ctx, written.records, id))) throw notFound(written.notFound(id));
-        return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId));
+        return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId), ctx.clientAddress);
       },
       resolve: deliver,
     }),

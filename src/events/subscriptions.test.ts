@@ -237,4 +237,52 @@ describe("subscriptions over SSE", () => {
     await tooMany.close();
     expect(hubOf(server.app.db.prisma).size).toBe(0);
   });
+
+  it("checks a batch for every subscriber in a few statements, not one per subscriber", async () => {
+    const users = await Promise.all(Array.from({ length: 60 }, () => server.user()));
+    const subscriptions = await Promise.all(users.map((user) => subscribe(eventsQuery, { types: ["wiki.pageCreated"] }, user.token)));
+    const checks: string[] = [];
+    const stop = server.app.db.onQuery((sql) => void (/ AS relation /.test(sql) && checks.push(sql)));
+    try {
+      const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Seen by sixty", pagetext: "Text.", state: 1 } });
+      await eventually(() => subscriptions.every((subscription) => subscription.events.some((event) => event.recordId === page.body.id)));
+      // Whether the page exists, then 50 viewers a statement: 3 for 60 subscribers.
+      expect(checks.length).toBe(3);
+    } finally {
+      stop();
+      await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    }
+  });
+
+  it("holds a user to 20 subscriptions on a server (TOO_MANY_SUBSCRIPTIONS), and filters by scope", async () => {
+    const user = await server.user();
+    const open = await Promise.all(Array.from({ length: 20 }, () => subscribe(eventsQuery, { types: ["wiki.pageCreated"], scope: "group", scopeId: cast.groupId }, user.token)));
+    try {
+      expect(open.every((subscription) => subscription.errors.length === 0)).toBe(true);
+      const refused = await subscribe(eventsQuery, {}, user.token);
+      expect(refused.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "TOO_MANY_SUBSCRIPTIONS" }) })]);
+      await refused.close();
+      // The group's public page comes, the site's does not.
+      const site = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Site news", pagetext: "Text.", state: 1 } });
+      const inGroup = await server.rest("POST", "/wiki", { token: cast.manager.token, body: { title: "Group news", pagetext: "Text.", state: 1, scope: "group", scope_id: cast.groupId } });
+      expect([site.status, inGroup.status]).toEqual([201, 201]);
+      await eventually(() => open[0]!.events.length >= 1);
+      await settle();
+      expect(open[0]!.events.map((event) => event.recordId)).toEqual([inGroup.body.id]);
+    } finally {
+      await Promise.all(open.map((subscription) => subscription.close()));
+    }
+  });
+
+  it("holds anonymous callers from one address to 100 subscriptions", async () => {
+    const open = await Promise.all(Array.from({ length: 100 }, () => subscribe(eventsQuery, { types: ["wiki.pageDeleted"] })));
+    try {
+      expect(open.filter((subscription) => subscription.errors.length).length).toBe(0);
+      const refused = await subscribe(eventsQuery, {});
+      expect(refused.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("from one address"), extensions: expect.objectContaining({ code: "TOO_MANY_SUBSCRIPTIONS" }) })]);
+      await refused.close();
+    } finally {
+      await Promise.all(open.map((subscription) => subscription.close()));
+    }
+  });
 });

@@ -34,6 +34,8 @@ const VIEWERS_PER_STATEMENT = 50;
 /** Subscriptions one signed-in user may hold on one server, and all anonymous callers together. */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
+/** Anonymous subscriptions from one address (as the rate limits count addresses), so one client cannot take the anonymous 2,000. */
+export const MAX_ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS = 100;
 
 /** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
 export type DeliveredEvent = StoredEvent & { cursor: string };
@@ -49,6 +51,8 @@ export const isSubscriptionFailure = (value: unknown): value is SubscriptionFail
 
 interface Subscriber {
   viewer: Viewer;
+  /** The caller's address (anonymous subscribers are capped per address). */
+  address?: string;
   /** Where the outbox ended when it subscribed: it gets the events after (null: not known yet). */
   start: OutboxCursor | null;
   /** The last event it was offered: the hub may read a stretch again (a rewind), never offer one twice. */
@@ -79,15 +83,28 @@ export class SubscriptionHub {
    * read; with `after` (a reconnecting client's Last-Event-ID), first those committed after it that are still
    * in the outbox, so a client that reconnects misses nothing.
    */
-  async subscribe(viewer: Viewer, matches: (event: StoredEvent) => boolean, after?: OutboxCursor): Promise<AsyncIterableIterator<DeliveredEvent | SubscriptionFailure>> {
-    const open = [...this.subscribers].filter((other) => (viewer.user ? other.viewer.user?.id === viewer.user.id : !other.viewer.user)).length;
-    const cap = viewer.user ? MAX_SUBSCRIPTIONS_PER_USER : MAX_ANONYMOUS_SUBSCRIPTIONS;
-    if (open >= cap) {
-      throw subscriptionError(429, "TOO_MANY_SUBSCRIPTIONS", `At most ${cap} subscriptions at a time${viewer.user ? " per user" : " for anonymous callers"}: close one first.`);
+  async subscribe(
+    viewer: Viewer,
+    matches: (event: StoredEvent) => boolean,
+    after?: OutboxCursor,
+    address?: string,
+  ): Promise<AsyncIterableIterator<DeliveredEvent | SubscriptionFailure>> {
+    const others = [...this.subscribers];
+    const refuse = (cap: number, whose: string) => {
+      throw subscriptionError(429, "TOO_MANY_SUBSCRIPTIONS", `At most ${cap} subscriptions at a time ${whose}: close one first.`);
+    };
+    if (viewer.user) {
+      if (others.filter((other) => other.viewer.user?.id === viewer.user!.id).length >= MAX_SUBSCRIPTIONS_PER_USER) refuse(MAX_SUBSCRIPTIONS_PER_USER, "per user");
+    } else {
+      const anonymous = others.filter((other) => !other.viewer.user);
+      if (anonymous.length >= MAX_ANONYMOUS_SUBSCRIPTIONS) refuse(MAX_ANONYMOUS_SUBSCRIPTIONS, "for anonymous callers");
+      if (address && anonymous.filter((other) => other.address === address).length >= MAX_ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS) {
+        refuse(MAX_ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS, "for anonymous callers from one address");
+      }
     }
     // Registered first, then the outbox's end taken: events published meanwhile are kept (`early`) and those
     // after the end offered once it is known, so nothing falls between the end and live delivery.
-    const subscriber: Subscriber = { viewer, start: null, offeredUpTo: null, early: [], matches, queue: [], closed: false };
+    const subscriber: Subscriber = { viewer, address, start: null, offeredUpTo: null, early: [], matches, queue: [], closed: false };
     const alone = !this.subscribers.size;
     this.subscribers.add(subscriber);
     const close = () => this.drop(subscriber);

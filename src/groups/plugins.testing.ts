@@ -61,16 +61,20 @@ const plausible: Record<string, (serial: number) => Record<string, unknown>> = {
 };
 
 let serial = 0;
-const groups = new WeakMap<TestServer, Promise<string>>();
+const groups = new WeakMap<TestServer, string>();
 
-/** The visible group the shared tests' plugin records live in: one per test server, made straight in the database. */
-export function fixtureGroup(server: TestServer): Promise<string> {
-  let made = groups.get(server);
-  if (!made) {
-    made = server.app.db.prisma.group.create({ data: { cn: `plugins${Date.now()}`, title: "Plugin records" } }).then((created) => created.cn);
-    groups.set(server, made);
-  }
-  return made;
+/**
+ * The visible group the shared tests' plugin records live in: one per test server, made straight in the
+ * database, and made again when a test deleted it (the fuzzer's DELETE /groups/{id} cases guess small ids,
+ * and this group's is one of them).
+ */
+export async function fixtureGroup(server: TestServer): Promise<string> {
+  const known = groups.get(server);
+  if (known && (await server.app.db.prisma.group.findUnique({ where: { cn: known }, select: { cn: true } }))) return known;
+  serial += 1;
+  const created = await server.app.db.prisma.group.create({ data: { cn: `plugins${Date.now()}x${serial}`, title: "Plugin records" } });
+  groups.set(server, created.cn);
+  return created.cn;
 }
 
 /** Makes a record of `plugin` in the group `cn` through its plugin row, as `token`; its id. */

@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import type { SqlClient } from "../db/sql.js";
+import { isBusyDatabase, type SqlClient } from "../db/sql.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
 import type { StoredEvent } from "../common/outbox.js";
 import { DEFAULT_BUDGET_MS, enabledRecords, registeredPlugins, runIsolated } from "./registry.js";
@@ -31,7 +31,22 @@ export async function deliverToPlugins(tx: SqlClient, event: StoredEvent, option
     // fails then, and its work is rolled back like a failure's, so the batch goes on.
     const released = run.ok && (await tx.query(Prisma.sql`RELEASE SAVEPOINT plugin_listener`).then(() => true, () => false));
     if (!released) await tx.query(Prisma.sql`ROLLBACK TO SAVEPOINT plugin_listener`);
+    // A listener's own failure (it threw, or ran out of its budget) is not retried: a poison event must not
+    // stop every plugin behind it. A failure of the database's making is, with the whole batch (the other
+    // listeners are idempotent by event id): the dispatcher hands it over again after its delay.
+    if (!run.ok && isTransientDatabaseError(run.error)) {
+      throw new Error(`plugin ${plugin.folder}.${plugin.element} met a passing database failure on ${event.type}: the batch is retried`, { cause: run.error });
+    }
   }
+}
+
+/**
+ * Failures that say nothing about the listener: a lock or statement the database gave up waiting for
+ * (lock_timeout), a deadlock or serialization failure, the server out of resources or the connection lost.
+ * Not a statement cut off by the budget's statement_timeout (57014): that is the listener's overrun.
+ */
+function isTransientDatabaseError(error: unknown): boolean {
+  return isBusyDatabase(error) && (error as { code?: string })?.code !== "57014";
 }
 
 /** `sql`, refusing statements once `signal` has fired (a listener past its budget). */

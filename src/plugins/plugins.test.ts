@@ -413,6 +413,31 @@ describe("deliverToPlugins (the dispatcher's hook)", () => {
     }
   });
 
+  it("retries the batch when a listener meets a passing database failure (a deadlock), not when it fails on its own", async () => {
+    const seen: string[] = [];
+    let failOnce = true;
+    definePlugin({
+      folder: "aac",
+      element: "deadlocked",
+      name: "Deadlocked once",
+      listeners: {
+        "wiki.pageCreated": async (event) => {
+          seen.push(event.id);
+          if (failOnce) {
+            failOnce = false;
+            throw Object.assign(new Error("deadlock detected"), { code: "40P01" });
+          }
+        },
+      },
+    });
+    await plugin({ folder: "aac", element: "deadlocked", enabled: 1 });
+    const page = await server.rest("POST", "/wiki", { token: alice.token, body: { title: "Delivered twice to a deadlocked listener", pagetext: "Text.", state: 1 } });
+    expect(page.status).toBe(201);
+    // The dispatcher's retry comes after its delay (a second or so).
+    await eventually(async () => seen.length >= 2, 10_000);
+    expect(new Set(seen).size).toBe(1);
+  });
+
   it("isolates a listener that throws or overruns its budget: the others still run, and it is counted", async () => {
     definePlugin({ folder: "aaa", element: "thrower", name: "Throws", listeners: { [GROUP_EVENTS.joinRequested]: async () => { throw new Error("listener boom"); } } });
     definePlugin({ folder: "aab", element: "sleeper", name: "Sleeps", listeners: { [GROUP_EVENTS.joinRequested]: (_event, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => setTimeout(resolve, 10))) } });

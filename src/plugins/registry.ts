@@ -140,7 +140,7 @@ export async function runIsolated<T>(
   event: string,
   budgetMs: number,
   handler: (signal: AbortSignal) => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false }> {
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
@@ -157,7 +157,7 @@ export async function runIsolated<T>(
     const key = pluginKey(plugin.folder, plugin.element);
     pluginFailures.inc({ plugin: key, event, reason });
     logger?.warn({ err: error, plugin: key, event, reason }, `plugin ${key} failed on ${event} (${reason})`);
-    return { ok: false };
+    return { ok: false, error };
   } finally {
     clearTimeout(timer);
   }

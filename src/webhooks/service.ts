@@ -10,6 +10,7 @@ import { parseId, parseInput } from "../common/validation.js";
 import { decodeTimestamp } from "../db/sql.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
 import { messageId, wakeWebhookSenders } from "./delivery.js";
+import { registerGroupContent } from "../groups/content.js";
 
 /**
  * Webhook endpoints (docs/events.md, "Webhooks"): administrators register site-wide ones (every event of the
@@ -309,3 +310,14 @@ export async function replayWebhookDelivery(ctx: RequestContext, idValue: string
   wakeWebhookSenders(ctx.db);
   return (await withAttempts(ctx, [row]))[0]!;
 }
+
+/**
+ * A deleted group takes its endpoints with it (their deliveries and attempts go by the foreign keys): an
+ * endpoint of a group that is gone has nobody left who manages it (src/groups/content.ts). Endpoints emit no
+ * domain events, so none is written for them.
+ */
+registerGroupContent({
+  area: "webhooks",
+  models: ["WebhookEndpoint"],
+  remove: async (tx, groupId) => (await sqlOf(tx).query(Prisma.sql`DELETE FROM webhook_endpoints WHERE scope = 'group' AND scope_id = ${groupId} RETURNING id`)).length,
+});
