@@ -7,6 +7,7 @@
 // 201).
 // Traffic goes to 127.0.0.1 only, bounded in count and time.
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -64,6 +65,8 @@ async function main() {
           DATABASE_URL: url.toString(),
           RATE_LIMIT: "0",
           LOGIN_RATE_LIMIT: "0",
+          // Every subscriber here is one anonymous client on loopback.
+          ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS: "0",
           // The receiver that is down (below) listens on loopback.
           WEBHOOK_ALLOWED_ADDRESSES: "127.0.0.1",
           ADMIN_USERNAME: ADMIN.username,
@@ -160,43 +163,46 @@ async function main() {
     console.log(`  from the transaction's start (before the commit; an upper bound): ${figures(upper!)}`);
     console.log(`server RSS: ${rssBefore?.toFixed(0)} MB with the subscriptions open, ${subscribed.memory()?.rssMb.toFixed(0)} MB after the load`);
 
-    // A webhook receiver that is down must not slow writes: creates flat out again, then with an endpoint
-    // for every created page whose receiver accepts connections and never answers (each delivery holds a
-    // sender slot until WEBHOOK_TIMEOUT_MS, then is retried), alternating, on the same instance.
+    // A webhook receiver that is down must not slow writes: creates flat out with an endpoint for every created
+    // page whose receiver answers at once (204), and with its receiver down (it accepts connections and never
+    // answers: each delivery holds a sender slot until WEBHOOK_TIMEOUT_MS, then is retried), alternating on the
+    // same instance; and once with no endpoint at all, for the cost of the deliveries themselves.
+    const answering = http.createServer((_request, response) => response.writeHead(204).end()).listen(0, "127.0.0.1");
     const silent = net.createServer(() => {}).listen(0, "127.0.0.1");
-    await new Promise((resolve) => silent.once("listening", resolve));
+    await Promise.all([answering, silent].map((receiver) => new Promise((resolve) => receiver.once("listening", resolve))));
+    const receiverUrl = (receiver: net.Server) => `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+    const graphqlAsAdmin = async (query: string, variables: Record<string, unknown>) => {
+      const answer = (await (await fetch(`${server.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query, variables }) })).json()) as {
+        data?: Record<string, any>;
+        errors?: unknown[];
+      };
+      if (answer.errors) throw new Error(`the webhook endpoint could not be set up: ${JSON.stringify(answer.errors)}`);
+      return answer.data!;
+    };
     try {
-      const without: number[] = [];
-      const withDown: number[] = [];
-      without.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
-      const registered = await fetch(`${server.url}/graphql`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          query: `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
-          variables: { input: { url: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/hook`, eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 } },
-        }),
-      }).then((response) => response.json() as Promise<{ data?: { createWebhookEndpoint?: { endpoint: { id: string } } }; errors?: unknown[] }>);
-      const endpointId = registered.data?.createWebhookEndpoint?.endpoint.id;
-      if (!endpointId) throw new Error(`registering the webhook endpoint failed: ${JSON.stringify(registered.errors)}`);
-      const setEnabled = (enabled: boolean) =>
-        fetch(`${server.url}/graphql`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ query: `mutation($id: ID!, $enabled: Boolean) { updateWebhookEndpoint(id: $id, input: { enabled: $enabled }) { id } }`, variables: { id: endpointId, enabled } }),
-        });
-      withDown.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
-      await setEnabled(false);
-      without.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
-      await setEnabled(true);
-      withDown.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+      const none = (await load(server.url, create, { connections: 20, duration: SECONDS })).rate;
+      const created = await graphqlAsAdmin(`mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`, {
+        input: { url: receiverUrl(answering), eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 },
+      });
+      const endpointId = created.createWebhookEndpoint.endpoint.id as string;
+      const pointAt = (receiver: net.Server) =>
+        graphqlAsAdmin(`mutation($id: ID!, $url: String) { updateWebhookEndpoint(id: $id, input: { url: $url }) { id } }`, { id: endpointId, url: receiverUrl(receiver) });
+      const up: number[] = [];
+      const down: number[] = [];
+      for (let round = 0; round < 2; round++) {
+        await pointAt(answering);
+        up.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+        await pointAt(silent);
+        down.push((await load(server.url, create, { connections: 20, duration: SECONDS })).rate);
+      }
       const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
       const rates = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
       console.log(
-        `webhook receiver down (accepts, never answers): creates flat out ${rates(withDown)}/s with its endpoint, ${rates(without)}/s without (alternating): ` +
-          `${(mean(withDown) / mean(without)).toFixed(2)}×`,
+        `webhooks: creates flat out with the receiver down (accepts, never answers) ${rates(down)}/s, answering ${rates(up)}/s (alternating): ` +
+          `${(mean(down) / mean(up)).toFixed(2)}× (no endpoint: ${none.toFixed(0)}/s)`,
       );
     } finally {
+      answering.close();
       silent.close();
     }
   } finally {

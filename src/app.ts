@@ -244,7 +244,9 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const dispatcher = startDispatcher({ db: db.prisma, consumers: outboxConsumers(), pollMs: config.outboxPollMs, log: logError, counted: metrics.outbox });
   const stopWaking = onOutboxWritten(db.prisma, dispatcher.wake);
   // Webhook requests go out from here, outside any transaction: a receiver that is down slows no write.
-  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: config.outboxPollMs, log: logError, counted: metrics.webhooks });
+  // Retries and expired leases come due by the clock, not by a write: the sender looks at least every second,
+  // even where OUTBOX_POLL_MS = 0 turns off looking for other instances' events.
+  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: Math.min(config.outboxPollMs || 1000, 1000), log: logError, counted: metrics.webhooks });
   // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
   // Publishing windows opening and closing are events too (src/events/windows.ts).

@@ -46,6 +46,8 @@ export interface Config {
   purgeInterval: number;
   /** Milliseconds between checks of the outbox for events other instances wrote (OUTBOX_POLL_MS, default 1000; 0: only this process's own writes wake delivery). */
   outboxPollMs: number;
+  /** Anonymous subscriptions one address may hold on an instance (ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS, default 100; 0: no cap but the 2,000 of all anonymous callers). */
+  anonymousSubscriptionsPerAddress: number;
   /** Hours delivered events are kept before the purge deletes them (OUTBOX_RETENTION_HOURS, default 72): only events every consumer has. */
   outboxRetentionHours: number;
   /**
@@ -156,6 +158,7 @@ const environment = z
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 10, " (failed sign-ins per 15 minutes; 0 turns the limit off)"),
     PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens and of past day counts; 0 turns it off)"),
     OUTBOX_POLL_MS: wholeNumber(0, 3_600_000, 1000, " (milliseconds between checks for events other instances wrote; 0 turns polling off)"),
+    ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS: wholeNumber(0, 100_000, 100, " (anonymous subscriptions one address may hold; 0: no cap per address)"),
     OUTBOX_RETENTION_HOURS: wholeNumber(0, 24 * 365, 72, " (hours delivered events are kept)"),
     WEBHOOK_ALLOWED_ADDRESSES: z.preprocess(
       unset,
@@ -236,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     purgeInterval: e.PURGE_INTERVAL,
     outboxPollMs: e.OUTBOX_POLL_MS,
+    anonymousSubscriptionsPerAddress: e.ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     webhookAllowedAddresses: e.WEBHOOK_ALLOWED_ADDRESSES,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

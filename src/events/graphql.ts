@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.js";
+import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { eventCatalogue } from "../common/events.js";
 import { findVisible } from "../common/records.js";
@@ -53,7 +54,7 @@ builder.subscriptionField("events", (t) =>
         ctx.viewer,
         (event: StoredEvent) => (!wanted || wanted.has(event.type)) && (!scope || event.scope === scope) && (scopeId == null || event.scopeId === scopeId),
         resumedAfter(ctx.lastEventId),
-        ctx.clientAddress,
+        subscribedFrom(ctx),
       );
     },
     resolve: deliver,
@@ -65,6 +66,9 @@ function deliver(event: DeliveredEvent | SubscriptionFailure): DeliveredEvent {
   if (isSubscriptionFailure(event)) throw event.failed;
   return event;
 }
+
+/** The caller's address and its cap (ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS), for anonymous subscribers. */
+const subscribedFrom = (ctx: RequestContext) => (ctx.clientAddress ? { address: ctx.clientAddress, cap: ctx.config.anonymousSubscriptionsPerAddress } : undefined);
 
 /** Where a reconnecting subscriber left off: its Last-Event-ID header, an event's `id`. */
 function resumedAfter(lastEventId: string | undefined) {
@@ -84,7 +88,7 @@ function recordChangedSubscription(written: WrittenRecords & { changedSubscripti
       args: { id: t.arg.int({ required: true }) },
       subscribe: async (_root, { id }, ctx) => {
         if (!(await findVisible(ctx, written.records, id))) throw notFound(written.notFound(id));
-        return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId), ctx.clientAddress);
+        return hubOf(ctx.db).subscribe(ctx.viewer, (event) => event.area === written.area && event.recordId === id, resumedAfter(ctx.lastEventId), subscribedFrom(ctx));
       },
       resolve: deliver,
     }),

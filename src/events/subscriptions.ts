@@ -34,8 +34,6 @@ const VIEWERS_PER_STATEMENT = 50;
 /** Subscriptions one signed-in user may hold on one server, and all anonymous callers together. */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
-/** Anonymous subscriptions from one address (as the rate limits count addresses), so one client cannot take the anonymous 2,000. */
-export const MAX_ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS = 100;
 
 /** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
 export type DeliveredEvent = StoredEvent & { cursor: string };
@@ -87,8 +85,10 @@ export class SubscriptionHub {
     viewer: Viewer,
     matches: (event: StoredEvent) => boolean,
     after?: OutboxCursor,
-    address?: string,
+    /** Where an anonymous subscriber calls from, and how many subscriptions one address may hold (0: no cap), so one client cannot take the anonymous 2,000. */
+    from?: { address: string; cap: number },
   ): Promise<AsyncIterableIterator<DeliveredEvent | SubscriptionFailure>> {
+    const address = from?.address;
     const others = [...this.subscribers];
     const refuse = (cap: number, whose: string) => {
       throw subscriptionError(429, "TOO_MANY_SUBSCRIPTIONS", `At most ${cap} subscriptions at a time ${whose}: close one first.`);
@@ -98,8 +98,8 @@ export class SubscriptionHub {
     } else {
       const anonymous = others.filter((other) => !other.viewer.user);
       if (anonymous.length >= MAX_ANONYMOUS_SUBSCRIPTIONS) refuse(MAX_ANONYMOUS_SUBSCRIPTIONS, "for anonymous callers");
-      if (address && anonymous.filter((other) => other.address === address).length >= MAX_ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS) {
-        refuse(MAX_ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS, "for anonymous callers from one address");
+      if (from && from.cap > 0 && anonymous.filter((other) => other.address === from.address).length >= from.cap) {
+        refuse(from.cap, "for anonymous callers from one address");
       }
     }
     // Registered first, then the outbox's end taken: events published meanwhile are kept (`early`) and those

@@ -51,6 +51,8 @@ export function refusedRange(text: string, allowed: Range[]): string | null {
   const address = unwrapped(text);
   if (isAllowed(address, allowed)) return null;
   const range = address.range();
+  // IPv4-compatible IPv6 (::a.b.c.d, deprecated): ipaddr.js calls ::/96 unicast, but it names an IPv4 address.
+  if (address.kind() === "ipv6" && address.match(ipaddr.parseCIDR("::/96"))) return "ipv4Compatible";
   return range === "unicast" ? null : range;
 }
 

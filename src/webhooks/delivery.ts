@@ -176,21 +176,36 @@ export function startWebhookSender(options: {
   let again = false;
   let stopped = false;
 
+  /** Deliveries this sender is sending now, and how many per endpoint. */
+  const sending = new Map<string, number>();
+  const perEndpoint = new Map<number, number>();
+  /** An endpoint's share of the places: one that never answers can hold no more than this many of them. */
+  const endpointShare = Math.max(1, Math.floor(config.webhookConcurrency / 4));
+
   const claim = async (limit: number): Promise<Claimed[]> => {
     const moment = now();
     const leaseUntil = new Date(moment.getTime() + config.webhookTimeoutMs + LEASE_MARGIN_MS);
+    const full = [...perEndpoint].filter(([, count]) => count >= endpointShare).map(([endpoint]) => endpoint);
     // SKIP LOCKED and the lease: with several instances each due delivery goes to one of them; one whose
-    // sender died mid-request (its lease past) is due again.
+    // sender died mid-request (its lease past) is due again. Per endpoint at most its share of the places
+    // (less what this sender already sends to it): a receiver that is down, or a backlog of one endpoint,
+    // cannot hold every place while other endpoints' deliveries wait.
     return sql.query<Claimed>(Prisma.sql`
       WITH due AS (
-        SELECT d.id, d.replay_requested FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-         WHERE d.state = 'pending' AND d.next_attempt_at <= ${utcTimestamp(moment)} AND (d.lease_until IS NULL OR d.lease_until < ${utcTimestamp(moment)})
+        SELECT pick.id, pick.replay_requested FROM webhook_endpoints e
+         CROSS JOIN LATERAL (
+           SELECT d.id, d.replay_requested, d.next_attempt_at FROM webhook_deliveries d
+            WHERE d.endpoint_id = e.id AND d.state = 'pending' AND d.next_attempt_at <= ${utcTimestamp(moment)}
+              AND (d.lease_until IS NULL OR d.lease_until < ${utcTimestamp(moment)}) AND d.id <> ALL(${[...sending.keys()]}::bigint[])
+            ORDER BY d.next_attempt_at, d.id
+            LIMIT ${endpointShare}
+            FOR UPDATE SKIP LOCKED) pick
+         WHERE e.enabled AND e.id <> ALL(${full}::int[])
            -- A group endpoint's deliveries go out only while its owner manages the group (or is an administrator), as when they were queued.
            AND (e.scope = 'site' OR EXISTS (SELECT 1 FROM users u WHERE u.id = e.created_by AND u.is_admin)
                 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = e.scope_id AND m.user_id = e.created_by AND m.status = 'member' AND m.manager))
-         ORDER BY d.next_attempt_at, d.id
-         LIMIT ${limit}
-         FOR UPDATE OF d SKIP LOCKED),
+         ORDER BY pick.next_attempt_at, pick.id
+         LIMIT ${limit}),
       claimed AS (
         UPDATE webhook_deliveries d SET lease_until = ${utcTimestamp(leaseUntil)}, attempts = d.attempts + 1, replay_requested = false
           FROM due WHERE d.id = due.id
@@ -209,7 +224,7 @@ export function startWebhookSender(options: {
       await sql.query(Prisma.sql`
         WITH attempt AS (${attempt}),
              delivery AS (UPDATE webhook_deliveries SET state = 'delivered', lease_until = NULL, completed_at = ${utcTimestamp(moment)}, last_status = ${result.status}, last_error = NULL
-                           WHERE id = ${delivery.id}::bigint)
+                           WHERE id = ${delivery.id}::bigint AND state = 'pending')
         UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ${delivery.endpointId} AND consecutive_failures <> 0`);
       return;
     }
@@ -224,7 +239,7 @@ export function startWebhookSender(options: {
       WITH attempt AS (${attempt}),
            delivery AS (UPDATE webhook_deliveries SET state = ${over ? "failed" : "pending"}, lease_until = NULL, next_attempt_at = ${utcTimestamp(next)},
                                completed_at = ${over ? utcTimestamp(moment) : null}::timestamp(3), last_status = ${result.status}, last_error = ${result.error}
-                         WHERE id = ${delivery.id}::bigint AND state = 'pending'),
+                         WHERE id = ${delivery.id}::bigint AND state = 'pending' AND attempts = ${delivery.attempts}),
            endpoint AS (SELECT id, enabled FROM webhook_endpoints WHERE id = ${delivery.endpointId} FOR UPDATE)
       UPDATE webhook_endpoints e SET consecutive_failures = e.consecutive_failures + 1,
              enabled = e.enabled AND NOT (${limit} > 0 AND e.consecutive_failures + 1 >= ${limit}),
@@ -268,10 +283,16 @@ export function startWebhookSender(options: {
         if (free <= 0) break;
         const claimed = await claim(free);
         for (const delivery of claimed) {
+          sending.set(delivery.id, delivery.endpointId);
+          perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
           const running: Promise<void> = attempt(delivery)
             .catch((error: unknown) => log(`webhook delivery ${delivery.id} could not be recorded; its lease expires and it is sent again`, error))
             .finally(() => {
               inFlight.delete(running);
+              sending.delete(delivery.id);
+              const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
+              if (left > 0) perEndpoint.set(delivery.endpointId, left);
+              else perEndpoint.delete(delivery.endpointId);
               void fill();
             });
           inFlight.add(running);

@@ -40,18 +40,30 @@ export interface SignedRequest {
  * `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 by the `standardwebhooks` package). The URL is
  * checked again first (DNS may have changed since registration: src/webhooks/addresses.ts) and the socket
  * connects to the checked address only. Nothing is followed: a 3xx is a failed attempt like any non-2xx.
- * The whole exchange, from connecting to the excerpt's last byte, must fit in `timeoutMs`. Never throws.
+ * The whole exchange, from resolving the host name to the excerpt's last byte, must fit in `timeoutMs`. Never throws.
  */
+class LookupTimeout extends Error {}
+
 export async function sendSigned(request: SignedRequest): Promise<AttemptResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   let destination;
+  // The host name's lookup counts against the attempt's time too: a resolver that hangs must not stretch an
+  // attempt past the lease its delivery was claimed with (another sender would claim it again meanwhile).
+  let lookupTimer: NodeJS.Timeout | undefined;
   try {
-    destination = await checkDestination(request.url, request.allowed, request.resolve);
+    destination = await Promise.race([
+      checkDestination(request.url, request.allowed, request.resolve),
+      new Promise<never>((_resolve, reject) => (lookupTimer = setTimeout(() => reject(new LookupTimeout()), request.timeoutMs))),
+    ]);
   } catch (error) {
     if (error instanceof RefusedDestination) return { outcome: "refused", status: null, durationMs: took(), response: "", error: `the URL ${error.message}` };
+    if (error instanceof LookupTimeout) return { outcome: "timeout", status: null, durationMs: took(), response: "", error: `the host name did not resolve within ${request.timeoutMs} ms` };
     throw error;
+  } finally {
+    clearTimeout(lookupTimer);
   }
+  const remainingMs = Math.max(1, request.timeoutMs - took());
   const signature = new Webhook(request.secret).sign(request.msgId, request.timestamp, request.body);
   // The checked address, whatever the host name would resolve to now (no DNS rebinding).
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -88,7 +100,7 @@ export async function sendSigned(request: SignedRequest): Promise<AttemptResult>
         "webhook-signature": signature,
       },
     });
-    const deadline = setTimeout(() => finish({ outcome: "timeout", status: null, response: "", error: `no complete answer within ${request.timeoutMs} ms` }), request.timeoutMs);
+    const deadline = setTimeout(() => finish({ outcome: "timeout", status: null, response: "", error: `no complete answer within ${request.timeoutMs} ms` }), remainingMs);
     req.on("error", (error: NodeJS.ErrnoException) => finish({ outcome: "network", status: null, response: "", error: error.code ? `${error.code}: ${error.message}` : error.message }));
     req.on("response", (res) => {
       const status = res.statusCode ?? 0;

@@ -494,6 +494,8 @@ describe("where requests may go (SSRF)", () => {
     "http://224.0.0.1/",
     "http://255.255.255.255/",
     "http://0x7f.0.0.2/", // 127.0.0.2 spelled otherwise
+    "http://[::169.254.169.254]/", // IPv4-compatible IPv6 (::/96), which ipaddr.js calls unicast
+    "http://[::7f00:2]/",
   ];
 
   it.each(refusedUrls)("refuses to register %s: 400 naming url", async (url) => {
