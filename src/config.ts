@@ -100,6 +100,16 @@ export class StartupError extends Error {
 // Each variable: what is allowed (said in the error), how it is read, and its default. An empty value
 // counts as unset, as shells and compose files produce them easily.
 const unset = (value: unknown) => (value === "" ? undefined : value);
+/** A comma-separated list (spaces around entries ignored; unset or empty: none), each entry passing `valid`. */
+const commaSeparated = (valid: (entry: string) => boolean, message: string) =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.every(valid), message)
+      .default([]),
+  );
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unset, schema.optional());
 
 function wholeNumber(minimum: number, maximum: number, fallback: number, meaning = "") {
@@ -160,14 +170,7 @@ const environment = z
     OUTBOX_POLL_MS: wholeNumber(0, 3_600_000, 1000, " (milliseconds between checks for events other instances wrote; 0 turns polling off)"),
     ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS: wholeNumber(0, 100_000, 100, " (anonymous subscriptions one address may hold; 0: no cap per address)"),
     OUTBOX_RETENTION_HOURS: wholeNumber(0, 24 * 365, 72, " (hours delivered events are kept)"),
-    WEBHOOK_ALLOWED_ADDRESSES: z.preprocess(
-      unset,
-      z
-        .string()
-        .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
-        .refine((entries) => entries.every(isAddressOrRange), "must be comma-separated IP addresses or CIDR ranges such as 127.0.0.1, 10.0.0.0/8 or ::1")
-        .default([]),
-    ),
+    WEBHOOK_ALLOWED_ADDRESSES: commaSeparated(isAddressOrRange, "must be comma-separated IP addresses or CIDR ranges such as 127.0.0.1, 10.0.0.0/8 or ::1"),
     WEBHOOK_TIMEOUT_MS: wholeNumber(100, 120_000, 10_000, " (milliseconds a webhook request may take)"),
     WEBHOOK_RETRY_HOURS: wholeNumber(24, 24 * 30, 24, " (hours a webhook delivery is retried; at least a day)"),
     WEBHOOK_DISABLE_AFTER_FAILURES: wholeNumber(0, 1_000_000, 100, " (failed attempts in a row that disable an endpoint; 0: never)"),
@@ -177,14 +180,7 @@ const environment = z
       serviceUrl(["redis:", "rediss:"], "must be a Redis URL such as redis://host:6379 or rediss://user:password@host:6380/0 (leave it unset for one server process)"),
     ),
     REDIS_PREFIX: z.preprocess(unset, z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -").default("hubgraph:")),
-    CORS_ORIGINS: z.preprocess(
-      unset,
-      z
-        .string()
-        .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
-        .refine((origins) => origins.every(isOrigin), "must be comma-separated origins such as https://app.example.com (scheme, host and port only)")
-        .default([]),
-    ),
+    CORS_ORIGINS: commaSeparated(isOrigin, "must be comma-separated origins such as https://app.example.com (scheme, host and port only)"),
     TRUST_PROXY: optional(
       z
         .string()

@@ -23,8 +23,8 @@ export async function subscribeOverSse<T>(
   query: string,
   variables: Record<string, unknown> = {},
   token?: string,
-  /** `lastEventId`: a reconnecting client's Last-Event-ID header. */
-  options: { lastEventId?: string } = {},
+  /** `lastEventId`: a reconnecting client's Last-Event-ID header; `headers`: more headers (a session's cookie and CSRF token). */
+  options: { lastEventId?: string; headers?: Record<string, string> } = {},
 ): Promise<SseSubscription<T>> {
   const controller = new AbortController();
   const opened = hub.size;
@@ -35,11 +35,16 @@ export async function subscribeOverSse<T>(
       accept: "text/event-stream",
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}),
+      ...options.headers,
     },
     body: JSON.stringify({ query, variables }),
     signal: controller.signal,
   });
-  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    // Refused before any stream began (a session's missing CSRF token: 403 with a JSON error).
+    const body = (await response.json().catch(() => ({}))) as { errors?: unknown[]; message?: string };
+    return { events: [], receivedAt: [], errors: body.errors ?? [body], status: response.status, close: async () => {} };
+  }
   const events: T[] = [];
   const receivedAt: number[] = [];
   const errors: unknown[] = [];

@@ -285,4 +285,24 @@ describe("subscriptions over SSE", () => {
       await Promise.all(open.map((subscription) => subscription.close()));
     }
   });
+
+  it("authenticates by session cookie as queries do: with the CSRF token a manager gets the group's private page; without it, 403", async () => {
+    const session = await server.rest("POST", "/session", { body: { username: cast.manager.username, password: cast.manager.password } });
+    expect(session.status).toBe(201);
+    const cookie = session.headers.getSetCookie().find((line) => line.startsWith("hubgraph_session="))!.split(";")[0]!;
+    const refused = await subscribeOverSse<Received>(server.url, hubOf(server.app.db.prisma), eventsQuery, { types: ["wiki.pageCreated"] }, undefined, { headers: { cookie } });
+    await refused.close();
+    expect(refused.status).toBe(403);
+    const member = await subscribeOverSse<Received>(server.url, hubOf(server.app.db.prisma), eventsQuery, { types: ["wiki.pageCreated"] }, undefined, {
+      headers: { cookie, "x-csrf-token": session.body.csrfToken },
+    });
+    try {
+      expect(member.status).toBe(200);
+      const closed = await server.rest("POST", "/wiki", { token: cast.admin.token, body: { title: "Members only, seen by cookie", pagetext: "Text.", state: 1, access: 4, scope: "group", scope_id: cast.groupId } });
+      expect(closed.status).toBe(201);
+      await eventually(() => member.events.some((event) => event.recordId === closed.body.id));
+    } finally {
+      await member.close();
+    }
+  });
 });
