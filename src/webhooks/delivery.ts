@@ -248,10 +248,15 @@ export function startWebhookSender(options: {
                                     THEN ${`${limit} failed attempts in a row`} ELSE e.disabled_reason END
         FROM endpoint WHERE e.id = endpoint.id
       RETURNING endpoint.enabled AND NOT e.enabled AS disabled`);
-    if (over) counted?.failed();
+    // The URL's origin only (its path and query may hold a receiver's token).
+    const where = `${new URL(delivery.url).origin}`;
+    if (over) {
+      counted?.failed();
+      log(`webhook delivery ${delivery.id} (event ${delivery.eventId}) to endpoint ${delivery.endpointId} at ${where} failed for good after ${delivery.attempts} attempts: ${result.error ?? result.outcome}`);
+    }
     if (row?.disabled) {
       counted?.disabled();
-      log(`webhook endpoint ${delivery.endpointId} disabled after ${limit} failed attempts in a row`);
+      log(`webhook endpoint ${delivery.endpointId} at ${where} disabled after ${limit} failed attempts in a row (the last: ${result.error ?? result.outcome}); enable it again with updateWebhookEndpoint or the CLI`);
     }
   };
 
