@@ -97,6 +97,17 @@ describe("/metrics with METRICS_TOKEN", () => {
     await sql.query(Prisma.sql`UPDATE outbox_consumers SET (xid, event_id) = (SELECT xid, id FROM outbox ORDER BY xid DESC, id DESC LIMIT 1) WHERE name = 'metrics-probe'`);
     expect(sample(await scrape(), "hubgraph_outbox_lag_seconds", { consumer: "metrics-probe" })).toBe(0);
   });
+
+  it("counts the events each consumer took, and the subscriptions open", async () => {
+    const before = sample(await scrape(), "hubgraph_outbox_delivered_total", { consumer: "plugins" }) ?? 0;
+    const user = await server.user();
+    expect((await server.rest("POST", "/wiki", { token: user.token, body: { title: "Counted on delivery", pagetext: "Text.", state: 1 } })).status).toBe(201);
+    await server.app.dispatcher.flush();
+    const text = await scrape();
+    expect(sample(text, "hubgraph_outbox_delivered_total", { consumer: "plugins" })).toBeGreaterThan(before);
+    expect(sample(text, "hubgraph_outbox_delivered_total", { consumer: "webhooks" })).toBeGreaterThan(0);
+    expect(sample(text, "hubgraph_subscriptions_open")).toBe(0);
+  });
 });
 
 it("serves /metrics to anyone when METRICS_TOKEN is not set", async () => {
