@@ -4,8 +4,8 @@ import { defineScopeKind } from "../common/scope-kinds.js";
 /** The groups a user is a member of, as a sub-select. */
 export const groupsOfMember = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
 
-/** The groups a user manages, as a sub-select (managers are members with the flag). */
-export const groupsManagedBy = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
+/** The groups a user manages, as a sub-select (managers are members with the flag); `userId` may be a column (a correlated sub-select). */
+export const groupsManagedBy = (userId: number | Prisma.Sql) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
 
 /** A hidden group's `discoverability` (GROUP_DISCOVERABILITY's private level, src/groups/records.ts). */
 export const HIDDEN = 1;

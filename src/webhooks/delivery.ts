@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, decodeTimestamp, utcTimestamp, type SqlClient } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import type { StoredEvent } from "../common/outbox.js";
+import { groupsManagedBy } from "../groups/scope.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
 import { readableBy, shownTo, viewerKey } from "../events/subscriptions.js";
 import type { Config } from "../config.js";
@@ -50,6 +51,14 @@ export function deliveryBody(event: StoredEvent): string {
   return JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: { ...data, occurredAt: event.occurredAt.toISOString() } });
 }
 
+/**
+ * Whether the endpoint `e` may still receive: a site endpoint (its owner is the administrators), or a group
+ * endpoint whose owner is an administrator or still manages its group (the groups' own rule, groupsManagedBy).
+ * Asked when deliveries are queued and again when they are claimed.
+ */
+const OWNER_MAY_RECEIVE = Prisma.sql`(e.scope = 'site' OR EXISTS (SELECT 1 FROM users owner WHERE owner.id = e.created_by AND owner.is_admin)
+  OR e.scope_id IN (${groupsManagedBy(Prisma.sql`e.created_by`)}))`;
+
 interface CandidateEndpoint {
   id: number;
   scope: string;
@@ -68,9 +77,7 @@ export async function queueDeliveries(db: PrismaClient, events: StoredEvent[], t
   const groups = [...new Set(events.filter((event) => event.scope === "group").map((event) => event.scopeId))];
   const endpoints = await tx.query<CandidateEndpoint>(Prisma.sql`
     SELECT e.id, e.scope, e.scope_id AS "scopeId", e.event_types AS "eventTypes", e.created_by AS "ownerId", u.username AS "ownerName",
-           COALESCE(u.is_admin, false) AS "ownerIsAdmin",
-           (e.scope = 'site' OR COALESCE(u.is_admin, false)
-             OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = e.scope_id AND m.user_id = e.created_by AND m.status = 'member' AND m.manager)) AS "ownerManages"
+           COALESCE(u.is_admin, false) AS "ownerIsAdmin", ${OWNER_MAY_RECEIVE} AS "ownerManages"
       FROM webhook_endpoints e LEFT JOIN users u ON u.id = e.created_by
      WHERE e.enabled AND e.event_types && ${types}::text[] AND (e.scope = 'site' OR (e.scope = 'group' AND e.scope_id = ANY(${groups}::int[])))`);
   if (!endpoints.length) return 0;
@@ -202,8 +209,7 @@ export function startWebhookSender(options: {
             FOR UPDATE SKIP LOCKED) pick
          WHERE e.enabled AND e.id <> ALL(${full}::int[])
            -- A group endpoint's deliveries go out only while its owner manages the group (or is an administrator), as when they were queued.
-           AND (e.scope = 'site' OR EXISTS (SELECT 1 FROM users u WHERE u.id = e.created_by AND u.is_admin)
-                OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = e.scope_id AND m.user_id = e.created_by AND m.status = 'member' AND m.manager))
+           AND ${OWNER_MAY_RECEIVE}
          ORDER BY pick.next_attempt_at, pick.id
          LIMIT ${limit}),
       claimed AS (

@@ -11,6 +11,7 @@ import { decodeTimestamp } from "../db/sql.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
 import { messageId, wakeWebhookSenders } from "./delivery.js";
 import { registerGroupContent } from "../groups/content.js";
+import { groupsManagedBy } from "../groups/scope.js";
 
 /**
  * Webhook endpoints (docs/events.md, "Webhooks"): administrators register site-wide ones (every event of the
@@ -122,7 +123,7 @@ async function checkedUrl(ctx: RequestContext, url: string): Promise<string> {
 
 /** Whether the user manages the group now. */
 async function managesGroup(ctx: RequestContext, userId: number, groupId: number): Promise<boolean> {
-  const rows = await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId} AND status = 'member' AND manager`);
+  const rows = await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${groupId}::int IN (${groupsManagedBy(userId)})`);
   return rows.length > 0;
 }
 
