@@ -21,7 +21,7 @@ import "./installed.js";
  * notifications are unique on event and recipient), so a redelivered event writes nothing twice.
  */
 export async function deliverToPlugins(tx: SqlClient, event: StoredEvent, options: { budgetMs?: number } = {}): Promise<void> {
-  const listening = registeredPlugins().filter((plugin) => plugin.listeners?.[event.type]);
+  const listening = pluginsListeningTo(event.type);
   if (!listening.length) return;
   for (const { plugin, params } of await enabledRecords(tx, listening)) {
     const listener = plugin.listeners![event.type]!;
@@ -49,6 +49,9 @@ function isTransientDatabaseError(error: unknown): boolean {
   return isBusyDatabase(error) && (error as { code?: string })?.code !== "57014";
 }
 
+/** The registered plugins with a listener for `type` (enabled or not: their records decide). */
+const pluginsListeningTo = (type: StoredEvent["type"]) => registeredPlugins().filter((plugin) => plugin.listeners?.[type]);
+
 /** `sql`, refusing statements once `signal` has fired (a listener past its budget). */
 function untilAborted(sql: SqlClient, signal: AbortSignal): SqlClient {
   return {
@@ -64,7 +67,7 @@ export const PLUGINS_CONSUMER = registerOutboxConsumer({
     // A statement of a listener's still running when its budget ends is cut off by the server: the budget
     // rejects only statements sent after it, and ROLLBACK TO SAVEPOINT would wait for a running one, up to
     // the pool's statement_timeout (30 s), holding back every outbox reader meanwhile.
-    if (events.some((event) => registeredPlugins().some((plugin) => plugin.listeners?.[event.type]))) {
+    if (events.some((event) => pluginsListeningTo(event.type).length)) {
       await tx.query(Prisma.sql`SELECT set_config('statement_timeout', ${String(DEFAULT_BUDGET_MS)}, true)`);
     }
     for (const event of events) await deliverToPlugins(tx, event);
