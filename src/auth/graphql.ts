@@ -1,6 +1,5 @@
 import { builder } from "../graphql/builder.js";
-import { listType } from "../graphql/list.js";
-import { DEFAULT_PAGE_SIZE, describePage } from "../common/paging.js";
+import { listType, pageArgs } from "../graphql/list.js";
 import { listOwnSessions, revokeOtherSessions, revokeOwnSession, type OwnSession } from "./sessions.js";
 import { listOwnTokens, revokeOtherTokens, revokeOwnToken, type OwnToken } from "./tokens.js";
 
@@ -32,11 +31,6 @@ const OAuthTokenType = builder.objectRef<OwnToken>("OAuthToken").implement({
     current: t.exposeBoolean("current", { description: "The token this request is authenticated with." }),
   }),
 });
-
-const pageArgs = builder.args((t) => ({
-  limit: t.int({ defaultValue: DEFAULT_PAGE_SIZE, description: describePage().limit }),
-  start: t.int({ defaultValue: 0, description: describePage().start }),
-}));
 
 builder.queryField("mySessions", (t) =>
   t.field({

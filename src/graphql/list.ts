@@ -1,5 +1,5 @@
 import type { ObjectRef } from "@pothos/core";
-import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describeList, type ListSpec, type Page } from "../common/paging.js";
+import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describeList, describePage, type ListSpec, type Page } from "../common/paging.js";
 import { builder, type Types } from "./builder.js";
 
 /**
@@ -26,6 +26,12 @@ function newListType<Item extends object>(name: string, item: ObjectRef<Types, I
     }),
   });
 }
+
+/** `limit` and `start` alone, with the kit's default page and descriptions: lists that have no REST row (a caller's own tokens, notifications, webhook endpoints). */
+export const pageArgs = builder.args((t) => ({
+  limit: t.int({ defaultValue: DEFAULT_PAGE_SIZE, description: describePage().limit }),
+  start: t.int({ defaultValue: 0, description: describePage().start }),
+}));
 
 /** A list's arguments with the same defaults and descriptions as its REST row, from the area's list spec. */
 export const listArgs = (spec: ListSpec) => {

@@ -1,8 +1,7 @@
 import { builder } from "../graphql/builder.js";
 import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
-import { listType } from "../graphql/list.js";
-import { describePage, DEFAULT_PAGE_SIZE } from "../common/paging.js";
+import { listType, pageArgs } from "../graphql/list.js";
 import {
   createPluginRecord,
   deletePluginRecord,
@@ -93,8 +92,7 @@ builder.queryField("notifications", (t) =>
     authScopes: { user: true },
     args: {
       unread: t.arg.boolean({ description: "true: unread only; false: read only; absent: all." }),
-      limit: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: describePage().limit }),
-      start: t.arg.int({ defaultValue: 0, description: describePage().start }),
+      ...pageArgs,
     },
     resolve: (_root, args, ctx) => listNotifications(ctx, args),
   }),

@@ -1,6 +1,5 @@
 import { builder } from "../graphql/builder.js";
-import { listType } from "../graphql/list.js";
-import { describePage, DEFAULT_PAGE_SIZE } from "../common/paging.js";
+import { listType, pageArgs } from "../graphql/list.js";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -99,17 +98,12 @@ const UpdateWebhookEndpointInput = builder.inputType("UpdateWebhookEndpointInput
   }),
 });
 
-const pageArgs = (t: Parameters<Parameters<typeof builder.queryField>[1]>[0]) => ({
-  limit: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: describePage().limit }),
-  start: t.arg.int({ defaultValue: 0, description: describePage().start }),
-});
-
 builder.queryField("webhookEndpoints", (t) =>
   t.field({
     type: listType("WebhookEndpointList", WebhookEndpointType),
     description: "Webhook endpoints, newest first: administrators see every one, others those they registered.",
     authScopes: { user: true },
-    args: { scope: t.arg.string({ description: "site or group." }), scopeId: t.arg.int(), ...pageArgs(t) },
+    args: { scope: t.arg.string({ description: "site or group." }), scopeId: t.arg.int(), ...pageArgs },
     resolve: (_root, args, ctx) => listWebhookEndpoints(ctx, args),
   }),
 );
@@ -129,7 +123,7 @@ builder.queryField("webhookDeliveries", (t) =>
     type: listType("WebhookDeliveryList", WebhookDeliveryType),
     description: "An endpoint's deliveries with their attempts, newest first (its owner and administrators).",
     authScopes: { user: true },
-    args: { endpointId: t.arg.id({ required: true }), state: t.arg.string({ description: DELIVERY_STATES.join(", ") }), ...pageArgs(t) },
+    args: { endpointId: t.arg.id({ required: true }), state: t.arg.string({ description: DELIVERY_STATES.join(", ") }), ...pageArgs },
     resolve: (_root, args, ctx) => listWebhookDeliveries(ctx, { ...args, endpointId: String(args.endpointId) }),
   }),
 );
