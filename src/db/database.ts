@@ -94,6 +94,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       onConnect: (client) => client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).then(() => {}, () => {}) as unknown as void,
     });
     pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout
+    // Every connection hears its own end, from its first checkout on. pg-pool hands a released connection to
+    // the next waiter inside the callback of the answer that freed it, with no 'error' listener until that
+    // waiter resumes; a FATAL read in the same chunk (pg_terminate_backend, a failover) was then an uncaught
+    // exception that ended the process. Its holder learns of the loss from its next statement instead.
+    pool.on("connect", (client) => client.on("error", () => {}));
     // Statements are prepared (preparedName), but planned for their parameters on every execution: a
     // generic plan cannot see a search pattern, and PostgreSQL's own choice picked one that read the whole
     // scope for `search` at 10^6 pages (850 ms instead of a few). Set on each new connection, before the
