@@ -11,7 +11,8 @@ import { decodeTimestamp } from "../db/sql.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
 import { messageId, wakeWebhookSenders } from "./delivery.js";
 import { registerGroupContent } from "../groups/content.js";
-import { groupsManagedBy } from "../groups/scope.js";
+import { inWriteTransaction } from "../common/write-path.js";
+import { scopeKind } from "../common/scope-kinds.js";
 
 /**
  * Webhook endpoints (docs/events.md, "Webhooks"): administrators register site-wide ones (every event of the
@@ -121,10 +122,15 @@ async function checkedUrl(ctx: RequestContext, url: string): Promise<string> {
   return url;
 }
 
-/** Whether the user manages the group now. */
-async function managesGroup(ctx: RequestContext, userId: number, groupId: number): Promise<boolean> {
-  const rows = await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${groupId}::int IN (${groupsManagedBy(userId)})`);
-  return rows.length > 0;
+/**
+ * Whether the user manages the scope now, by its kind's `managers` rule, which locks what it reads (a group's
+ * manager membership, FOR SHARE): inside the write's transaction, a demotion committing meanwhile is either
+ * waited for and seen, or waits for this write.
+ */
+async function managesScope(ctx: RequestContext, userId: number, scope: string, scopeId: number): Promise<boolean> {
+  const managers = scopeKind(scope).managers;
+  if (!managers) return false;
+  return (await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${scopeId}::int IN (${managers(userId, scopeId)})`)).length > 0;
 }
 
 /** May the caller register endpoints in this scope? Administrators: the site and any group that exists; managers: their group. */
@@ -136,26 +142,36 @@ async function assertMayRegister(ctx: RequestContext, scope: "site" | "group", s
     return;
   }
   if (user.isAdmin) {
-    if (!(await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${scopeId}`)).length) throw badInput("scopeId", `no group with id ${scopeId}`);
+    // Locked (FOR KEY SHARE) until the endpoint commits: a group deleted meanwhile takes it with it (registerGroupContent below).
+    if (!(await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${scopeId} FOR KEY SHARE`)).length) throw badInput("scopeId", `no group with id ${scopeId}`);
     return;
   }
   // A group that does not exist (or is hidden from the caller) answers as one they do not manage.
-  if (!(await managesGroup(ctx, user.id, scopeId))) throw forbidden(REFUSED_GROUP);
+  if (!(await managesScope(ctx, user.id, scope, scopeId))) throw forbidden(REFUSED_GROUP);
 }
 
 /**
  * The endpoint, if the caller may see it (its owner, administrators); with `change`, if they may change it
  * too — a group endpoint's owner only while they manage the group. 404 when it does not exist, 403 otherwise.
+ * A change calls it in its write transaction (`changeEndpoint`): the row is locked and the management read
+ * under lock, so the change is authorized on what holds when it is made.
  */
 async function endpointFor(ctx: RequestContext, id: number, change: boolean): Promise<EndpointRow> {
   const user = requireUser(ctx);
-  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(Prisma.sql`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ${id}`);
+  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(
+    Prisma.sql`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ${id}${change ? Prisma.sql` FOR UPDATE` : Prisma.empty}`,
+  );
   if (!row) throw notFound(`Webhook endpoint ${id} not found.`);
   const endpoint = endpointOf(row);
   if (user.isAdmin) return endpoint;
   if (endpoint.scope === "site" || endpoint.createdById !== user.id) throw forbidden(REFUSED_ENDPOINT);
-  if (change && !(await managesGroup(ctx, user.id, endpoint.scopeId))) throw forbidden(REFUSED_GROUP);
+  if (change && !(await managesScope(ctx, user.id, endpoint.scope, endpoint.scopeId))) throw forbidden(REFUSED_GROUP);
   return endpoint;
+}
+
+/** Runs a change of endpoint `id` in one write transaction, on the endpoint locked and authorized (`endpointFor`). */
+function changeEndpoint<T>(ctx: RequestContext, id: number, work: (tx: RequestContext, endpoint: EndpointRow) => Promise<T>): Promise<T> {
+  return inWriteTransaction(ctx, async (tx) => work(tx, await endpointFor(tx, id, true)));
 }
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64, as Standard Webhooks' libraries read it. */
@@ -164,27 +180,33 @@ export const newSecret = () => `whsec_${crypto.randomBytes(32).toString("base64"
 export async function createWebhookEndpoint(ctx: RequestContext, input: Record<string, unknown>): Promise<{ endpoint: EndpointRow; secret: string }> {
   const user = requireUser(ctx);
   const data = parseInput(createRule, input);
-  await assertMayRegister(ctx, data.scope, data.scopeId);
+  // Outside the transaction: the address check may wait on DNS.
   const url = await checkedUrl(ctx, data.url);
-  const [{ count }] = (await sqlOf(ctx).query<{ count: number }>(
-    Prisma.sql`SELECT count(*)::int AS count FROM webhook_endpoints WHERE scope = ${data.scope} AND scope_id = ${data.scopeId}`,
-  )) as [{ count: number }];
-  if (count >= MAX_ENDPOINTS_PER_SCOPE) throw conflict("scope", `This ${data.scope} has ${MAX_ENDPOINTS_PER_SCOPE} webhook endpoints already: delete one first.`);
-  const secret = newSecret();
-  // The CLI's operator (id 0) is no account: a site endpoint it makes has no owner but the administrators.
-  const owner = user.id > 0 ? user.id : null;
-  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(Prisma.sql`
-    INSERT INTO webhook_endpoints (url, event_types, scope, scope_id, description, secret, created_by)
-    VALUES (${url}, ${data.eventTypes}::text[], ${data.scope}, ${data.scopeId}, ${data.description ?? ""}, ${secret}, ${owner})
-    RETURNING ${ENDPOINT_COLUMNS}`);
-  return { endpoint: endpointOf(row!), secret };
+  return inWriteTransaction(ctx, async (tx) => {
+    await assertMayRegister(tx, data.scope, data.scopeId);
+    // Registrations in one scope take turns (a transaction-level lock), so the count below stays true until
+    // this one commits: racing registrations cannot pass the limit together.
+    await sqlOf(tx).query(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext('hubgraph webhook endpoints'), hashtext(${`${data.scope}:${data.scopeId}`}))`);
+    const [{ count }] = (await sqlOf(tx).query<{ count: number }>(
+      Prisma.sql`SELECT count(*)::int AS count FROM webhook_endpoints WHERE scope = ${data.scope} AND scope_id = ${data.scopeId}`,
+    )) as [{ count: number }];
+    if (count >= MAX_ENDPOINTS_PER_SCOPE) throw conflict("scope", `This ${data.scope} has ${MAX_ENDPOINTS_PER_SCOPE} webhook endpoints already: delete one first.`);
+    const secret = newSecret();
+    // The CLI's operator (id 0) is no account: a site endpoint it makes has no owner but the administrators.
+    const owner = user.id > 0 ? user.id : null;
+    const [row] = await sqlOf(tx).query<Record<string, unknown>>(Prisma.sql`
+      INSERT INTO webhook_endpoints (url, event_types, scope, scope_id, description, secret, created_by)
+      VALUES (${url}, ${data.eventTypes}::text[], ${data.scope}, ${data.scopeId}, ${data.description ?? ""}, ${secret}, ${owner})
+      RETURNING ${ENDPOINT_COLUMNS}`);
+    return { endpoint: endpointOf(row!), secret };
+  });
 }
 
 /** Changes the given fields; `enabled: true` enables a disabled endpoint again (its run of failures starts from 0). */
 export async function updateWebhookEndpoint(ctx: RequestContext, idValue: string | number, input: Record<string, unknown>): Promise<EndpointRow> {
   const id = parseId(idValue);
   const data = parseInput(updateRule, input);
-  await endpointFor(ctx, id, true);
+  // Outside the transaction: the address check may wait on DNS.
   if (data.url !== undefined) await checkedUrl(ctx, data.url);
   const sets: Prisma.Sql[] = [Prisma.sql`modified = (now() AT TIME ZONE 'UTC')`];
   if (data.url !== undefined) sets.push(Prisma.sql`url = ${data.url}`);
@@ -195,8 +217,9 @@ export async function updateWebhookEndpoint(ctx: RequestContext, idValue: string
     sets.push(Prisma.sql`enabled = false, disabled_reason = CASE WHEN enabled THEN 'disabled by its owner' ELSE disabled_reason END,
                          disabled_at = CASE WHEN enabled THEN (now() AT TIME ZONE 'UTC') ELSE disabled_at END`);
   }
-  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(Prisma.sql`UPDATE webhook_endpoints SET ${Prisma.join(sets, ", ")} WHERE id = ${id} RETURNING ${ENDPOINT_COLUMNS}`);
-  if (!row) throw notFound(`Webhook endpoint ${id} not found.`);
+  const row = await changeEndpoint(ctx, id, async (tx) =>
+    (await sqlOf(tx).query<Record<string, unknown>>(Prisma.sql`UPDATE webhook_endpoints SET ${Prisma.join(sets, ", ")} WHERE id = ${id} RETURNING ${ENDPOINT_COLUMNS}`))[0]!,
+  );
   if (data.enabled === true) wakeWebhookSenders(ctx.db);
   return endpointOf(row);
 }
@@ -208,20 +231,19 @@ export async function updateWebhookEndpoint(ctx: RequestContext, idValue: string
  */
 export async function rotateWebhookEndpointSecret(ctx: RequestContext, idValue: string | number): Promise<{ endpoint: EndpointRow; secret: string }> {
   const id = parseId(idValue);
-  await endpointFor(ctx, id, true);
   const secret = newSecret();
-  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(
-    Prisma.sql`UPDATE webhook_endpoints SET secret = ${secret}, modified = (now() AT TIME ZONE 'UTC') WHERE id = ${id} RETURNING ${ENDPOINT_COLUMNS}`,
+  const row = await changeEndpoint(ctx, id, async (tx) =>
+    (await sqlOf(tx).query<Record<string, unknown>>(
+      Prisma.sql`UPDATE webhook_endpoints SET secret = ${secret}, modified = (now() AT TIME ZONE 'UTC') WHERE id = ${id} RETURNING ${ENDPOINT_COLUMNS}`,
+    ))[0]!,
   );
-  if (!row) throw notFound(`Webhook endpoint ${id} not found.`);
   return { endpoint: endpointOf(row), secret };
 }
 
 /** Deletes the endpoint with its deliveries and their attempts; answers its id. */
 export async function deleteWebhookEndpoint(ctx: RequestContext, idValue: string | number): Promise<number> {
   const id = parseId(idValue);
-  await endpointFor(ctx, id, true);
-  await sqlOf(ctx).query(Prisma.sql`DELETE FROM webhook_endpoints WHERE id = ${id}`);
+  await changeEndpoint(ctx, id, (tx) => sqlOf(tx).query(Prisma.sql`DELETE FROM webhook_endpoints WHERE id = ${id}`));
   return id;
 }
 
@@ -301,13 +323,16 @@ export async function replayWebhookDelivery(ctx: RequestContext, idValue: string
   const id = parseId(idValue);
   const [found] = await sqlOf(ctx).query<{ endpointId: number }>(Prisma.sql`SELECT endpoint_id AS "endpointId" FROM webhook_deliveries WHERE id = ${id}`);
   if (!found) throw notFound(`Webhook delivery ${id} not found.`);
-  const endpoint = await endpointFor(ctx, found.endpointId, true);
-  if (!endpoint.enabled) throw conflict("id", `Its endpoint ${endpoint.id} is disabled (${endpoint.disabledReason ?? "no reason recorded"}): enable it first.`);
-  const [row] = await sqlOf(ctx).query<Record<string, unknown>>(Prisma.sql`
-    UPDATE webhook_deliveries d SET state = 'pending', next_attempt_at = (now() AT TIME ZONE 'UTC'), retry_from = (now() AT TIME ZONE 'UTC'),
-           lease_until = NULL, completed_at = NULL, replay_requested = true
-     WHERE d.id = ${id} RETURNING ${DELIVERY_COLUMNS}`);
-  if (!row) throw notFound(`Webhook delivery ${id} not found.`);
+  const row = await changeEndpoint(ctx, found.endpointId, async (tx, endpoint) => {
+    if (!endpoint.enabled) throw conflict("id", `Its endpoint ${endpoint.id} is disabled (${endpoint.disabledReason ?? "no reason recorded"}): enable it first.`);
+    const [replayed] = await sqlOf(tx).query<Record<string, unknown>>(Prisma.sql`
+      UPDATE webhook_deliveries d SET state = 'pending', next_attempt_at = (now() AT TIME ZONE 'UTC'), retry_from = (now() AT TIME ZONE 'UTC'),
+             lease_until = NULL, completed_at = NULL, replay_requested = true
+       WHERE d.id = ${id} RETURNING ${DELIVERY_COLUMNS}`);
+    // Gone since it was found (its endpoint's purge): as if never there.
+    if (!replayed) throw notFound(`Webhook delivery ${id} not found.`);
+    return replayed;
+  });
   wakeWebhookSenders(ctx.db);
   return (await withAttempts(ctx, [row]))[0]!;
 }

@@ -9,7 +9,7 @@ import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import { allEventsReadable } from "../../test/outbox.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
 import { FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, purgeWebhookDeliveries, queueDeliveries, startWebhookSender, type WebhookSender } from "./delivery.js";
-import { newSecret } from "./service.js";
+import { MAX_ENDPOINTS_PER_SCOPE, newSecret } from "./service.js";
 import { sendSigned } from "./send.js";
 import { Readable } from "node:stream";
 import { runCli } from "../cli/program.js";
@@ -344,6 +344,36 @@ describe("who sees what", () => {
     expect((await graphql(CREATE, { input: group }, cast.admin.token)).errors).toBeUndefined();
     const unknown = await graphql(CREATE, { input: { ...site, eventTypes: ["wiki.pageCreated", "wiki.nothing"] } }, cast.admin.token);
     expect(unknown.errors?.[0]?.extensions?.errors?.[0]).toEqual({ parameter: "eventTypes", message: expect.stringContaining("wiki.nothing is not an event type") });
+  });
+
+  it(`keeps a scope at ${MAX_ENDPOINTS_PER_SCOPE} endpoints when registrations race (409 naming scope for the others)`, async () => {
+    const site = (index: number) => ({ url: `${base}/race-${index}`, eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 });
+    for (let index = 0; index < MAX_ENDPOINTS_PER_SCOPE - 1; index++) expect((await graphql(CREATE, { input: site(index) }, cast.admin.token)).errors).toBeUndefined();
+    // One place left, ten asking for it at once.
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => graphql(CREATE, { input: site(100 + index) }, cast.admin.token)));
+    expect(answers.filter((answer) => !answer.errors)).toHaveLength(1);
+    for (const refused of answers.filter((answer) => answer.errors)) expect(refused.errors![0]!.extensions?.errors?.[0]?.parameter, JSON.stringify(refused.errors)).toBe("scope");
+    const [{ count }] = (await sql().query<{ count: number }>(Prisma.sql`SELECT count(*)::int AS count FROM webhook_endpoints WHERE scope = 'site'`)) as [{ count: number }];
+    expect(count).toBe(MAX_ENDPOINTS_PER_SCOPE);
+  });
+
+  it("decides a change on the owner's management as it stands when the change is made: a change racing the owner's demotion is refused, or made before it", async () => {
+    const hook = await endpoint("/demoted", { token: cast.manager.token, scope: "group", scopeId: cast.groupId });
+    const UPDATE = `mutation ($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { id description } }`;
+    // The demotion holds the manager's membership row until it commits: a change that read "manages" before
+    // the commit and wrote after it was the race. Now the change waits for the row and reads it after.
+    await sql().transaction(async (tx) => {
+      await tx.query(Prisma.sql`UPDATE group_members SET manager = false WHERE group_id = ${cast.groupId} AND user_id = ${cast.manager.id}`);
+      const racing = graphql(UPDATE, { id: hook.id, input: { description: "changed while demoted" } }, cast.manager.token);
+      const settled = await Promise.race([racing.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
+      expect(settled).toBe("waiting");
+      // Answered after the demotion commits (the transaction's end): refused.
+      void racing.then((answer) => expect(answer.errors?.[0]?.extensions?.code).toBe("FORBIDDEN"));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [row] = await sql().query<{ description: string }>(Prisma.sql`SELECT description FROM webhook_endpoints WHERE id = ${Number(hook.id)}`);
+    expect(row!.description).toBe("");
+    await sql().query(Prisma.sql`UPDATE group_members SET manager = true WHERE group_id = ${cast.groupId} AND user_id = ${cast.manager.id}`);
   });
 
   it("queues for a group endpoint only its group's events, and sends and queues nothing once its owner no longer manages the group (then it is disabled)", async () => {
