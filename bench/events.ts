@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import pg from "pg";
 import { productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
+import { sseData } from "../test/sse-messages.js";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -111,17 +112,12 @@ async function main() {
         signal: controller.signal,
       })
         .then(async (response) => {
-          const decoder = new TextDecoder();
-          let buffered = "";
-          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-            if (!onEvent) continue;
-            buffered += decoder.decode(chunk, { stream: true });
-            let end: number;
-            while ((end = buffered.indexOf("\n\n")) >= 0) {
-              const data = buffered.slice(0, end).split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5)).join("");
-              buffered = buffered.slice(end + 2);
-              const event = data.trim() ? (JSON.parse(data) as { data?: { events?: { occurredAt: string; recordId: number } } }).data?.events : undefined;
-              if (event) onEvent(event);
+          const body = response.body as unknown as AsyncIterable<Uint8Array>;
+          // Followers of one page are load: their stream is read, not parsed.
+          if (!onEvent) for await (const _ of body);
+          else {
+            for await (const message of sseData<{ data?: { events?: { occurredAt: string; recordId: number } } }>(body)) {
+              if (message.data?.events) onEvent(message.data.events);
             }
           }
         })

@@ -33,7 +33,18 @@ export interface TestServer {
   cast(groupCn: string): Promise<Cast>;
   rest(method: string, path: string, options?: RestOptions): Promise<RestResult>;
   graphql<R, V extends object>(document: TypedDocumentNode<R, V>, variables?: V, token?: string): Promise<GraphQLResult<R>>;
+  /**
+   * A GraphQL request from its text, answered as the server sent it (`errors` absent when there are none):
+   * for documents outside the generated ones (subscriptions' and plugins' own fields, webhooks).
+   */
+  graphqlText<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<RawGraphQLAnswer<T>>;
   close(): Promise<void>;
+}
+
+/** A GraphQL answer as sent: `errors` only when there are some. */
+export interface RawGraphQLAnswer<T> {
+  data: T;
+  errors?: { message: string; path?: string[]; extensions?: { code?: number | string; errors?: { parameter: string; message?: string }[]; [key: string]: unknown } }[];
 }
 
 export interface TestUser {
@@ -175,6 +186,14 @@ export async function startServer(
         }
         throw error;
       }
+    },
+    async graphqlText(query, variables = {}, token) {
+      const response = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as never;
     },
     async close() {
       await new Promise((resolve) => server.close(resolve));

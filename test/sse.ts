@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { SubscriptionHub } from "../src/events/subscriptions.js";
+import { sseData } from "./sse-messages.js";
 
 /** An open GraphQL subscription over SSE: what it has received so far (each with when), until closed. */
 export interface SseSubscription<T> {
@@ -49,23 +50,12 @@ export async function subscribeOverSse<T>(
   const receivedAt: number[] = [];
   const errors: unknown[] = [];
   const reading = (async () => {
-    const decoder = new TextDecoder();
-    let buffered = "";
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffered += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffered.indexOf("\n\n")) >= 0) {
-          const message = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const data = message.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5)).join("\n");
-          if (!data.trim()) continue;
-          const parsed = JSON.parse(data) as { data?: Record<string, T>; errors?: unknown[] };
-          if (parsed.errors) errors.push(...parsed.errors);
-          if (parsed.data) {
-            events.push(Object.values(parsed.data)[0]!);
-            receivedAt.push(performance.now());
-          }
+      for await (const parsed of sseData<{ data?: Record<string, T>; errors?: unknown[] }>(response.body as unknown as AsyncIterable<Uint8Array>)) {
+        if (parsed.errors) errors.push(...parsed.errors);
+        if (parsed.data) {
+          events.push(Object.values(parsed.data)[0]!);
+          receivedAt.push(performance.now());
         }
       }
     } catch {

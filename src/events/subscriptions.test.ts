@@ -41,14 +41,8 @@ describe("subscriptions over SSE", () => {
     }
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-  const graphql = async (query: string, variables: Record<string, unknown>, token?: string) => {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-  };
+  const graphql = (query: string, variables: Record<string, unknown>, token?: string) => server.graphqlText(query, variables, token);
+
 
   it("follows one record: wikiPageChanged(id) gets that page's updates and deletion, and refuses a page the caller may not read", async () => {
     const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Followed page", pagetext: "One.", state: 1 } });

@@ -51,14 +51,7 @@ async function plugin(body: Record<string, unknown> = {}): Promise<RestPlugin> {
   return response.body as RestPlugin;
 }
 
-async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<{ data: T; errors?: { message: string; extensions?: { code?: number | string; errors?: { parameter: string }[] } }[] }> {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as never;
-}
+const graphql = <T = any>(query: string, variables: Record<string, unknown> = {}, token?: string) => server.graphqlText<T>(query, variables, token);
 
 describe("plugin records", () => {
   it("lists enabled records of access 1 by default, newest first, 25 a page, in {plugins, total, success}", async () => {

@@ -103,14 +103,7 @@ afterEach(async () => {
   clock.offset = 0;
 });
 
-async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<{ data: T; errors?: { message: string; extensions?: { code?: number | string; errors?: { parameter: string }[] } }[] }> {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as never;
-}
+const graphql = <T = any>(query: string, variables: Record<string, unknown> = {}, token?: string) => server.graphqlText<T>(query, variables, token);
 
 const CREATE = `mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id url enabled eventTypes scope scopeId } } }`;
 const DELIVERIES = `query ($id: ID!, $state: String) { webhookDeliveries(endpointId: $id, state: $state, limit: 100) { total items {
