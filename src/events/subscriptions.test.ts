@@ -3,6 +3,7 @@ import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import { outboxWritten, type StoredEvent } from "../common/outbox.js";
 import { outboxInsert } from "../common/events.js";
 import { sqlClientOf } from "../db/sql.js";
+import { Prisma } from "../generated/prisma/client.js";
 import { subscribeOverSse } from "../../test/sse.js";
 import { hubOf, MAX_QUEUED } from "./subscriptions.js";
 
@@ -95,6 +96,28 @@ describe("subscriptions over SSE", () => {
     await eventually(() => bad.errors.length > 0);
     expect(JSON.stringify(bad.errors)).toContain("Last-Event-ID");
     await bad.close();
+  });
+
+  it("refuses a Last-Event-ID the outbox no longer holds (purged after OUTBOX_RETENTION_HOURS): what came after it may be gone too, so it says so instead of resuming with a gap", async () => {
+    const query = `subscription { events(types: ["wiki.pageCreated"]) { id type recordId } }`;
+    const first = await subscribe(query, {}, cast.bob.token);
+    const seen = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Seen, then purged", pagetext: "Text.", state: 1 } });
+    await eventually(() => first.events.some((event) => event.recordId === seen.body.id));
+    const lastId = first.events.find((event) => event.recordId === seen.body.id)!.id;
+    await first.close();
+    await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Written, then purged", pagetext: "Text.", state: 1 } });
+    // The purge (src/events/dispatcher.ts) deletes from the oldest on: the event named and the one after it.
+    const [xid, id] = lastId.split(":");
+    await sqlClientOf(server.app.db.prisma).query(Prisma.sql`DELETE FROM outbox WHERE (xid, id) <= (${xid}::bigint, ${id}::bigint) OR (type = 'wiki.pageCreated' AND payload->>'title' = 'Written, then purged')`);
+
+    const resumed = await subscribe(query, {}, cast.bob.token, lastId);
+    try {
+      await eventually(() => resumed.errors.length > 0);
+      expect(resumed.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("no longer holds"), extensions: expect.objectContaining({ code: "SUBSCRIPTION_LAGGING" }) })]);
+      expect(resumed.events).toEqual([]);
+    } finally {
+      await resumed.close();
+    }
   });
 
   it("closes a subscription that falls more than 1,000 events behind with one clear error event, and forgets its queue", async () => {

@@ -114,7 +114,7 @@ export class SubscriptionHub {
       // Nobody listened (nothing was read meanwhile): read from here. Others listen: read from here too if
       // the hub is past it (a rewind: the others are never offered an event twice, `offeredUpTo`).
       if (alone || !this.cursor || isAfter(this.cursor, start)) this.cursor = start;
-      if (after && isAfter(start, after)) await this.backfill(subscriber, after, start);
+      if (after) await this.backfill(subscriber, after, start);
       const early = subscriber.early.splice(0);
       await this.offer([subscriber], early);
     } catch (error) {
@@ -251,14 +251,20 @@ export class SubscriptionHub {
 
   /**
    * Queues, before anything live, the events after `after` up to `upTo` that the subscriber wants and may
-   * read now. More than MAX_QUEUED of them (a client gone too long) ends the subscription as lagging.
+   * read now. More than MAX_QUEUED of them (a client gone too long), or an `after` the outbox no longer holds,
+   * ends the subscription as lagging.
    */
   private async backfill(subscriber: Subscriber, after: OutboxCursor, upTo: OutboxCursor): Promise<void> {
     const sql = backgroundSqlOf(this.db);
     // Bounded before reading: a Last-Event-ID far back (or made up) must not make the server walk the outbox.
-    const [{ between }] = (await sql.query<{ between: number }>(Prisma.sql`
-      SELECT count(*)::int AS between FROM (SELECT 1 FROM outbox WHERE (xid, id) > (${after.xid}::bigint, ${after.id}::bigint)
-                                                 AND (xid, id) <= (${upTo.xid}::bigint, ${upTo.id}::bigint) LIMIT ${MAX_BACKFILL_SCANNED + 1}) AS missed`)) as [{ between: number }];
+    const [{ between, held }] = (await sql.query<{ between: number; held: boolean }>(Prisma.sql`
+      SELECT (SELECT count(*)::int FROM (SELECT 1 FROM outbox WHERE (xid, id) > (${after.xid}::bigint, ${after.id}::bigint)
+                                            AND (xid, id) <= (${upTo.xid}::bigint, ${upTo.id}::bigint) LIMIT ${MAX_BACKFILL_SCANNED + 1}) AS missed) AS between,
+             EXISTS (SELECT 1 FROM outbox WHERE xid = ${after.xid}::bigint AND id = ${after.id}::bigint) AS held`)) as [{ between: number; held: boolean }];
+    // The purge deletes from the oldest on: once the event named is gone, those after it may be gone too, and
+    // resuming would hide the gap. (A made-up id is not held either.)
+    if (!held) return this.fail(subscriber, purged());
+    if (!isAfter(upTo, after)) return;
     if (between > MAX_BACKFILL_SCANNED) return this.fail(subscriber, lagging("since Last-Event-ID"));
     const missed: DeliveredEvent[] = [];
     for (let cursor = after; ; ) {
@@ -301,6 +307,14 @@ export class SubscriptionHub {
 /** A subscription that fell too far behind: it must subscribe again (without Last-Event-ID, if that is what it fell behind). */
 const lagging = (since = "") =>
   subscriptionError(503, "SUBSCRIPTION_LAGGING", `This subscription fell more than ${MAX_QUEUED} events behind${since ? ` ${since}` : ""} and was closed: subscribe again${since ? " without it" : ""}.`);
+
+/** A Last-Event-ID whose event the outbox no longer holds: what followed it may have been purged too. */
+const purged = () =>
+  subscriptionError(
+    503,
+    "SUBSCRIPTION_LAGGING",
+    "The outbox no longer holds the event of this Last-Event-ID (events are kept OUTBOX_RETENTION_HOURS), so events after it may be gone too: read what you need again, and subscribe without Last-Event-ID.",
+  );
 
 /** An error a subscriber sees as itself (an ApiError, so not masked), with a code of its own. */
 function subscriptionError(status: number, code: string, message: string): ApiError {
