@@ -202,6 +202,10 @@ describe("hubgraph CLI against a running server's database", () => {
     const again = await cli(["token", "revoke", token]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("no such token");
+    // A token is base64url: one in 64 begins with "-", which the option parser took for an unknown option.
+    const dashed = await cli(["token", "revoke", "-o6b7eWxVpaZuqr8SXcZKARDfUW745f3rgyxgRHig4s"]);
+    expect(dashed.code, dashed.stderr).toBe(1);
+    expect(dashed.stderr).toContain("no such token");
     expect((await cli(["token", "issue", user.username, "--ttl", "0"])).code).toBe(2);
     const tooLong = await cli(["token", "issue", user.username, "--ttl", "99999999999"]);
     expect(tooLong.code).toBe(2);

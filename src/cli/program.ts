@@ -102,6 +102,8 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .argument("[token]", "the token itself, as the token endpoint or `token issue` gave it")
     .option("--user <username>", "revoke every token of this account instead")
     .option("--sessions", "with --user: end the account's cookie sessions too")
+    // A token is base64url, so one in 64 begins with "-": taken as the argument, not refused as an unknown option.
+    .allowUnknownOption()
     .action(withDatabase(later(async () => (await import("./tokens.js")).revokeTokenCommand)));
 
   const client = program.command("client").description("OAuth clients");
