@@ -196,7 +196,7 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(await me(token)).toMatchObject({ username: user.username });
 
     const revoked = await cli(["token", "revoke", token]);
-    // Its stderr in the message: this once printed nothing under a full suite on Node 24 (not reproduced alone).
+    // Its stderr in the message: a token beginning with "-" was refused as an option (see below).
     expect(revoked.stdout, revoked.stderr).toBe("token revoked\n");
     expect(await tokenWorks(token)).toBe(false);
     const again = await cli(["token", "revoke", token]);
