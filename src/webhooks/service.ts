@@ -141,13 +141,16 @@ async function assertMayRegister(ctx: RequestContext, scope: "site" | "group", s
     if (scopeId !== 0) throw badInput("scopeId", "must be 0 for the site");
     return;
   }
+  // The group's row is locked (FOR KEY SHARE) until the endpoint commits, before the membership (the order
+  // of group deletion and membership changes): a deletion that began first is waited for and its group is
+  // then missing; one that begins later waits, and takes the endpoint with it (registerGroupContent below).
+  const exists = (await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${scopeId} FOR KEY SHARE`)).length > 0;
   if (user.isAdmin) {
-    // Locked (FOR KEY SHARE) until the endpoint commits: a group deleted meanwhile takes it with it (registerGroupContent below).
-    if (!(await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${scopeId} FOR KEY SHARE`)).length) throw badInput("scopeId", `no group with id ${scopeId}`);
+    if (!exists) throw badInput("scopeId", `no group with id ${scopeId}`);
     return;
   }
   // A group that does not exist (or is hidden from the caller) answers as one they do not manage.
-  if (!(await managesScope(ctx, user.id, scope, scopeId))) throw forbidden(REFUSED_GROUP);
+  if (!exists || !(await managesScope(ctx, user.id, scope, scopeId))) throw forbidden(REFUSED_GROUP);
 }
 
 /**
@@ -180,7 +183,9 @@ export const newSecret = () => `whsec_${crypto.randomBytes(32).toString("base64"
 export async function createWebhookEndpoint(ctx: RequestContext, input: Record<string, unknown>): Promise<{ endpoint: EndpointRow; secret: string }> {
   const user = requireUser(ctx);
   const data = parseInput(createRule, input);
-  // Outside the transaction: the address check may wait on DNS.
+  // Authorized before the URL is looked up (its answer names addresses: not for callers who may not
+  // register here), and again under lock in the transaction; the lookup, which may wait on DNS, between.
+  await assertMayRegister(ctx, data.scope, data.scopeId);
   const url = await checkedUrl(ctx, data.url);
   return inWriteTransaction(ctx, async (tx) => {
     await assertMayRegister(tx, data.scope, data.scopeId);
@@ -206,8 +211,11 @@ export async function createWebhookEndpoint(ctx: RequestContext, input: Record<s
 export async function updateWebhookEndpoint(ctx: RequestContext, idValue: string | number, input: Record<string, unknown>): Promise<EndpointRow> {
   const id = parseId(idValue);
   const data = parseInput(updateRule, input);
-  // Outside the transaction: the address check may wait on DNS.
-  if (data.url !== undefined) await checkedUrl(ctx, data.url);
+  if (data.url !== undefined) {
+    // As for a registration: authorized before the lookup, and again under lock (`changeEndpoint`).
+    await endpointFor(ctx, id, true);
+    await checkedUrl(ctx, data.url);
+  }
   const sets: Prisma.Sql[] = [Prisma.sql`modified = (now() AT TIME ZONE 'UTC')`];
   if (data.url !== undefined) sets.push(Prisma.sql`url = ${data.url}`);
   if (data.eventTypes !== undefined) sets.push(Prisma.sql`event_types = ${data.eventTypes}::text[]`);

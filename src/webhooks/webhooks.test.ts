@@ -14,6 +14,7 @@ import { sendSigned } from "./send.js";
 import { Readable } from "node:stream";
 import { runCli } from "../cli/program.js";
 import { loadConfig } from "../config.js";
+import { skipUnlessPostgres } from "../../test/postgres-only.js";
 
 /**
  * Webhooks end to end (docs/events.md, "Webhooks"): a real server over a real database, and a receiver this
@@ -141,6 +142,10 @@ async function deliveries(endpointId: string, token = cast.admin.token) {
   expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
   return result.data.webhookDeliveries.items as any[];
 }
+
+/** Whether `promise` settles within `ms` (a request that waits for a lock does not). */
+const settledWithin = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
 /** Moves the clock to when the delivery is next due, and sends. */
 async function untilDue(deliveryId: string): Promise<void> {
@@ -350,23 +355,49 @@ describe("who sees what", () => {
     expect(count).toBe(MAX_ENDPOINTS_PER_SCOPE);
   });
 
-  it("decides a change on the owner's management as it stands when the change is made: a change racing the owner's demotion is refused, or made before it", async () => {
+  it("decides a change on the owner's management as it stands when the change is made: a change racing the owner's demotion is refused, or made before it", async (context) => {
+    skipUnlessPostgres(context, "a change racing a demotion", "PGlite runs one transaction at a time: every request waits for the open one anyway");
     const hook = await endpoint("/demoted", { token: cast.manager.token, scope: "group", scopeId: cast.groupId });
     const UPDATE = `mutation ($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { id description } }`;
     // The demotion holds the manager's membership row until it commits: a change that read "manages" before
     // the commit and wrote after it was the race. Now the change waits for the row and reads it after.
+    let racing!: ReturnType<typeof graphql>;
     await sql().transaction(async (tx) => {
       await tx.query(Prisma.sql`UPDATE group_members SET manager = false WHERE group_id = ${cast.groupId} AND user_id = ${cast.manager.id}`);
-      const racing = graphql(UPDATE, { id: hook.id, input: { description: "changed while demoted" } }, cast.manager.token);
-      const settled = await Promise.race([racing.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
-      expect(settled).toBe("waiting");
-      // Answered after the demotion commits (the transaction's end): refused.
-      void racing.then((answer) => expect(answer.errors?.[0]?.extensions?.code).toBe("FORBIDDEN"));
+      racing = graphql(UPDATE, { id: hook.id, input: { description: "changed while demoted" } }, cast.manager.token);
+      expect(await settledWithin(racing, 300)).toBe(false);
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await racing).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     const [row] = await sql().query<{ description: string }>(Prisma.sql`SELECT description FROM webhook_endpoints WHERE id = ${Number(hook.id)}`);
     expect(row!.description).toBe("");
     await sql().query(Prisma.sql`UPDATE group_members SET manager = true WHERE group_id = ${cast.groupId} AND user_id = ${cast.manager.id}`);
+  });
+
+  it("leaves no endpoint behind when a manager registers one as their group is deleted: the registration waits for the deletion and is refused", async (context) => {
+    skipUnlessPostgres(context, "a registration racing a group's deletion", "PGlite runs one transaction at a time");
+    const doomed = await server.app.db.prisma.group.create({ data: { cn: "doomedhooks", title: "Doomed hooks", createdById: cast.manager.id } });
+    await server.app.db.prisma.groupMember.create({ data: { groupId: doomed.id, userId: cast.manager.id, status: "member", manager: true } });
+    let racing!: ReturnType<typeof graphql>;
+    // As the group's deletion does (src/groups/service.ts): the group's row locked, each area's content removed, the group deleted.
+    await sql().transaction(async (tx) => {
+      await tx.query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${doomed.id} FOR UPDATE`);
+      await tx.query(Prisma.sql`DELETE FROM webhook_endpoints WHERE scope = 'group' AND scope_id = ${doomed.id}`);
+      racing = graphql(CREATE, { input: { url: `${base}/doomed`, eventTypes: ["wiki.pageCreated"], scope: "group", scopeId: doomed.id } }, cast.manager.token);
+      expect(await settledWithin(racing, 300)).toBe(false);
+      await tx.query(Prisma.sql`DELETE FROM groups WHERE id = ${doomed.id}`);
+    });
+    expect((await racing).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(await sql().query(Prisma.sql`SELECT id FROM webhook_endpoints WHERE scope = 'group' AND scope_id = ${doomed.id}`)).toEqual([]);
+  });
+
+  it("tells a caller who may not register in a scope only that, before it looks their URL up (no address check for them)", async () => {
+    const input = { url: "http://10.1.2.3/hook", eventTypes: ["wiki.pageCreated"], scope: "group", scopeId: cast.groupId };
+    const refused = await graphql(CREATE, { input }, cast.member.token);
+    expect(refused.errors?.[0]?.extensions?.code, JSON.stringify(refused.errors)).toBe("FORBIDDEN");
+    const hook = await endpoint("/mine", { token: cast.manager.token, scope: "group", scopeId: cast.groupId });
+    const UPDATE = `mutation ($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { id } }`;
+    const notTheirs = await graphql(UPDATE, { id: hook.id, input: { url: "http://10.1.2.3/hook" } }, cast.member.token);
+    expect(notTheirs.errors?.[0]?.extensions?.code, JSON.stringify(notTheirs.errors)).toBe("FORBIDDEN");
   });
 
   it("queues for a group endpoint only its group's events, and sends and queues nothing once its owner no longer manages the group (then it is disabled)", async () => {
