@@ -158,7 +158,12 @@ export async function purgeDeliveredEvents(db: PrismaClient, retentionHours: num
          slowest AS (SELECT xid, event_id FROM consumers WHERE abandoned IS NOT TRUE ORDER BY xid, event_id LIMIT 1),
          gone AS (DELETE FROM outbox o USING slowest, horizon
                    WHERE (o.xid, o.id) <= (slowest.xid, slowest.event_id) AND o.occurred_at < horizon.at
-                   RETURNING 1)
+                   RETURNING o.xid, o.id),
+         -- The greatest event deleted so far, for subscribers resuming with a Last-Event-ID (outbox_purged).
+         mark AS (INSERT INTO outbox_purged (id, xid, event_id)
+                  SELECT 1, xid, id FROM gone ORDER BY xid DESC, id DESC LIMIT 1
+                  ON CONFLICT (id) DO UPDATE SET xid = EXCLUDED.xid, event_id = EXCLUDED.event_id
+                   WHERE (outbox_purged.xid, outbox_purged.event_id) < (EXCLUDED.xid, EXCLUDED.event_id))
     SELECT (SELECT count(*)::int FROM gone) AS deleted, ARRAY(SELECT name FROM consumers WHERE abandoned IS TRUE ORDER BY name) AS abandoned`);
   return row!;
 }

@@ -251,19 +251,19 @@ export class SubscriptionHub {
 
   /**
    * Queues, before anything live, the events after `after` up to `upTo` that the subscriber wants and may
-   * read now. More than MAX_QUEUED of them (a client gone too long), or an `after` the outbox no longer holds,
+   * read now. More than MAX_QUEUED of them (a client gone too long), or events after `after` purged since,
    * ends the subscription as lagging.
    */
   private async backfill(subscriber: Subscriber, after: OutboxCursor, upTo: OutboxCursor): Promise<void> {
     const sql = backgroundSqlOf(this.db);
     // Bounded before reading: a Last-Event-ID far back (or made up) must not make the server walk the outbox.
-    const [{ between, held }] = (await sql.query<{ between: number; held: boolean }>(Prisma.sql`
+    const [{ between, gap }] = (await sql.query<{ between: number; gap: boolean }>(Prisma.sql`
       SELECT (SELECT count(*)::int FROM (SELECT 1 FROM outbox WHERE (xid, id) > (${after.xid}::bigint, ${after.id}::bigint)
                                             AND (xid, id) <= (${upTo.xid}::bigint, ${upTo.id}::bigint) LIMIT ${MAX_BACKFILL_SCANNED + 1}) AS missed) AS between,
-             EXISTS (SELECT 1 FROM outbox WHERE xid = ${after.xid}::bigint AND id = ${after.id}::bigint) AS held`)) as [{ between: number; held: boolean }];
-    // The purge deletes from the oldest on: once the event named is gone, those after it may be gone too, and
-    // resuming would hide the gap. (A made-up id is not held either.)
-    if (!held) return this.fail(subscriber, purged());
+             EXISTS (SELECT 1 FROM outbox_purged WHERE (xid, event_id) > (${after.xid}::bigint, ${after.id}::bigint)) AS gap`)) as [{ between: number; gap: boolean }];
+    // The purge has deleted an event after the one named: resuming would hide that gap. (The named event's own
+    // purge is no gap: a client whose last event was the newest, on a quiet site, resumes.)
+    if (gap) return this.fail(subscriber, purged());
     if (!isAfter(upTo, after)) return;
     if (between > MAX_BACKFILL_SCANNED) return this.fail(subscriber, lagging("since Last-Event-ID"));
     const missed: DeliveredEvent[] = [];
@@ -308,12 +308,12 @@ export class SubscriptionHub {
 const lagging = (since = "") =>
   subscriptionError(503, "SUBSCRIPTION_LAGGING", `This subscription fell more than ${MAX_QUEUED} events behind${since ? ` ${since}` : ""} and was closed: subscribe again${since ? " without it" : ""}.`);
 
-/** A Last-Event-ID whose event the outbox no longer holds: what followed it may have been purged too. */
+/** A Last-Event-ID that events after it were purged since: resuming would skip them. */
 const purged = () =>
   subscriptionError(
     503,
     "SUBSCRIPTION_LAGGING",
-    "The outbox no longer holds the event of this Last-Event-ID (events are kept OUTBOX_RETENTION_HOURS), so events after it may be gone too: read what you need again, and subscribe without Last-Event-ID.",
+    "The outbox no longer holds some of the events after this Last-Event-ID (events are kept OUTBOX_RETENTION_HOURS): read what you need again, and subscribe without Last-Event-ID.",
   );
 
 /** An error a subscriber sees as itself (an ApiError, so not masked), with a code of its own. */
