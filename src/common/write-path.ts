@@ -392,10 +392,10 @@ function eventStatement(
           .map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`)
       : []),
   ];
-  const visibility = cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
+  const visibility = records.audience ? Prisma.sql`'private'` : cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
   // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
   // scheduled for later, or past its end, is not published, whatever its state).
-  const flagged = Prisma.sql`${field(records.published.field)} = ${records.published.value}`;
+  const flagged = records.audience ? Prisma.sql`TRUE` : Prisma.sql`${field(records.published.field)} = ${records.published.value}`;
   const publishedNow = records.window
     ? Prisma.sql`(${flagged} AND ${field(records.window.up)} <= ${NOW} AND (${field(records.window.down)} IS NULL OR ${field(records.window.down)} > ${NOW}))`
     : flagged;
