@@ -16,8 +16,8 @@ import "../responses/array.js";
 const VERSIONS = ["1.0", "1.1"];
 const id: RestParam = { name: "id", type: "integer", required: true, description: "Activity entry identifier.", variable: "id" };
 
-/** `crated_by` is the document's spelling; `created_by` is accepted too (read after it, so it wins when given). */
-const createdBy: RestParam = { name: "created_by", type: "integer", required: false, description: "User ID of the creator (the spelling of the answers; crated_by is the document's).", variable: "input.createdBy" };
+/** `crated_by` is the document's spelling; `created_by` (the answers' key) is read when it is absent. */
+const writeParams = (params: RestParam[]) => params.map((param) => (param.name === "crated_by" ? { ...param, alsoNamed: ["created_by"] } : param));
 
 const operations: RestOperation[] = [
   {
@@ -26,7 +26,7 @@ const operations: RestOperation[] = [
     path: "/activity",
     versions: VERSIONS,
     task: "create an entry",
-    params: [...fieldParams(ACTIVITY_FIELDS, "create"), createdBy],
+    params: writeParams(fieldParams(ACTIVITY_FIELDS, "create")),
     document: ActivityEntryCreateDocument,
     resultField: "createActivityEntry",
     response: { kind: "record" },
@@ -96,7 +96,7 @@ const operations: RestOperation[] = [
     path: "/activity/{id}",
     versions: VERSIONS,
     task: "update an entry",
-    params: [id, ...fieldParams(ACTIVITY_FIELDS, "replace", { except: ["recipients"] }), createdBy],
+    params: [id, ...writeParams(fieldParams(ACTIVITY_FIELDS, "replace", { except: ["recipients"] }))],
     document: ActivityEntryUpdateDocument,
     resultField: "updateActivityEntry",
     response: { kind: "record" },

@@ -253,8 +253,7 @@ export async function createActivityEntry(ctx: RequestContext, input: CreateActi
   const created = await createRecord<ActivityEntry>(ctx, ACTIVITY_WRITES, {
     event: ACTIVITY_EVENTS.activityEntryCreated,
     scope,
-    inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, { ...values, createdById, recipients: recipientsText(recipients) })}),
-${recipients.length ? Prisma.sql`,
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, { ...values, createdById, recipients: recipientsText(recipients) })})${recipients.length ? Prisma.sql`,
       sent AS (${recipientRows(Prisma.sql`(SELECT id FROM created)`, Prisma.sql`(SELECT created FROM created)`, recipients)})` : Prisma.empty}`,
   });
   return createdRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, created!.id, query as Selection);
