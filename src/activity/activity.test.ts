@@ -231,10 +231,17 @@ describe("entries written by every area (the outbox consumer)", () => {
       if (!result.pending) break;
     }
   };
-  const entriesFor = async (action: string, description: string) =>
-    sql().query<{ id: number; recipients: string; anonymous: number; created_by: number; source_event: string }>(
-      Prisma.sql`SELECT id, recipients, anonymous, created_by, source_event::text AS source_event FROM activity WHERE action = ${action} AND description LIKE ${`%${description}%`}`,
-    );
+  // The server's own dispatcher may hold the consumer's cursor (PostgreSQL): wait until the entry is written.
+  const entriesFor = async (action: string, description: string) => {
+    for (let tries = 0; ; tries++) {
+      const rows = await sql().query<{ id: number; recipients: string; anonymous: number; created_by: number; source_event: string }>(
+        Prisma.sql`SELECT id, recipients, anonymous, created_by, source_event::text AS source_event FROM activity WHERE action = ${action} AND description LIKE ${`%${description}%`}`,
+      );
+      if (rows.length || tries > 100) return rows;
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   it("a public wiki page, blog entry and citation: to the site and their author", async () => {
     await testingOf("wiki")!.create(server, cast.alice.token, { title: "Consumer page" });
