@@ -20,11 +20,15 @@ import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatem
  * a member when sent to them (`member:<id>`), a group's current members when sent to the group. Membership
  * is asked at read time: a new member sees the group's earlier entries, a member who left no longer does.
  */
-export const heardBy = (id: Prisma.Sql, userId: number | null): Prisma.Sql =>
-  userId === null
-    ? Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients r WHERE r.entry_id = ${id} AND r.scope = 'site' AND r.scope_id = 0)`
-    : Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients r WHERE r.entry_id = ${id} AND ((r.scope = 'site' AND r.scope_id = 0)
-        OR (r.scope = 'member' AND r.scope_id = ${userId}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(userId)}))))`;
+export const heardBy = (id: Prisma.Sql, userId: number | null): Prisma.Sql => {
+  const to =
+    userId === null
+      ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0`
+      : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR (r.scope = 'member' AND r.scope_id = ${userId}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(userId)})))`;
+  // A scalar sub-select, not EXISTS: asked per row of the list's own index order through the recipients'
+  // primary key (an EXISTS becomes a semi-join from the recipients, and a sort).
+  return Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = ${id} AND ${to} LIMIT 1), FALSE)`;
+};
 
 /** Activity entries, shown to their recipients (plus their creator and administrators), never by level. */
 export const ACTIVITY_RECORDS = records({
