@@ -185,35 +185,39 @@ export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs,
   return pagedList<ActivityEntry>(ACTIVITY_LIST, ctx, args, query as Selection, undefined, conditions);
 }
 
+/** The feed's statements (its page and its total) for a signed-in caller: the plan test explains them. */
+export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, args: { limit?: number | null; start?: number | null }, query: Query = {}) {
+  const user = caller.viewer.user!;
+  const { take, skip } = pageWindow(args);
+  const to = Prisma.sql`((r.scope = 'member' AND r.scope_id = ${user.id}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(user.id)})))`;
+  // Walked newest first through (created, id), each entry's recipients asked by primary key; the total
+  // counts the caller's recipient rows (one per entry and recipient: distinct entries).
+  const sent = Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = t.id AND ${to} LIMIT 1), FALSE)`;
+  return {
+    page: rowsStatement<ActivityEntry>(caller.db, ACTIVITY_RECORDS, query as Selection, {
+      where: sent,
+      orderBy: Prisma.sql`t.created DESC, t.id DESC`,
+      limit: take,
+      offset: skip,
+      viewer: caller.viewer,
+    }),
+    total: Prisma.sql`SELECT count(DISTINCT r.entry_id)::int AS total FROM activity_recipients r WHERE ${to}`,
+  };
+}
+
 /**
  * The caller's feed: every entry sent to them or to a group they belong to, across scopes, newest first,
  * with its exact total (`activityFeed`). Anonymous callers have none.
  */
 export function activityFeed(ctx: RequestContext, args: { limit?: number | null; start?: number | null }, query: Query = {}): Page<ActivityEntry> {
-  const user = requireUser(ctx);
-  const { take, skip } = pageWindow(args);
-  const sent = Prisma.sql`t.id IN (SELECT r.entry_id FROM activity_recipients r WHERE (r.scope = 'member' AND r.scope_id = ${user.id})
-    OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(user.id)})))`;
+  requireUser(ctx);
+  const statements = feedStatements(ctx, args, query);
   const sql = sqlClientOf(ctx.db);
   let items: Promise<ActivityEntry[]> | undefined;
   let total: Promise<number> | undefined;
   return {
-    items: () =>
-      (items ??= (async () => {
-        const statement = rowsStatement<ActivityEntry>(ctx.db, ACTIVITY_RECORDS, query as Selection, {
-          where: sent,
-          orderBy: Prisma.sql`t.created DESC, t.id DESC`,
-          limit: take,
-          offset: skip,
-          viewer: ctx.viewer,
-        });
-        return statement.finish(await sql.query(statement.sql));
-      })()),
-    total: () =>
-      (total ??= (async () => {
-        const [row] = await sql.query<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM activity t WHERE ${sent}`);
-        return row!.total;
-      })()),
+    items: () => (items ??= (async () => statements.page.finish(await sql.query(statements.page.sql)))()),
+    total: () => (total ??= (async () => (await sql.query<{ total: number }>(statements.total))[0]!.total)()),
   };
 }
 

@@ -40,6 +40,9 @@ CREATE INDEX "activity_scope_scope_id_created_id_idx" ON "activity"("scope", "sc
 CREATE INDEX "activity_scope_scope_id_action_id_idx" ON "activity"("scope", "scope_id", "action", "id");
 
 -- CreateIndex
+CREATE INDEX "activity_created_id_idx" ON "activity"("created", "id");
+
+-- CreateIndex
 CREATE INDEX "activity_description_trgm_idx" ON "activity" USING GIN ("description" gin_trgm_ops);
 
 -- CreateIndex
