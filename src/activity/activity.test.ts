@@ -88,10 +88,10 @@ describe("who reads an entry: its recipients (an authorization matrix over REST 
           // The total counts exactly what the caller may read.
           expect(Number(list.headers.get("X-Total-Count"))).toBe(ids.length);
         }
-        const listed = await gql(`query($scope: String, $scopeId: Int) { ActivityEntries(scope: $scope, scopeId: $scopeId, limit: 100) { items { id } total } }`, { scope: scope.scope, scopeId: scope.scope_id }, tokenOf(user));
-        const graphIds = listed.data!.ActivityEntries.items.map((item: { id: string }) => Number(item.id));
+        const listed = await gql(`query($scope: String, $scopeId: Int) { activityEntries(scope: $scope, scopeId: $scopeId, limit: 100) { items { id } total } }`, { scope: scope.scope, scopeId: scope.scope_id }, tokenOf(user));
+        const graphIds = listed.data!.activityEntries.items.map((item: { id: string }) => Number(item.id));
         expect(graphIds.includes(id)).toBe(allowed);
-        expect(listed.data!.ActivityEntries.total).toBe(graphIds.length);
+        expect(listed.data!.activityEntries.total).toBe(graphIds.length);
       });
     }
   }

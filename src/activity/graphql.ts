@@ -50,7 +50,7 @@ export const ActivityEntryType = builder.prismaObject("ActivityEntry", {
 
 recordFields("ActivityEntry", {
   type: ActivityEntryType,
-  plural: "ActivityEntries",
+  plural: "activityEntries",
   read: { description: "One activity entry sent to the caller (or public, or theirs).", resolve: getActivityEntry },
   list: {
     description: "Activity entries of one scope the caller hears, searched, sorted and paged like GET /api/activity/list (1.1's filters too).",

@@ -67,7 +67,7 @@ export const testing: AreaTesting = {
   },
   contract: {
     table: "activity",
-    list: { path: "/activity/list", graphql: "ActivityEntries" },
+    list: { path: "/activity/list", graphql: "activityEntries" },
     spec: ACTIVITY_LIST,
     searchField: "description",
     read: { path: "/activity/{id}" },
