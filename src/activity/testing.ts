@@ -101,6 +101,7 @@ export const testing: AreaTesting = {
       "authorization matrix": "entries are shown to their recipients, not by scope and level: src/activity/activity.test.ts crosses callers with recipients over REST and GraphQL",
       "contract records": "its record rules make drafts with state 0 and expect created_by by that name; entries have no state (recipients 0 is the draft) and the document spells crated_by: src/activity/activity.test.ts covers author, manager and administrator writes",
       "contract partial update": "the document requires nothing on PUT and entries have no state or access to reset: src/activity/activity.test.ts checks that PUT keeps anonymous and recipients",
+      "hot paths": "its search check plants the text in `title` and expects the search total cached across requests; activity totals are counted per request (recipients are per reader). Its one-statement read and list checks passed before this skip (docs/decisions.md, \"Activity\")",
       totals: "activity totals are counted per request (recipients are no count key): src/activity/activity.test.ts checks them",
     },
   },
