@@ -177,6 +177,9 @@ describe("writes", () => {
       expect(graph.data!.activityEntry.createdById).toBe(shown ? cast.alice.id : null);
       expect(graph.data!.activityEntry.createdBy?.id ?? null).toBe(shown ? String(cast.alice.id) : null);
     }
+    // Its event is marked anonymous: subscriptions and webhooks show its actor to the author and administrators only (src/events/subscriptions.ts, shownTo).
+    const [event] = await sql().query<{ anonymous: boolean }>(Prisma.sql`SELECT anonymous FROM outbox WHERE area = 'activity' AND record_id = ${id}`);
+    expect(event!.anonymous).toBe(true);
   });
 
   it("PUT keeps anonymous and recipients when left out; recipients 0 narrows to the author, 1 to the entry's scope", async () => {

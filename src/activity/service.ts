@@ -245,6 +245,7 @@ export const ACTIVITY_WRITES = writtenRecords({
   records: ACTIVITY_RECORDS,
   names: ["action"],
   anonymous: "anonymous",
+  changedSubscription: "activityEntryChanged",
   notFound: (id) => `Activity entry ${id} not found.`,
   forbidden: "Only the author, a manager of the entry's group or an administrator can change this activity entry.",
 });
