@@ -8,6 +8,8 @@ import { drainAll } from "../events/dispatcher.js";
 import { readCommittedEvents, OUTBOX_START, type StoredEvent } from "../common/outbox.js";
 import { ACTIVITY_CONSUMER } from "./consumer.js";
 import { testing } from "./testing.js";
+import { subscribeOverSse } from "../../test/sse.js";
+import { hubOf } from "../events/subscriptions.js";
 
 // Paging, sort, literal search, creator/manager/admin writes, statements: test/contract.test.ts. Here: what
 // activity adds — recipients decide who reads (REST and GraphQL alike), who may address whom, and the
@@ -120,6 +122,24 @@ describe("who reads an entry: its recipients (an authorization matrix over REST 
     const times = bob.data!.activityFeed.items.map((item: { created: string }) => item.created);
     expect([...times].sort().reverse()).toEqual(times);
     expect((await gql(FEED, {})).errors?.[0]?.extensions.code).toBeDefined();
+  });
+});
+
+describe("the feed subscription (activityFeed)", () => {
+  it("delivers new entries sent to the subscriber or their groups, and nothing else", async () => {
+    const hub = hubOf(server.app.db.prisma);
+    const feed = await subscribeOverSse<{ id: string; description: string }>(server.url, hub, `subscription { activityFeed { id description } }`, {}, cast.manager.token);
+    expect(feed.errors).toEqual([]);
+    await post(cast.alice, { description: "feed: public, not sent to the manager", recipients: "site:0" });
+    await post(cast.member, { description: "feed: to the group", recipients: `group:${cast.groupId}` });
+    await post(cast.member, { description: "feed: to the manager", recipients: `member:${cast.manager.id}` });
+    for (let waited = 0; feed.events.length < 2 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await feed.close();
+    expect(feed.events.map((event) => event.description)).toEqual(["feed: to the group", "feed: to the manager"]);
+    const refused = await subscribeOverSse(server.url, hub, `subscription { activityFeed { id } }`, {});
+    expect(refused.errors).not.toEqual([]);
+    await refused.close();
   });
 });
 

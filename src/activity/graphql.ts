@@ -6,6 +6,11 @@ import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
 import { listType, pageArgs } from "../graphql/list.js";
 import { queryFromInfo } from "@pothos/plugin-prisma";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
+import { requireUser } from "../common/scopes.js";
+import { groupsOfMember } from "../groups/scope.js";
+import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
 import {
   ACTIVITY_FIELDS,
   ACTIVITY_LIST,
@@ -76,5 +81,29 @@ builder.queryField("activityFeed", (t) =>
     authScopes: { user: true },
     args: pageArgs,
     resolve: (_root, args, ctx, info) => activityFeed(ctx, args, queryFromInfo({ context: ctx, info, typeName: "ActivityEntry", path: ["items"] })),
+  }),
+);
+
+/**
+ * New entries of the caller's feed as they commit: entries sent to them or to a group they belonged to when
+ * subscribing (the event's `recipients`), each as the caller may read it (the hub delivers only what they may read).
+ */
+builder.subscriptionField("activityFeed", (t) =>
+  t.field({
+    type: ActivityEntryType,
+    description: "New activity entries sent to you or to your groups, as they commit (the subscription twin of the activityFeed query).",
+    authScopes: { user: true },
+    subscribe: async (_root, _args, ctx) => {
+      const user = requireUser(ctx);
+      const groups = await sqlClientOf(ctx.db).query<{ group_id: number }>(Prisma.sql`${groupsOfMember(user.id)}`);
+      const mine = new Set([`member:${user.id}`, ...groups.map((row) => `group:${row.group_id}`)]);
+      return hubOf(ctx.db).subscribe(ctx.viewer, (event) =>
+        event.type === "activity.activityEntryCreated" && String(event.payload.recipients ?? "").split(",").some((recipient) => mine.has(recipient)),
+      );
+    },
+    resolve: async (event: DeliveredEvent | SubscriptionFailure, _args, ctx) => {
+      if (isSubscriptionFailure(event)) throw event.failed;
+      return getActivityEntry(ctx, event.recordId);
+    },
   }),
 );

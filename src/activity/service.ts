@@ -243,7 +243,8 @@ export const ACTIVITY_EVENTS = domainEvents("activity", {
 export const ACTIVITY_WRITES = writtenRecords({
   area: "activity",
   records: ACTIVITY_RECORDS,
-  names: ["action"],
+  // `recipients` too: the feed subscription (activityFeed) keeps the events sent to the subscriber.
+  names: ["action", "recipients"],
   anonymous: "anonymous",
   changedSubscription: "activityEntryChanged",
   notFound: (id) => `Activity entry ${id} not found.`,
