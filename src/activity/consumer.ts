@@ -1,13 +1,12 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import type { SqlClient } from "../db/sql.js";
-import type { RequestContext, Viewer } from "../common/context.js";
+import type { Viewer } from "../common/context.js";
 import { anonymous } from "../common/context.js";
 import type { StoredEvent } from "../common/outbox.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
 import { readableBy, viewerKey } from "../events/subscriptions.js";
 import { activitySourceOf, scopeAndActor } from "./sources.js";
-import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
-import { createRecord, insertStatement } from "../common/write-path.js";
+import { recipientsText, type Recipient } from "./service.js";
 
 /**
  * The outbox consumer `activity` (docs/events.md, "Delivery"): every area's events of a registered source
@@ -32,31 +31,14 @@ export const ACTIVITY_CONSUMER = registerOutboxConsumer({
       const source = activitySourceOf(event.type)!;
       const candidates = await (source.recipients ? source.recipients(event, tx) : scopeAndActor(event));
       const recipients = await readableRecipients(db, tx, event, candidates);
-      // On the write path, as the actor (its event names no one when the record is anonymous); an entry
-      // for this event already there inserts nothing and raises no event.
-      const ctx = { db, viewer: { user: { id: event.actorId!, username: "", isAdmin: false }, via: "token" }, config: undefined as never, tx } satisfies RequestContext;
-      const values = {
-        scope: event.scope,
-        scopeId: event.scope === "site" ? 0 : event.scopeId,
-        action: event.type,
-        alias: "",
-        description: source.describe(event),
-        anonymous: event.anonymous ? 1 : 0,
-        parentId: 0,
-        recipients: recipientsText(recipients),
-        created: event.occurredAt,
-        createdById: event.actorId,
-        sourceEvent: BigInt(event.id),
-      };
-      const sent = recipients.length
-        ? Prisma.sql`, sent AS (INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
-            SELECT c.id, v.scope, v.scope_id, c.created FROM created c,
-              (SELECT * FROM unnest(${recipients.map((r) => r.scope)}::text[], ${recipients.map((r) => r.scopeId)}::int[])) AS v(scope, scope_id))`
-        : Prisma.empty;
-      await createRecord(ctx, ACTIVITY_WRITES, {
-        event: ACTIVITY_EVENTS.activityEntryCreated,
-        inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, values, { skipConflictOn: ["sourceEvent"] })})${sent}`,
-      });
+      await tx.query(Prisma.sql`WITH entry AS (
+          INSERT INTO activity (scope, scope_id, action, alias, description, anonymous, parent, recipients, created, created_by, modified, source_event)
+          VALUES (${event.scope}, ${event.scope === "site" ? 0 : event.scopeId}, ${event.type}, '', ${source.describe(event)}, ${event.anonymous ? 1 : 0}, 0,
+                  ${recipientsText(recipients)}, ${event.occurredAt}, ${event.actorId}, ${event.occurredAt}, ${event.id}::bigint)
+          ON CONFLICT (source_event) DO NOTHING RETURNING id, created)
+        INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
+        SELECT entry.id, v.scope, v.scope_id, entry.created FROM entry,
+          (SELECT * FROM unnest(${recipients.map((r) => r.scope)}::text[], ${recipients.map((r) => r.scopeId)}::int[])) AS v(scope, scope_id)`);
     }
   },
 });
