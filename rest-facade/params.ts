@@ -120,7 +120,7 @@ export function readParams(
   const variables: Record<string, unknown> = {};
   const problems: ParameterProblem[] = [];
   for (const param of params) {
-    const raw = values[param.name];
+    const raw = values[param.name] ?? param.alsoNamed?.map((name) => values[name]).find((given) => given !== undefined);
     let value: unknown;
     // Input objects exist even when no field of theirs is given: an empty PATCH still sends `input: {}`.
     ensureParent(variables, param.variable);

@@ -20,5 +20,6 @@ import "./plugins/graphql.js";
 import "./webhooks/graphql.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).
 import "./groups/plugin-graphql.js";
+import "./activity/graphql.js";
 // Subscriptions last: their per-record fields are made from every area's written records.
 import "./events/graphql.js";

@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.js";
+import "./activity.js";
 // What deleting a group does to its entries (src/groups/content.ts).
 import "./group-content.js";
 import { tableInput } from "../graphql/fields.js";

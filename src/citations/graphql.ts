@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.js";
+import "./activity.js";
 import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
 import { CITATION_FIELDS, CITATION_LIST, CITATION_TYPES, createCitation, deleteCitation, getCitation, listCitations, updateCitation } from "./service.js";

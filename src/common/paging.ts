@@ -142,6 +142,7 @@ export function listStatements<Item>(
   query?: Selection,
   filters: Readonly<Record<string, string | number>> = {},
   now = new Date(),
+  conditions: readonly Prisma.Sql[] = [],
 ): ListStatements<Item> {
   const { take, skip } = pageWindow(args, spec.defaults.limit);
   const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
@@ -151,14 +152,17 @@ export function listStatements<Item>(
   if (scope) scopeKind(scope.scope); // a kind nobody registered is 400, as on writes
   const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
   const scoping = scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : [];
-  const matching = [...(search ? [search] : []), ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`)];
+  const matching = [...(search ? [search] : []), ...Object.entries(filters).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`), ...conditions];
   const where = Prisma.join([...scoping, visibleSql(caller.db, records, caller.viewer, "t", now, scope ?? undefined, "list"), ...matching], " AND ");
   const direction = Prisma.raw(order.direction === "asc" ? "ASC" : "DESC");
   const orderBy = Prisma.sql`${column(info, "t", order.field)} ${direction}, ${column(info, "t", "id")} ${direction}`;
   // Searches and filtered lists count the matching rows (search through its trigram indexes) once per
   // version of the table's scope and reuse the counts; plain lists add up the counts the list_counts
   // triggers keep.
-  const total: TotalStatement = matching.length
+  // Records shown to an audience (activity recipients) are counted: the counters know no audience.
+  const total: TotalStatement = records.audience
+    ? { sql: Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`, read: async (value) => Number(value) }
+    : matching.length
     ? cachedTotal(caller, records, scope, Prisma.join([...scoping, ...matching], " AND "), now)
     : { sql: countedTotal(caller, records, scope, now), read: async (value) => Number(value) };
   return {
@@ -180,8 +184,10 @@ export function pagedList<Item>(
   args: ListArgs,
   query?: Selection,
   filters?: Readonly<Record<string, string | number>>,
+  /** Conditions over the alias `t` beyond equality (activity's date range), checked by the area. */
+  conditions?: readonly Prisma.Sql[],
 ): Page<Item> {
-  const statements = listStatements<Item>(spec, ctx, args, query, filters);
+  const statements = listStatements<Item>(spec, ctx, args, query, filters, undefined, conditions);
   const sql = sqlClientOf(ctx.db);
   const countAlone = async () => statements.readTotal((await sql.query<{ total: unknown }>(Prisma.sql`SELECT (${statements.total}) AS total`))[0]!.total);
   const pageAlone = async () => {

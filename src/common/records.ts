@@ -47,6 +47,12 @@ export interface RecordsDeclaration {
   administratorsOnly?: true;
   /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
   managedBy?: (userId: number) => Prisma.Sql;
+  /**
+   * Records shown to an audience instead of by state and level (activity entries, to their recipients):
+   * the condition, over the record's id column, that the user (null: anonymous callers) is in it.
+   * `published` and `access` are then not asked; totals are counted (src/common/paging.ts); events say 'private'.
+   */
+  audience?: (id: Prisma.Sql, userId: number | null) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
@@ -420,6 +426,10 @@ export function visibleSql(
   if (user?.isAdmin) return Prisma.sql`TRUE`;
   if (declaration.administratorsOnly) return Prisma.sql`FALSE`;
   const info = modelInfo(prisma, declaration.model);
+  if (declaration.audience) {
+    const heard = declaration.audience(column(info, alias, "id"), user?.id ?? null);
+    return user && declaration.creator ? Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR ${heard})` : Prisma.sql`(${heard})`;
+  }
   const access = accessSql(info, declaration, alias, viewer, listScope?.scope, purpose);
   const published = publishedSql(info, declaration, alias, now);
   const secluded = declaration.scoped ? secludedScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user?.id ?? null, listScope) : null;

@@ -48,7 +48,7 @@ export interface WrittenRecords {
   notFound(id: number): string;
   /** Why a caller who may see a record may not change it (403). */
   forbidden: string;
-  /** A boolean field that hides the record's author (anonymous posts): events then name no actor. */
+  /** A boolean (or 0/1 integer) field that hides the record's author (anonymous posts): events then name no actor. */
   anonymous?: string;
   /** The GraphQL subscription to one record's events, by the naming rule (`wikiPageChanged`): src/events/subscriptions.ts. */
   changedSubscription?: string;
@@ -392,10 +392,10 @@ function eventStatement(
           .map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`)
       : []),
   ];
-  const visibility = cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
+  const visibility = records.audience ? Prisma.sql`'private'` : cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
   // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
   // scheduled for later, or past its end, is not published, whatever its state).
-  const flagged = Prisma.sql`${field(records.published.field)} = ${records.published.value}`;
+  const flagged = records.audience ? Prisma.sql`TRUE` : Prisma.sql`${field(records.published.field)} = ${records.published.value}`;
   const publishedNow = records.window
     ? Prisma.sql`(${flagged} AND ${field(records.window.up)} <= ${NOW} AND (${field(records.window.down)} IS NULL OR ${field(records.window.down)} > ${NOW}))`
     : flagged;
@@ -404,7 +404,7 @@ function eventStatement(
     "",
   )})`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
-    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
+    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;

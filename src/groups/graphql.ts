@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.js";
+import "./activity.js";
 import { tableInput } from "../graphql/fields.js";
 import { accessEnum } from "../graphql/access.js";
 import { recordFields } from "../graphql/crud.js";

@@ -1,0 +1,341 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type Cast, type TestServer, type TestUser } from "../../test/server.js";
+import { testingOf } from "../../test/areas.js";
+import { allEventsReadable } from "../../test/outbox.js";
+import { sqlClientOf } from "../db/sql.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { drainAll } from "../events/dispatcher.js";
+import { readCommittedEvents, OUTBOX_START, type StoredEvent } from "../common/outbox.js";
+import { ACTIVITY_CONSUMER } from "./consumer.js";
+import { testing } from "./testing.js";
+import { subscribeOverSse } from "../../test/sse.js";
+import { hubOf } from "../events/subscriptions.js";
+
+// Paging, sort, literal search, creator/manager/admin writes, statements: test/contract.test.ts. Here: what
+// activity adds — recipients decide who reads (REST and GraphQL alike), who may address whom, and the
+// entries every area's writes make through the outbox consumer.
+
+let server: TestServer;
+let cast: Cast;
+let anonymous: TestUser;
+const sql = () => sqlClientOf(server.app.db.prisma);
+
+beforeAll(async () => {
+  server = await startServer();
+  cast = await server.cast("activitycrew");
+  anonymous = { id: 0, username: "", password: "", token: "" };
+});
+afterAll(() => server?.close());
+
+const tokenOf = (user: TestUser) => (user.token ? user.token : undefined);
+
+const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data?: Record<string, any> | null; errors?: { message: string; extensions: { code: string; errors?: { parameter: string }[] } }[] };
+};
+
+const post = (user: TestUser, body: Record<string, unknown>) =>
+  server.rest("POST", "/activity", { token: user.token, body: { scope: "site", scope_id: 0, action: "test.note", description: "A note", ...body } });
+
+describe("who reads an entry: its recipients (an authorization matrix over REST and GraphQL)", () => {
+  const entries: Record<string, number> = {};
+  let callers: Record<string, TestUser>;
+
+  beforeAll(async () => {
+    callers = { anonymous, alice: cast.alice, bob: cast.bob, member: cast.member, manager: cast.manager, admin: cast.admin };
+    const made = async (name: string, user: TestUser, body: Record<string, unknown>) => {
+      const response = await post(user, { description: `matrix ${name}`, ...body });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      entries[name] = response.body.id;
+    };
+    await made("public", cast.alice, { recipients: "site:0" });
+    await made("group", cast.member, { scope: "group", scope_id: cast.groupId, recipients: "1" });
+    await made("toBob", cast.admin, { recipients: `member:${cast.bob.id}` });
+    // Bare ids are members (a lone "1" is the default: the entry's own scope, so the id is given twice).
+    await made("toBobBare", cast.admin, { recipients: `${cast.bob.id},${cast.bob.id}` });
+    await made("nobody", cast.alice, { recipients: "0" });
+    await made("defaultSite", cast.bob, {});
+  });
+
+  // Who hears each entry (administrators hear everything; authors their own).
+  const hears: Record<string, string[]> = {
+    public: ["anonymous", "alice", "bob", "member", "manager", "admin"],
+    group: ["member", "manager", "admin"],
+    toBob: ["bob", "admin"],
+    toBobBare: ["bob", "admin"],
+    nobody: ["alice", "admin"],
+    defaultSite: ["anonymous", "alice", "bob", "member", "manager", "admin"],
+  };
+
+  for (const [entry, readers] of Object.entries(hears)) {
+    for (const caller of ["anonymous", "alice", "bob", "member", "manager", "admin"]) {
+      const allowed = readers.includes(caller);
+      it(`${entry}: ${caller} ${allowed ? "reads it" : "gets 404"} (REST read, GraphQL read, REST and GraphQL lists and totals)`, async () => {
+        const user = callers[caller]!;
+        const id = entries[entry]!;
+        const read = await server.rest("GET", `/activity/${id}`, { token: tokenOf(user) });
+        expect(read.status).toBe(allowed ? 200 : 404);
+        const graph = await gql(`query($id: ID!) { activityEntry(id: $id) { id } }`, { id }, tokenOf(user));
+        expect(graph.data?.activityEntry?.id ?? null).toBe(allowed ? String(id) : null);
+        const scope = entry === "group" ? { scope: "group", scope_id: cast.groupId } : { scope: "site", scope_id: 0 };
+        for (const version of ["1.0", "1.1"]) {
+          const list = await server.rest("GET", "/activity/list", { token: tokenOf(user), query: { ...scope, limit: 100, v: version } });
+          expect(list.status).toBe(200);
+          const ids = (list.body as { id: number }[]).map((item) => item.id);
+          expect(ids.includes(id)).toBe(allowed);
+          // The total counts exactly what the caller may read.
+          expect(Number(list.headers.get("X-Total-Count"))).toBe(ids.length);
+        }
+        const listed = await gql(`query($scope: String, $scopeId: Int) { activityEntries(scope: $scope, scopeId: $scopeId, limit: 100) { items { id } total } }`, { scope: scope.scope, scopeId: scope.scope_id }, tokenOf(user));
+        const graphIds = listed.data!.activityEntries.items.map((item: { id: string }) => Number(item.id));
+        expect(graphIds.includes(id)).toBe(allowed);
+        expect(listed.data!.activityEntries.total).toBe(graphIds.length);
+      });
+    }
+  }
+
+  it("a member who leaves the group no longer reads its entries; a new member reads its earlier ones", async () => {
+    const id = entries.group!;
+    const joiner = await server.user();
+    expect((await server.rest("GET", `/activity/${id}`, { token: joiner.token })).status).toBe(404);
+    await server.app.db.prisma.$executeRaw(Prisma.sql`INSERT INTO group_members (group_id, user_id, status, manager) VALUES (${cast.groupId}, ${joiner.id}, 'member', false)`);
+    expect((await server.rest("GET", `/activity/${id}`, { token: joiner.token })).status).toBe(200);
+    await server.app.db.prisma.$executeRaw(Prisma.sql`DELETE FROM group_members WHERE group_id = ${cast.groupId} AND user_id = ${joiner.id}`);
+    expect((await server.rest("GET", `/activity/${id}`, { token: joiner.token })).status).toBe(404);
+  });
+
+  it("the caller's feed: what is sent to them or their groups, across scopes, newest first, with the exact total", async () => {
+    const FEED = `{ activityFeed(limit: 100) { items { id created } total } }`;
+    const member = await gql(FEED, {}, cast.member.token);
+    const memberIds = member.data!.activityFeed.items.map((item: { id: string }) => Number(item.id));
+    expect(memberIds).toContain(entries.group);
+    expect(memberIds).not.toContain(entries.public); // public, but not sent to them
+    expect(member.data!.activityFeed.total).toBe(memberIds.length);
+    const bob = await gql(FEED, {}, cast.bob.token);
+    const bobIds = bob.data!.activityFeed.items.map((item: { id: string }) => Number(item.id));
+    expect(bobIds.slice(0, 2).sort()).toEqual([entries.toBob, entries.toBobBare].sort());
+    expect(bobIds).not.toContain(entries.group);
+    const times = bob.data!.activityFeed.items.map((item: { created: string }) => item.created);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect((await gql(FEED, {})).errors?.[0]?.extensions.code).toBeDefined();
+  });
+});
+
+describe("the feed subscription (activityFeed)", () => {
+  it("delivers new entries sent to the subscriber or their groups, and nothing else", async () => {
+    const hub = hubOf(server.app.db.prisma);
+    const feed = await subscribeOverSse<{ id: string; description: string }>(server.url, hub, `subscription { activityFeed { id description } }`, {}, cast.manager.token);
+    expect(feed.errors).toEqual([]);
+    await post(cast.alice, { description: "feed: public, not sent to the manager", recipients: "site:0" });
+    await post(cast.member, { description: "feed: to the group", recipients: `group:${cast.groupId}` });
+    await post(cast.member, { description: "feed: to the manager", recipients: `member:${cast.manager.id}` });
+    for (let waited = 0; feed.events.length < 2 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await feed.close();
+    expect(feed.events.map((event) => event.description)).toEqual(["feed: to the group", "feed: to the manager"]);
+    const refused = await subscribeOverSse(server.url, hub, `subscription { activityFeed { id } }`, {});
+    expect(refused.errors).not.toEqual([]);
+    await refused.close();
+  });
+});
+
+describe("who may address whom", () => {
+  it("nobody sends into a group they do not belong to (400 naming recipients; nothing stored)", async () => {
+    const before = await count();
+    const response = await post(cast.alice, { recipients: `group:${cast.groupId}` });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain("recipients");
+    expect(await count()).toBe(before);
+    expect((await post(cast.alice, { scope: "group", scope_id: cast.groupId })).status).toBe(400);
+    expect((await post(cast.member, { recipients: `group:${cast.groupId}` })).status).toBe(201);
+  });
+
+  it("members send to members they share a group with, not to strangers; administrators to anyone", async () => {
+    const stranger = await post(cast.alice, { recipients: `member:${cast.bob.id}` });
+    expect(stranger.status).toBe(400);
+    expect(JSON.stringify(stranger.body)).toContain("recipients");
+    expect((await post(cast.member, { recipients: `member:${cast.manager.id}` })).status).toBe(201);
+    expect((await post(cast.alice, { recipients: `member:${cast.alice.id}` })).status).toBe(201);
+    expect((await post(cast.admin, { recipients: `member:${cast.alice.id},member:${cast.bob.id}` })).status).toBe(201);
+    expect((await post(cast.alice, { recipients: "project:3" })).status).toBe(400);
+    expect((await post(cast.alice, { recipients: "nonsense" })).status).toBe(400);
+  });
+});
+
+const count = async () => Number((await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM activity`))[0]!.n);
+
+describe("writes", () => {
+  it("parent must exist: 400 naming parent, nothing stored", async () => {
+    const before = await count();
+    const response = await post(cast.alice, { parent: 999999 });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain("parent");
+    expect(await count()).toBe(before);
+    const parent = await testing.create(server, cast.alice.token);
+    expect((await post(cast.alice, { parent })).body.parent).toBe(parent);
+  });
+
+  it("crated_by (the document's spelling) and created_by set the creator (administrators); the answer says created_by", async () => {
+    const spelled = await post(cast.admin, { crated_by: cast.bob.id });
+    expect(spelled.status).toBe(201);
+    expect(spelled.body.created_by).toBe(cast.bob.id);
+    const plain = await post(cast.admin, { created_by: cast.alice.id });
+    expect(plain.body.created_by).toBe(cast.alice.id);
+    expect((await post(cast.alice, { crated_by: cast.bob.id })).status).toBe(403);
+  });
+
+  it("anonymous hides the actor from everyone but the author and administrators, on REST and GraphQL", async () => {
+    const id = (await post(cast.alice, { anonymous: 1, recipients: "site:0" })).body.id;
+    for (const [user, shown] of [[cast.alice, true], [cast.admin, true], [cast.bob, false], [anonymous, false]] as const) {
+      const read = await server.rest("GET", `/activity/${id}`, { token: tokenOf(user) });
+      expect(read.body.created_by).toBe(shown ? cast.alice.id : null);
+      const graph = await gql(`query($id: ID!) { activityEntry(id: $id) { createdById createdBy { id } } }`, { id }, tokenOf(user));
+      expect(graph.data!.activityEntry.createdById).toBe(shown ? cast.alice.id : null);
+      expect(graph.data!.activityEntry.createdBy?.id ?? null).toBe(shown ? String(cast.alice.id) : null);
+    }
+    // Its event is marked anonymous: subscriptions and webhooks show its actor to the author and administrators only (src/events/subscriptions.ts, shownTo).
+    const [event] = await sql().query<{ anonymous: boolean }>(Prisma.sql`SELECT anonymous FROM outbox WHERE area = 'activity' AND record_id = ${id}`);
+    expect(event!.anonymous).toBe(true);
+  });
+
+  it("PUT keeps anonymous and recipients when left out; recipients 0 narrows to the author, 1 to the entry's scope", async () => {
+    const id = (await post(cast.alice, { anonymous: 1, recipients: "site:0" })).body.id;
+    const put = await server.rest("PUT", `/activity/${id}`, { token: cast.alice.token, body: { action: "test.changed", description: "Changed" } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ anonymous: 1, recipients: "site:0", action: "test.changed" });
+    await server.rest("PUT", `/activity/${id}`, { token: cast.alice.token, body: { description: "Private now", recipients: 0 } });
+    expect((await server.rest("GET", `/activity/${id}`, { token: cast.bob.token })).status).toBe(404);
+    await server.rest("PUT", `/activity/${id}`, { token: cast.alice.token, body: { description: "Public again", recipients: 1 } });
+    expect((await server.rest("GET", `/activity/${id}`, { token: cast.bob.token })).status).toBe(200);
+  });
+
+  it("authors change their own, group managers those in their group, administrators any", async () => {
+    const own = (await post(cast.alice, { recipients: "site:0" })).body.id;
+    expect((await server.rest("PUT", `/activity/${own}`, { token: cast.bob.token, body: { description: "x" } })).status).toBe(403);
+    expect((await server.rest("DELETE", `/activity/${own}`, { token: cast.bob.token })).status).toBe(403);
+    expect((await server.rest("PUT", `/activity/${own}`, { token: cast.alice.token, body: { description: "mine" } })).status).toBe(200);
+    const inGroup = (await post(cast.member, { scope: "group", scope_id: cast.groupId })).body.id;
+    expect((await server.rest("DELETE", `/activity/${inGroup}`, { token: cast.manager.token })).status).toBe(204);
+    expect((await server.rest("DELETE", `/activity/${own}`, { token: cast.admin.token })).status).toBe(204);
+  });
+});
+
+describe("GET /activity/list 1.1", () => {
+  it("filters by start_date and end_date in both formats, and by recipients", async () => {
+    const id = (await post(cast.admin, { created: "2001-02-03 04:05:06", recipients: `site:0,member:${cast.bob.id}` })).body.id;
+    const list = async (query: Record<string, string>) =>
+      ((await server.rest("GET", "/activity/list", { token: cast.admin.token, query: { v: "1.1", limit: "100", ...query } })).body as { id: number }[]).map((item) => item.id);
+    expect(await list({ start_date: "2001-02-03", end_date: "2001-02-04" })).toEqual([id]);
+    expect(await list({ start_date: "2001-02-03 04:05:06", end_date: "2001-02-03 04:05:07" })).toEqual([id]);
+    expect(await list({ start_date: "2001-02-03 04:05:07", end_date: "2001-02-04" })).toEqual([]);
+    expect(await list({ end_date: "2001-02-04", recipients: `member:${cast.bob.id}` })).toEqual([id]);
+    expect(await list({ end_date: "2001-02-04", recipients: `${cast.bob.id},${cast.bob.id}` })).toEqual([id]);
+    expect(await list({ end_date: "2001-02-04", recipients: `member:${cast.alice.id}` })).toEqual([]);
+  });
+
+  for (const [parameter, value] of [["start_date", "2001-13-01"], ["end_date", "yesterday"], ["sort", "password"], ["sort_Dir", "sideways"], ["recipients", "a:b:c"]] as const) {
+    it(`a bad ${parameter} is 400 naming it`, async () => {
+      const response = await server.rest("GET", "/activity/list", { query: { v: "1.1", [parameter]: value } });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.body)).toContain(parameter);
+    });
+  }
+});
+
+describe("entries written by every area (the outbox consumer)", () => {
+  const settle = async () => {
+    await allEventsReadable(sql());
+    for (let round = 0; round < 50; round++) {
+      const result = await drainAll(server.app.db.prisma, ACTIVITY_CONSUMER);
+      if (!result.pending) break;
+    }
+  };
+  // The server's own dispatcher may hold the consumer's cursor (PostgreSQL): wait until the entry is written.
+  const entriesFor = async (action: string, description: string) => {
+    for (let tries = 0; ; tries++) {
+      const rows = await sql().query<{ id: number; recipients: string; anonymous: number; created_by: number; source_event: string }>(
+        Prisma.sql`SELECT id, recipients, anonymous, created_by, source_event::text AS source_event FROM activity WHERE action = ${action} AND description LIKE ${`%${description}%`}`,
+      );
+      if (rows.length || tries > 100) return rows;
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it("a public wiki page, blog entry and citation: to the site and their author", async () => {
+    await testingOf("wiki")!.create(server, cast.alice.token, { title: "Consumer page" });
+    await testingOf("blog")!.create(server, cast.alice.token, { title: "Consumer post" });
+    await testingOf("citations")!.create(server, cast.admin.token, { title: "Consumer citation" });
+    await settle();
+    const [page] = await entriesFor("wiki.pageCreated", "Consumer page");
+    expect(page!.recipients).toBe(`site:0,member:${cast.alice.id}`);
+    expect((await entriesFor("blog.entryCreated", "Consumer post"))[0]!.recipients).toBe(`site:0,member:${cast.alice.id}`);
+    expect((await entriesFor("citations.citationCreated", "Consumer citation"))[0]!.recipients).toBe(`site:0,member:${cast.admin.id}`);
+    const read = await server.rest("GET", `/activity/${page!.id}`);
+    expect(read.status).toBe(200);
+  });
+
+  it("a private record's activity reaches only those who may read it", async () => {
+    await testingOf("wiki")!.create(server, cast.alice.token, { title: "Registered page", access: 1 });
+    await testingOf("wiki")!.create(server, cast.alice.token, { title: "Draft page", state: 0 });
+    await testingOf("wiki")!.create(server, cast.member.token, { title: "Group secret page", access: 4, scope: "group", scope_id: cast.groupId });
+    await settle();
+    expect((await entriesFor("wiki.pageCreated", "Registered page"))[0]!.recipients).toBe(`member:${cast.alice.id}`);
+    expect((await entriesFor("wiki.pageCreated", "Draft page"))[0]!.recipients).toBe(`member:${cast.alice.id}`);
+    const [secret] = await entriesFor("wiki.pageCreated", "Group secret page");
+    expect(secret!.recipients).toBe(`group:${cast.groupId},member:${cast.member.id}`);
+    expect((await server.rest("GET", `/activity/${secret!.id}`, { token: cast.alice.token })).status).toBe(404);
+    expect((await server.rest("GET", `/activity/${secret!.id}`, { token: cast.manager.token })).status).toBe(200);
+  });
+
+  it("group membership: joins go to the group; requests and invitations only to its managers and the person concerned", async () => {
+    const groupId = await testingOf("groups")!.create(server, cast.manager.token, { title: "Activity club", join_policy: "restricted" });
+    const applicant = await server.user();
+    const asked = await gql(`mutation($group: ID!) { joinGroup(group: $group) { id } }`, { group: String(groupId) }, applicant.token);
+    expect(asked.errors).toBeUndefined();
+    const approved = await gql(`mutation($group: ID!, $user: String!) { approveGroupRequest(group: $group, user: $user) { id } }`, { group: String(groupId), user: applicant.username }, cast.manager.token);
+    expect(approved.errors).toBeUndefined();
+    await settle();
+    const [request] = await entriesFor("groups.joinRequested", "Activity club");
+    expect(request!.recipients.split(",").sort()).toEqual([`member:${cast.manager.id}`, `member:${applicant.id}`].sort());
+    const [approval] = await entriesFor("groups.requestApproved", "Activity club");
+    expect(approval!.recipients.split(",")).toContain(`group:${groupId}`);
+    // An outsider hears neither.
+    for (const entry of [request!, approval!]) expect((await server.rest("GET", `/activity/${entry.id}`, { token: cast.bob.token })).status).toBe(404);
+  });
+
+  it("is idempotent by event id: a redelivered batch writes nothing twice; activity's own events make no entries", async () => {
+    await settle();
+    const { events } = await readCommittedEvents(sql(), OUTBOX_START, 10_000);
+    const before = await count();
+    await ACTIVITY_CONSUMER.handle(events, sql(), server.app.db.prisma);
+    await ACTIVITY_CONSUMER.handle(events, sql(), server.app.db.prisma);
+    expect(await count()).toBe(before);
+    const fromActivity = await sql().query(Prisma.sql`SELECT 1 FROM activity WHERE action LIKE 'activity.%'`);
+    expect(fromActivity).toEqual([]);
+    // The consumer's entries raise no events: activity makes no activity, and other areas' event counts stay theirs.
+    const raised = await sql().query(Prisma.sql`SELECT 1 FROM outbox o JOIN activity a ON a.id = o.record_id WHERE o.area = 'activity' AND a.source_event IS NOT NULL`);
+    expect(raised).toEqual([]);
+  });
+
+  it("an anonymous record's entry never names its author to others", async () => {
+    const [page] = await entriesFor("wiki.pageCreated", "Consumer page");
+    const [event] = await sql().query<StoredEvent>(Prisma.sql`SELECT 1`).then(async () => {
+      const { events } = await readCommittedEvents(sql(), OUTBOX_START, 10_000);
+      return events.filter((candidate) => candidate.id === page!.source_event);
+    });
+    // The same event, as an anonymous record's (the forum's anonymous posts), under a fresh id.
+    const fresh = (await sql().query<{ id: string }>(Prisma.sql`SELECT (max(id) + 1000)::text AS id FROM outbox`))[0]!.id;
+    await ACTIVITY_CONSUMER.handle([{ ...event!, id: fresh, anonymous: true }], sql(), server.app.db.prisma);
+    const [entry] = await sql().query<{ id: number; anonymous: number }>(Prisma.sql`SELECT id, anonymous FROM activity WHERE source_event = ${fresh}::bigint`);
+    expect(entry!.anonymous).toBe(1);
+    const read = await server.rest("GET", `/activity/${entry!.id}`, { token: cast.bob.token });
+    expect(read.status).toBe(200);
+    expect(read.body.created_by).toBeNull();
+    expect(JSON.stringify(read.body)).not.toContain(cast.alice.username);
+  });
+});

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../generated/prisma/client.js";
+import { startServer, type TestServer } from "../../test/server.js";
+import { describePlan, explainNodes } from "../../test/plan.js";
+import { sqlClientOf } from "../db/sql.js";
+import { feedStatements } from "./service.js";
+import { testing } from "./testing.js";
+
+// The feed is no list of the spec (test/plans.test.ts derives those): its shape is checked here, over the
+// same seed — the member's entries found through the recipients' (scope, scope_id, created, entry_id)
+// index, the entries by primary key; no sequential scan of either table.
+
+let server: TestServer;
+let member: { id: number; username: string };
+
+beforeAll(async () => {
+  server = await startServer();
+  const cast = await server.cast("feedplan");
+  member = cast.member;
+  const db = server.app.db.prisma;
+  const authors = [cast.alice.id, cast.bob.id, cast.member.id, cast.manager.id];
+  await sqlClientOf(db).query(testing.contract!.plan!.seed!(10_000, { authors, groupId: cast.groupId }));
+  await sqlClientOf(db).query(Prisma.sql`VACUUM ANALYZE activity`);
+  await sqlClientOf(db).query(Prisma.sql`VACUUM ANALYZE activity_recipients`);
+}, 120_000);
+afterAll(() => server?.close());
+
+describe("activityFeed: a member's feed and its total through indexes", () => {
+  for (const start of [0, 50]) {
+    it(`page from ${start} and the total read no table sequentially`, async () => {
+      const caller = { db: server.app.db.prisma, viewer: { user: { id: member.id, username: member.username, isAdmin: false }, via: "token" as const } };
+      const statements = feedStatements(caller, { limit: 25, start });
+      for (const statement of [statements.page.sql, statements.total]) {
+        const nodes = await explainNodes(sqlClientOf(server.app.db.prisma), statement);
+        const scans = nodes.filter((node) => node["Node Type"] === "Seq Scan" && ["activity", "activity_recipients"].includes(node["Relation Name"] ?? ""));
+        expect(scans, describePlan(nodes)).toEqual([]);
+      }
+    });
+  }
+});

@@ -1,0 +1,305 @@
+import { z } from "zod";
+import { Prisma, type ActivityEntry } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { sqlOf } from "../common/context.js";
+import { badInput, notFound } from "../common/errors.js";
+import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs, type Page } from "../common/paging.js";
+import { columnValues, createdByField, createdField, fieldTable } from "../common/fields.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, type Selection } from "../common/records.js";
+import { scopeKindField } from "../common/scope-kinds.js";
+import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { domainEvents } from "../common/events.js";
+import { parseTimestamp } from "../common/time.js";
+import { sqlClientOf } from "../db/sql.js";
+import { groupsOfMember } from "../groups/scope.js";
+import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+
+/**
+ * Who hears an entry (docs/decisions.md, "Activity"): everyone when it is sent to the site (`site:0`, public),
+ * a member when sent to them (`member:<id>`), a group's current members when sent to the group. Membership
+ * is asked at read time: a new member sees the group's earlier entries, a member who left no longer does.
+ */
+export const heardBy = (id: Prisma.Sql, userId: number | null): Prisma.Sql => {
+  const to =
+    userId === null
+      ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0`
+      : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR (r.scope = 'member' AND r.scope_id = ${userId}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(userId)})))`;
+  // A scalar sub-select, not EXISTS: asked per row of the list's own index order through the recipients'
+  // primary key (an EXISTS becomes a semi-join from the recipients, and a sort).
+  return Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = ${id} AND ${to} LIMIT 1), FALSE)`;
+};
+
+/** Activity entries, shown to their recipients (plus their creator and administrators), never by level. */
+export const ACTIVITY_RECORDS = records({
+  model: "ActivityEntry",
+  scoped: true,
+  // Not asked: `audience` replaces state and levels (src/common/records.ts).
+  published: { field: "anonymous", value: 0 },
+  audience: heardBy,
+  creator: "createdById",
+});
+
+/** GET /activity/list and `activityEntries`: sort whitelist, defaults, scope and search. */
+export const ACTIVITY_LIST = listSpec({
+  records: ACTIVITY_RECORDS,
+  sortColumns: { created: "created", id: "id", action: "action" },
+  defaults: { sort: "created", sortDir: "desc", limit: 25 },
+  search: { in: "description", fields: ["description"] },
+});
+
+const flag = z.number().int().min(0).max(1);
+
+/** The activity field table (src/common/fields.ts). */
+export const ACTIVITY_FIELDS = fieldTable({
+  scope: { type: "String", rule: scopeKindField, required: "create", description: "Scope type (site, group, member, …).", rest: { description: "Scope type (group, member, etc.).", privacy: true } },
+  scopeId: { type: "Int", rule: z.number().int().min(0), required: "create", description: "Scope object ID.", rest: { description: "Scope object ID.", privacy: true } },
+  action: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: { description: "Action taken." } },
+  alias: { type: "String", rule: z.string().trim().max(255), rest: { description: "Entry alias." } },
+  description: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(65535), required: "create", rest: { description: "Description of the activity." } },
+  created: createdField,
+  createdBy: { ...createdByField, rest: { name: "crated_by", description: "User ID of the creator (0: the caller); spelled as the API document spells it, created_by is accepted too." } },
+  anonymous: { type: "Int", rule: flag, default: 0, description: "1: the actor is shown only to the author and administrators.", rest: { description: "0 = false, 1 = true.", privacy: true } },
+  parent: { type: "Int", rule: z.number().int().min(0), default: 0, column: "parentId", description: "ID of the parent entry (0: none); must exist.", rest: { description: "ID of parent activity." } },
+  recipients: {
+    type: "String",
+    rule: z.string().trim().max(4000),
+    default: "1",
+    column: false,
+    description: "Comma-separated <scope>:<scope_id> pairs (a bare id is a member); 1: the entry's own scope.",
+    rest: { description: "Comma-separated list of <scope>:<scope_id> pairs (1: the entry's own scope).", privacy: true },
+  },
+  recipientChannel: {
+    type: "Int",
+    rule: z.number().int().min(0).max(1),
+    only: "update",
+    column: false,
+    description: "Recipient channels: 1 re-addresses the entry to its own scope, 0 to nobody but its author.",
+    rest: { name: "recipients", description: "List of recipient channels: 1 the entry's own scope, 0 nobody but the author.", privacy: true },
+  },
+});
+
+export type CreateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.create>;
+export type UpdateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.update>;
+
+type Query = { include?: Prisma.ActivityEntryInclude; select?: Prisma.ActivityEntrySelect };
+
+/** A recipient: a scope kind and an id. */
+export interface Recipient {
+  scope: string;
+  scopeId: number;
+}
+
+const PAIR = /^([a-z][a-z_]*):(\d{1,9})$/;
+
+/**
+ * Recipients as written: "1" (or absent) is the entry's own scope; otherwise `<scope>:<id>` pairs and bare
+ * member ids, comma-separated, de-duplicated. `parameter`: the name a 400 names.
+ */
+export function parseRecipients(text: string | null | undefined, own: Recipient, parameter = "recipients"): Recipient[] {
+  const trimmed = (text ?? "").trim();
+  if (trimmed === "" || trimmed === "1") return [own];
+  // 0: nobody but the author (and administrators): a note to self, as PUT's channel 0.
+  if (trimmed === "0") return [];
+  const seen = new Map<string, Recipient>();
+  for (const part of trimmed.split(",").map((piece) => piece.trim()).filter(Boolean)) {
+    const pair = PAIR.exec(part);
+    const recipient = pair ? { scope: pair[1]!, scopeId: Number(pair[2]) } : /^\d{1,9}$/.test(part) ? { scope: "member", scopeId: Number(part) } : null;
+    if (!recipient) throw badInput(parameter, `"${part}" is not a <scope>:<scope_id> pair or a member id`);
+    if (!["site", "group", "member"].includes(recipient.scope)) throw badInput(parameter, `"${part}": recipients are site:0, group:<id> or member:<id>`);
+    if (recipient.scope === "site" && recipient.scopeId !== 0) throw badInput(parameter, `"${part}": the site is site:0`);
+    seen.set(`${recipient.scope}:${recipient.scopeId}`, recipient);
+  }
+  if (!seen.size) return [own];
+  return [...seen.values()];
+}
+
+export const recipientsText = (recipients: Recipient[]) => recipients.map((r) => `${r.scope}:${r.scopeId}`).join(",");
+
+/**
+ * Who may address whom (docs/decisions.md, "Activity"): administrators anyone; others the site, groups they
+ * are a member of, themselves, and members they share a group with (no cold messages: the feed is no spam
+ * channel). A group, or a member, the caller may not address is 400 naming `recipients`, as if unknown.
+ */
+export async function assertMayAddress(ctx: RequestContext, recipients: Recipient[], parameter = "recipients"): Promise<void> {
+  const user = requireUser(ctx);
+  const groups = recipients.filter((r) => r.scope === "group").map((r) => r.scopeId);
+  const members = recipients.filter((r) => r.scope === "member" && r.scopeId !== user.id).map((r) => r.scopeId);
+  if (!groups.length && !members.length) return;
+  const [row] = await sqlOf(ctx).query<{ groups: number[] | null; members: number[] | null }>(Prisma.sql`SELECT
+      (SELECT array_agg(g.id) FROM groups g WHERE g.id = ANY(${groups}::int[])${user.isAdmin ? Prisma.empty : Prisma.sql` AND g.id IN (${groupsOfMember(user.id)})`}) AS groups,
+      (SELECT array_agg(u.id) FROM users u WHERE u.id = ANY(${members}::int[])${
+        user.isAdmin ? Prisma.empty : Prisma.sql` AND EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.status = 'member' AND m.group_id IN (${groupsOfMember(user.id)}))`
+      }) AS members`);
+  const allowedGroups = new Set(row?.groups ?? []);
+  const allowedMembers = new Set(row?.members ?? []);
+  const refusedGroup = groups.find((id) => !allowedGroups.has(id));
+  if (refusedGroup !== undefined) throw badInput(parameter, `group:${refusedGroup}: only a group's members send to it`);
+  const refusedMember = members.find((id) => !allowedMembers.has(id));
+  if (refusedMember !== undefined) throw badInput(parameter, `member:${refusedMember}: you may send to members you share a group with`);
+}
+
+/** `parent` must name an existing entry (400 naming it). */
+async function assertParent(ctx: RequestContext, parent: number | null | undefined): Promise<void> {
+  if (!parent) return;
+  const found = await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM activity WHERE id = ${parent}`);
+  if (!found.length) throw badInput("parent", `no activity entry ${parent}`);
+}
+
+const recipientRows = (entry: Prisma.Sql, created: Prisma.Sql, recipients: Recipient[]) =>
+  Prisma.sql`INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
+    SELECT ${entry}, v.scope, v.scope_id, ${created} FROM (VALUES ${Prisma.join(recipients.map((r) => Prisma.sql`(${r.scope}::text, ${r.scopeId}::int)`))}) AS v(scope, scope_id)`;
+
+const DATE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+
+/** `start_date`/`end_date` (YYYY-MM-DD or YYYY-MM-DD HH:mm:ss, UTC), or 400 naming the parameter. */
+export function parseDateFilter(value: string | null | undefined, parameter: string): Date | null {
+  if (value === null || value === undefined || value.trim() === "") return null;
+  const date = DATE.test(value.trim()) ? parseTimestamp(value.trim()) : null;
+  if (!date) throw badInput(parameter, "must be YYYY-MM-DD or YYYY-MM-DD HH:mm:ss");
+  return date;
+}
+
+export interface ActivityListArgs extends ListArgs {
+  startDate?: string | null;
+  endDate?: string | null;
+  recipients?: string | null;
+}
+
+/** The entries of one scope the caller hears; 1.1's date range (created ≥ start, < end) and recipients filter. */
+export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs, query: Query = {}): Page<ActivityEntry> {
+  const conditions: Prisma.Sql[] = [];
+  const start = parseDateFilter(args.startDate, "startDate");
+  const end = parseDateFilter(args.endDate, "endDate");
+  if (start) conditions.push(Prisma.sql`t.created >= ${start}`);
+  if (end) conditions.push(Prisma.sql`t.created < ${end}`);
+  if (args.recipients?.trim()) {
+    const wanted = parseRecipients(args.recipients, DEFAULT_SCOPE, "recipients");
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id AND (${Prisma.join(
+        wanted.map((r) => Prisma.sql`(f.scope = ${r.scope} AND f.scope_id = ${r.scopeId})`),
+        " OR ",
+      )}))`,
+    );
+  }
+  return pagedList<ActivityEntry>(ACTIVITY_LIST, ctx, args, query as Selection, undefined, conditions);
+}
+
+/** The feed's statements (its page and its total) for a signed-in caller: the plan test explains them. */
+export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, args: { limit?: number | null; start?: number | null }, query: Query = {}) {
+  const user = caller.viewer.user!;
+  const { take, skip } = pageWindow(args);
+  const to = Prisma.sql`((r.scope = 'member' AND r.scope_id = ${user.id}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(user.id)})))`;
+  // Walked newest first through (created, id), each entry's recipients asked by primary key; the total
+  // counts the caller's recipient rows (one per entry and recipient: distinct entries).
+  const sent = Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = t.id AND ${to} LIMIT 1), FALSE)`;
+  return {
+    page: rowsStatement<ActivityEntry>(caller.db, ACTIVITY_RECORDS, query as Selection, {
+      where: sent,
+      orderBy: Prisma.sql`t.created DESC, t.id DESC`,
+      limit: take,
+      offset: skip,
+      viewer: caller.viewer,
+    }),
+    total: Prisma.sql`SELECT count(DISTINCT r.entry_id)::int AS total FROM activity_recipients r WHERE ${to}`,
+  };
+}
+
+/**
+ * The caller's feed: every entry sent to them or to a group they belong to, across scopes, newest first,
+ * with its exact total (`activityFeed`). Anonymous callers have none.
+ */
+export function activityFeed(ctx: RequestContext, args: { limit?: number | null; start?: number | null }, query: Query = {}): Page<ActivityEntry> {
+  requireUser(ctx);
+  const statements = feedStatements(ctx, args, query);
+  const sql = sqlClientOf(ctx.db);
+  let items: Promise<ActivityEntry[]> | undefined;
+  let total: Promise<number> | undefined;
+  return {
+    items: () => (items ??= (async () => statements.page.finish(await sql.query(statements.page.sql)))()),
+    total: () => (total ??= (async () => (await sql.query<{ total: number }>(statements.total))[0]!.total)()),
+  };
+}
+
+/** An entry the caller hears, or 404 (entries not sent to the caller do not exist for them). */
+export async function getActivityEntry(ctx: RequestContext, id: number, query: Query = {}) {
+  const record = await findVisible<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);
+  if (!record) throw notFound(`Activity entry ${id} not found.`);
+  return record;
+}
+
+/** Whether the viewer sees an entry's actor: not anonymous, or they wrote it, or they administer. */
+export const showsActor = (ctx: RequestContext, entry: Pick<ActivityEntry, "anonymous" | "createdById">) =>
+  !entry.anonymous || ctx.viewer.user?.isAdmin === true || ctx.viewer.user?.id === entry.createdById;
+
+/** The activity domain events (docs/events.md). */
+export const ACTIVITY_EVENTS = domainEvents("activity", {
+  activityEntryCreated: "An activity entry was created.",
+  activityEntryUpdated: "An activity entry's fields changed; `changed` names them.",
+  activityEntryDeleted: "An activity entry was deleted.",
+});
+
+/** Activity entries on the write path (src/common/write-path.ts); anonymous entries' events name no actor. */
+export const ACTIVITY_WRITES = writtenRecords({
+  area: "activity",
+  records: ACTIVITY_RECORDS,
+  // `recipients` too: the feed subscription (activityFeed) keeps the events sent to the subscriber.
+  names: ["action", "recipients"],
+  anonymous: "anonymous",
+  changedSubscription: "activityEntryChanged",
+  notFound: (id) => `Activity entry ${id} not found.`,
+  forbidden: "Only the author, a manager of the entry's group or an administrator can change this activity entry.",
+});
+
+export async function createActivityEntry(ctx: RequestContext, input: CreateActivityEntry, query: Query = {}) {
+  const user = requireUser(ctx);
+  const data = parseInput(ACTIVITY_FIELDS.create, input);
+  const values = columnValues(ACTIVITY_FIELDS, data, "create");
+  const scope = { scope: values.scope as string, scopeId: values.scopeId as number };
+  const recipients = parseRecipients(data.recipients, scope);
+  await assertParent(ctx, data.parent);
+  await assertMayAddress(ctx, recipients);
+  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
+  const created = await createRecord<ActivityEntry>(ctx, ACTIVITY_WRITES, {
+    event: ACTIVITY_EVENTS.activityEntryCreated,
+    scope,
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, { ...values, createdById, recipients: recipientsText(recipients) })})${recipients.length ? Prisma.sql`,
+      sent AS (${recipientRows(Prisma.sql`(SELECT id FROM created)`, Prisma.sql`(SELECT created FROM created)`, recipients)})` : Prisma.empty}`,
+  });
+  return createdRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, created!.id, query as Selection);
+}
+
+/** Changes the given fields only (PUT keeps anonymous and recipients when left out). */
+export async function updateActivityEntry(ctx: RequestContext, id: number, input: UpdateActivityEntry, query: Query = {}) {
+  requireUser(ctx);
+  const data = parseInput(ACTIVITY_FIELDS.update, input);
+  await assertParent(ctx, data.parent);
+  await changeRecord<ActivityEntry>(ctx, ACTIVITY_WRITES, id, {
+    event: ACTIVITY_EVENTS.activityEntryUpdated,
+    async change(tx, record) {
+      if (changesNothing(data)) return { row: record, changed: [] };
+      if (data.parent === id) throw badInput("parent", "an entry is not its own parent");
+      const scope = { scope: data.scope ?? record.scope, scopeId: data.scopeId ?? record.scopeId };
+      if (scope.scope !== record.scope || scope.scopeId !== record.scopeId) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
+      const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
+      let recipients: Recipient[] | null = null;
+      if (data.recipients != null) recipients = parseRecipients(data.recipients, scope);
+      else if (data.recipientChannel != null) recipients = data.recipientChannel === 1 ? [scope] : [];
+      if (recipients) await assertMayAddress(tx, recipients);
+      const columns = { ...columnValues(ACTIVITY_FIELDS, { ...data, createdBy }, "update"), ...scope, ...(recipients ? { recipients: recipientsText(recipients) } : {}) };
+      const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, ACTIVITY_RECORDS, id, columns));
+      if (recipients || data.created) {
+        const kept: Recipient[] = recipients ?? (await tx.tx.query<Recipient>(Prisma.sql`SELECT scope, scope_id AS "scopeId" FROM activity_recipients WHERE entry_id = ${id}`));
+        await tx.tx.query(Prisma.sql`DELETE FROM activity_recipients WHERE entry_id = ${id}`);
+        if (kept.length) await tx.tx.query(recipientRows(Prisma.sql`${id}::int`, Prisma.sql`(SELECT created FROM activity WHERE id = ${id})`, kept));
+      }
+      return { row: decodeScalars<ActivityEntry>(modelInfo(ctx.db, "ActivityEntry"), row!) };
+    },
+  });
+  return changedRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);
+}
+
+/** Deletes an entry: its author, a manager of its group or an administrator. */
+export async function deleteActivityEntry(ctx: RequestContext, id: number): Promise<number> {
+  return deleteRecord(ctx, ACTIVITY_WRITES, id, ACTIVITY_EVENTS.activityEntryDeleted);
+}
