@@ -176,10 +176,13 @@ export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs,
   if (args.recipients?.trim()) {
     const wanted = parseRecipients(args.recipients, DEFAULT_SCOPE, "recipients");
     conditions.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id AND (${Prisma.join(
-        wanted.map((r) => Prisma.sql`(f.scope = ${r.scope} AND f.scope_id = ${r.scopeId})`),
-        " OR ",
-      )}))`,
+      wanted.length
+        ? Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id AND (${Prisma.join(
+            wanted.map((r) => Prisma.sql`(f.scope = ${r.scope} AND f.scope_id = ${r.scopeId})`),
+            " OR ",
+          )}))`
+        : // 0: the entries sent to nobody (notes to self), as `recipients` 0 writes them.
+          Prisma.sql`NOT EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id)`,
     );
   }
   return pagedList<ActivityEntry>(ACTIVITY_LIST, ctx, args, query as Selection, undefined, conditions);
