@@ -120,7 +120,8 @@ export function readParams(
   const variables: Record<string, unknown> = {};
   const problems: ParameterProblem[] = [];
   for (const param of params) {
-    const raw = values[param.name] ?? param.alsoNamed?.map((name) => values[name]).find((given) => given !== undefined);
+    // A JSON null is a value (it clears, or is refused): only a parameter not sent at all is looked for under its other names.
+    const raw = values[param.name] !== undefined ? values[param.name] : param.alsoNamed?.map((name) => values[name]).find((given) => given !== undefined);
     let value: unknown;
     // Input objects exist even when no field of theirs is given: an empty PATCH still sends `input: {}`.
     ensureParent(variables, param.variable);
