@@ -48,7 +48,7 @@ export interface WrittenRecords {
   notFound(id: number): string;
   /** Why a caller who may see a record may not change it (403). */
   forbidden: string;
-  /** A boolean field that hides the record's author (anonymous posts): events then name no actor. */
+  /** A boolean (or 0/1 integer) field that hides the record's author (anonymous posts): events then name no actor. */
   anonymous?: string;
   /** The GraphQL subscription to one record's events, by the naming rule (`wikiPageChanged`): src/events/subscriptions.ts. */
   changedSubscription?: string;
@@ -404,7 +404,7 @@ function eventStatement(
     "",
   )})`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
-    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? field(target.anonymous) : Prisma.sql`false`},
+    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
