@@ -29,7 +29,7 @@ const REQUIRED_ON_CREATE = new Set(["category_id", "scope", "scope_id", "comment
 const links: RestParam[] = [
   { name: "category_id", type: "integer", required: true, description: "Category ID.", variable: "categoryId", orGiven: ["categoriesIds"] },
   { name: "user_id", type: "integer", required: true, description: "User ID (yours; administrators may name anyone).", variable: "userId", orGiven: ["userId"] },
-  { name: "userId", type: "integer", required: false, description: "User ID, as the original client names it.", variable: "userId" },
+  { name: "userId", type: "integer", required: false, description: "User ID, as the original client names it.", variable: "originalUserId" },
   { name: "categoriesIds", type: "array", required: false, description: "Category IDs, as the original client sends them (categoriesIds[]).", variable: "categoriesIds" },
 ];
 

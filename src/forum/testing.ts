@@ -1,15 +1,9 @@
-import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented } from "../../test/areas.js";
 import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST } from "./service.js";
 
-// TODO: transcribe by hand from shared/spec/community-platform-api.md; these lists only match the skeleton.
-const optional: Documented = {
-  created: ["string", false, "now"],
-  created_by: ["integer", false, 0],
-  state: ["integer", false, 0],
-  access: ["integer", false, 0],
-  scope: ["string", false, "site"],
-  scope_id: ["integer", false, 0],
-};
+/** Transcribed by hand from shared/spec/community-platform-api.md ("Forum"). */
+const scope: Documented = { scope: ["string", false, "site"], scope_id: ["integer", false, 0] };
+const links: Documented = { category_id: ["integer", true], user_id: ["integer", true] };
 
 let serial = 0;
 
@@ -17,40 +11,96 @@ export const testing: AreaTesting = {
   area: "forum",
   fields: FORUM_FIELDS,
   documented: {
-    "POST /forum 1.0": { title: ["string", true], ...optional },
+    "POST /forum/userscategories/create 2.0": links,
+    "DELETE /forum/userscategories/destroy 2.0": links,
+    "POST /forum 1.0": {
+      category_id: ["integer", true, 0],
+      scope: ["string", true, "site"],
+      scope_id: ["integer", true, 0],
+      comment: ["string", true],
+      title: ["string", false],
+      created: ["string", false, "now"],
+      created_by: ["integer", false, 0],
+      state: ["integer", false, 1],
+      access: ["integer", false, 1],
+      anonymous: ["integer", false, 0],
+      parent: ["integer", false, 0],
+      thread: ["string", false, "0"],
+      sticky: ["integer", false, 0],
+      closed: ["integer", false, 0],
+      tags: ["string", false],
+    },
+    "GET /forum/categories 1.0": {
+      limit: ["integer", false, 25],
+      limitstart: ["integer", false, 0],
+      section: ["integer", true, 0],
+      search: ["string", false],
+      ...scope,
+      closed: ["integer", false],
+    },
     "GET /forum/list 1.0": {
       limit: ["integer", false, 25],
-      start: ["integer", false, 0],
+      limitstart: ["integer", false, 0],
       search: ["string", false],
-      sort: ["string", false, "created"],
-      sort_Dir: ["string", false, "desc"],
-      scope: ["string", false, "site"],
-      scope_id: ["integer", false, 0],
+      section: ["integer", false, 0],
+      category: ["integer", false, 0],
+      threads_only: ["boolean", false],
+      parent: ["integer", false],
+      thread: ["integer", false, 0],
+      ...scope,
     },
-    "GET /forum/{id} 1.0": { id: ["integer", true] },
-    "PUT /forum/{id} 1.0": { id: ["integer", true], title: ["string", true], ...optional },
-    "DELETE /forum/{id} 1.0": { id: ["integer", true] },
+    "GET /forum/sections 1.0": { ...scope },
+    "GET /forum/{thread} 1.0": {
+      id: ["integer", true, 0],
+      limit: ["integer", false, 25],
+      limitstart: ["integer", false, 0],
+      section: ["string", false],
+      category: ["string", false],
+      state: ["integer", false, 1],
+      ...scope,
+      scope_sub_id: ["integer", false, 0],
+      object_id: ["integer", false, 0],
+      start_id: ["integer", false, 0],
+      start_at: ["string", false],
+      sort: ["string", false, "newest"],
+    },
   },
+  /** A thread in the scope's default category (the site's is seeded; a group's is made by its manager first). */
   async create(server, token, values = {}) {
     serial += 1;
-    const response = await server.rest("POST", "/forum", { token, body: { title: `ForumPost ${serial}`, state: 1, ...values } });
-    if (response.status !== 201) throw new Error(`creating a forumPost failed (${response.status}): ${JSON.stringify(response.body)}`);
+    const response = await server.rest("POST", "/forum", {
+      token,
+      body: { category_id: 0, scope: "site", scope_id: 0, title: `Thread ${serial}`, comment: `Comment ${serial}`, state: 1, ...values },
+    });
+    if (response.status !== 201) throw new Error(`creating a forum post failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
   contract: {
-    table: "forum",
-    list: { path: "/forum/list", key: "forum", graphql: "forumPosts" },
+    table: "forum_posts",
+    list: { path: "/forum/list", key: "threads", graphql: "forumPosts" },
     spec: FORUM_LIST,
     searchField: "title",
-    read: { path: "/forum/{id}" },
-    update: { method: "PUT", path: "/forum/{id}", body: (record) => pick(record, ["title", "scope", "scope_id", "state", "access"]) },
-    remove: { path: "/forum/{id}" },
     access: FORUM_ACCESS,
     states: [
       { name: "published", published: true, values: { state: 1 } },
       { name: "unpublished", published: false, values: { state: 0 } },
     ],
     writers: "users",
-    notFound: (id) => `ForumPost ${id} not found.`,
+    notFound: (id) => `Forum post ${id} not found.`,
+    plan: {
+      filters: [{ categoryId: 1 }, { categoryId: 1, starter: 1 }, { threadId: 1 }, { parentId: 1 }, { sectionId: 1 }, { starter: 1 }],
+      seed: (rows, { authors, groupId }) => seedPosts(rows, authors, groupId),
+    },
   },
 };
+
+import { Prisma } from "../generated/prisma/client.js";
+
+/** Posts in the site's default category and a group's, every tenth a thread starter, for the plan test. */
+function seedPosts(rows: number, authors: number[], groupId: number): Prisma.Sql {
+  return Prisma.sql`INSERT INTO forum_posts (category_id, section_id, thread_id, starter, parent_id, title, comment, scope, scope_id, state, shown, access, created_by, created, last_activity)
+    SELECT c.id, c.section_id, CASE WHEN n % 10 = 0 THEN 0 ELSE n - n % 10 END, (n % 10 = 0)::int, 0, 'Post ' || n, 'Comment ' || n,
+           CASE WHEN n % 7 = 0 THEN 'group' ELSE 'site' END, CASE WHEN n % 7 = 0 THEN ${groupId}::int ELSE 0 END,
+           (n % 5 <> 0)::int, 1, (ARRAY[1, 2, 5])[1 + n % 3], (${authors}::int[])[1 + n % ${authors.length}], now() - n * interval '1 minute', now() - n * interval '1 minute'
+    FROM generate_series(1, ${rows}) AS n, (SELECT id, section_id FROM forum_categories WHERE is_default = 1 ORDER BY id LIMIT 1) AS c`;
+}
