@@ -22,8 +22,6 @@ const scope: RestParam[] = [
   { name: "scope_id", type: "integer", required: false, default: DEFAULT_SCOPE.scopeId, description: page.scopeId, variable: "scopeId" },
 ];
 
-/** The API document marks these both required and defaulted: required (the contract), the default naming the neutral value. */
-const REQUIRED_ON_CREATE = new Set(["category_id", "scope", "scope_id", "comment"]);
 
 /** The user-category links: the documented names, and the original client's (`userId`, `categoriesIds[]`). */
 const links: RestParam[] = [
@@ -38,6 +36,7 @@ const operations: RestOperation[] = [
     area: "forum",
     method: "POST",
     path: "/forum/userscategories/create",
+    documentedIn: "forum-links",
     versions: ["2.0"],
     task: "create a user's category link",
     params: links,
@@ -51,6 +50,7 @@ const operations: RestOperation[] = [
     area: "forum",
     method: "DELETE",
     path: "/forum/userscategories/destroy",
+    documentedIn: "forum-links",
     versions: ["2.0"],
     task: "destroy a user's category link",
     params: links,
@@ -66,7 +66,7 @@ const operations: RestOperation[] = [
     path: "/forum",
     versions: ["1.0"],
     task: "create a thread or a post in a thread",
-    params: fieldParams(FORUM_FIELDS, "create").map((param) => (REQUIRED_ON_CREATE.has(param.name) ? { ...param, required: true } : param)),
+    params: fieldParams(FORUM_FIELDS, "create"),
     document: ForumPostCreateDocument,
     resultField: "createForumPost",
     response: { kind: "record" },
@@ -103,7 +103,7 @@ const operations: RestOperation[] = [
       { name: "search", type: "string", required: false, description: page.search!, variable: "search" },
       { name: "section", type: "integer", required: false, default: 0, description: "All posts in all categories of the section (0: any).", variable: "section" },
       { name: "category", type: "integer", required: false, default: 0, description: "All posts in the category (0: any).", variable: "category" },
-      { name: "threads_only", type: "boolean", required: false, default: false, description: "true: only thread starter posts.", variable: "threadsOnly" },
+      { name: "threads_only", type: "boolean", required: false, description: "true: only thread starter posts.", variable: "threadsOnly" },
       { name: "parent", type: "integer", required: false, description: "Immediate replies of the post.", variable: "parent" },
       { name: "thread", type: "integer", required: false, default: 0, description: "All posts of the thread (0: any).", variable: "thread" },
       ...scope,

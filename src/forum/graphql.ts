@@ -234,7 +234,7 @@ const userCategoryArgs = (t: Parameters<Parameters<typeof builder.mutationField>
   userId: t.arg.int({ description: "The user (0 or absent: yourself); only administrators link others." }),
   originalUserId: t.arg.int({ description: "The user, as the original client names it (REST `userId`)." }),
   categoryId: t.arg.int({ description: "A category." }),
-  categoriesIds: t.arg.intList({ description: "Categories (the original client's name), with or instead of categoryId." }),
+  categoriesIds: t.arg({ type: ["JSON"], description: "Categories (the original client's name), with or instead of categoryId." }),
 });
 
 builder.mutationField("createForumUserCategories", (t) =>

@@ -72,6 +72,7 @@ export const FORUM_FIELDS = fieldTable({
     rule: z.number().int().min(0),
     description: "The category; 0 (the default): the scope's default category. A reply takes its thread's.",
     default: 0,
+    required: "create",
     only: "create",
     rest: { description: "Category ID (0: the scope's default category)." },
   },
@@ -80,6 +81,7 @@ export const FORUM_FIELDS = fieldTable({
     rule: scopeKindField,
     description: { create: () => `${describeScopeKinds()}. Default "site"; a post takes its category's scope.` },
     default: DEFAULT_SCOPE.scope,
+    required: "create",
     only: "create",
     rest: { description: () => `${describeScopeKinds()}.`, privacy: true },
   },
@@ -88,6 +90,7 @@ export const FORUM_FIELDS = fieldTable({
     rule: z.number().int().min(0),
     description: "Default 0.",
     default: DEFAULT_SCOPE.scopeId,
+    required: "create",
     only: "create",
     rest: { description: "Scope object ID.", privacy: true },
   },
@@ -620,7 +623,7 @@ export interface UserCategoriesInput {
   userId?: number | null;
   originalUserId?: number | null;
   categoryId?: number | null;
-  categoriesIds?: number[] | null;
+  categoriesIds?: unknown[] | null;
 }
 
 function linkTarget(ctx: RequestContext, input: UserCategoriesInput) {
@@ -629,15 +632,27 @@ function linkTarget(ctx: RequestContext, input: UserCategoriesInput) {
   if (!Number.isInteger(userId) || userId < 0) throw badInput("user_id", "must be a user id (0: yourself)");
   const target = userId || user.id;
   if (target !== user.id && !user.isAdmin) throw forbidden("A user links only themselves to categories.");
-  const ids = [...new Set([...(input.categoryId != null ? [input.categoryId] : []), ...(input.categoriesIds ?? [])])];
-  if (!ids.length) throw badInput("category_id", "name at least one category");
-  if (ids.some((id) => !Number.isInteger(id) || id <= 0 || id > 2_147_483_647)) throw badInput("category_id", "must be category ids");
-  return { target, ids };
+  const listed = (input.categoriesIds ?? []).map((raw) => (typeof raw === "number" ? raw : typeof raw === "string" && /^\s*\d{1,10}\s*$/.test(raw) ? Number(raw) : NaN));
+  if (listed.some((id) => !Number.isInteger(id) || id < 0 || id > 2_147_483_647)) throw badInput("categoriesIds", "must be category ids");
+  const given = [...(input.categoryId != null ? [input.categoryId] : []), ...listed];
+  if (given.some((id) => !Number.isInteger(id) || id < 0 || id > 2_147_483_647)) throw badInput("category_id", "must be a category id (0: the site's default category)");
+  if (!given.length) throw badInput("category_id", "name at least one category");
+  return { target, given };
 }
 
 /** Links the user to the categories they may see; answers the linked category ids. */
+/** The categories named, 0 standing for the site's default category. */
+async function categoryIds(ctx: RequestContext, given: number[]): Promise<number[]> {
+  if (!given.includes(0)) return [...new Set(given)];
+  const [found] = await sqlClientOf(ctx.db).query<{ id: number }>(
+    Prisma.sql`SELECT id FROM forum_categories WHERE scope = ${DEFAULT_SCOPE.scope} AND scope_id = ${DEFAULT_SCOPE.scopeId} AND is_default = 1 ORDER BY id LIMIT 1`,
+  );
+  return [...new Set(given.map((id) => (id === 0 ? (found?.id ?? 0) : id)))];
+}
+
 export async function createForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
-  const { target, ids } = linkTarget(ctx, input);
+  const { target, given } = linkTarget(ctx, input);
+  const ids = await categoryIds(ctx, given);
   const visible = await sqlClientOf(ctx.db).query<{ id: number }>(
     Prisma.sql`SELECT c.id FROM forum_categories c WHERE c.id IN (${Prisma.join(ids)}) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")}`,
   );
@@ -653,7 +668,8 @@ export async function createForumUserCategories(ctx: RequestContext, input: User
 
 /** Removes the user's links to the categories; answers the ids unlinked. */
 export async function destroyForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
-  const { target, ids } = linkTarget(ctx, input);
+  const { target, given } = linkTarget(ctx, input);
+  const ids = await categoryIds(ctx, given);
   const rows = await sqlClientOf(ctx.db).query<{ category_id: number }>(
     Prisma.sql`DELETE FROM forum_user_categories WHERE user_id = ${target} AND category_id IN (${Prisma.join(ids)}) RETURNING category_id`,
   );

@@ -260,7 +260,8 @@ CREATE TRIGGER forum_posts_thread_deleted AFTER DELETE ON forum_posts FOR EACH R
 -- moves its thread's last_activity.
 CREATE FUNCTION forum_counts_apply(category int, thread int, level int, visible int, is_starter int, delta int) RETURNS void LANGUAGE sql AS $$
   INSERT INTO forum_counts (category_id, thread_id, access, shown, threads, posts)
-  VALUES (category, thread, level, visible, 0, delta), (category, 0, level, visible, is_starter * delta, delta)
+  SELECT category, thread, level, visible, 0, delta WHERE thread <> 0
+  UNION ALL SELECT category, 0, level, visible, is_starter * delta, delta
   ON CONFLICT (category_id, thread_id, access, shown)
   DO UPDATE SET threads = forum_counts.threads + EXCLUDED.threads, posts = forum_counts.posts + EXCLUDED.posts
 $$;
