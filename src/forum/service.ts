@@ -24,14 +24,14 @@ export const FORUM_ACCESS = accessLevels("ForumAccess", [
 ], 1);
 
 /**
- * Forum posts and who sees them. Published is `shown`: the post's own state and its thread starter's,
+ * Forum posts and who sees them. Published is `state`: the post's own state (`ownState`) and its thread starter's,
  * kept by a trigger, so a reply is never readable where its thread is not; a reply's access is raised to
  * its thread's by the same trigger.
  */
 export const FORUM_POSTS = records({
   model: "ForumPost",
   scoped: true,
-  published: { field: "shown", value: 1 },
+  published: { field: "state", value: 1 },
   access: FORUM_ACCESS,
   creator: "createdById",
 });
@@ -103,6 +103,7 @@ export const FORUM_FIELDS = fieldTable({
     rule: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)"),
     description: "0 unpublished, 1 published. Default 1.",
     default: 1,
+    column: "ownState",
     rest: { description: "0 = unpublished, 1 = published." },
   },
   access: accessField(FORUM_ACCESS),
@@ -245,7 +246,7 @@ export async function getForumSection(ctx: RequestContext, id: number, query: An
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Counts: kept by the forum_counts trigger per access level and shown state; each caller adds up the
+// Counts: kept by the forum_counts trigger per access level and state; each caller adds up the
 // levels they qualify for (administrators every published post). One statement for all the keys a page asks.
 
 export interface ForumCounts {
@@ -257,12 +258,12 @@ export interface ForumCounts {
 function countedSql(ctx: RequestContext): Prisma.Sql {
   const shown = shownLevels(FORUM_POSTS, ctx.viewer)!;
   const user = ctx.viewer.user;
-  if (user?.isAdmin) return Prisma.sql`fc.shown = 1`;
+  if (user?.isAdmin) return Prisma.sql`fc.state = 1`;
   const inList = (values: number[]) => (values.length ? Prisma.sql`fc.access IN (${Prisma.join(values)})` : Prisma.sql`FALSE`);
   const belongs = user && shown.toMembers.length ? belongsToRecordScopeSql(Prisma.sql`c.scope`, Prisma.sql`c.scope_id`, user.id) : null;
   return belongs
-    ? Prisma.sql`fc.shown = 1 AND (${inList(shown.open)} OR (${inList(shown.toMembers)} AND ${belongs}))`
-    : Prisma.sql`fc.shown = 1 AND ${inList(shown.open)}`;
+    ? Prisma.sql`fc.state = 1 AND (${inList(shown.open)} OR (${inList(shown.toMembers)} AND ${belongs}))`
+    : Prisma.sql`fc.state = 1 AND ${inList(shown.open)}`;
 }
 
 const countsLoader = defineLoader(
@@ -363,7 +364,7 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
   const bounds = [
     Prisma.sql`t.thread_id = ${id}`,
     Prisma.sql`t.starter = 0`,
-    Prisma.sql`t.state = ${state}`,
+    Prisma.sql`t.own_state = ${state}`,
     visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t"),
     ...(startId ? [newest ? Prisma.sql`t.id <= ${startId}` : Prisma.sql`t.id >= ${startId}`] : []),
     ...(args.startAt ? [newest ? Prisma.sql`t.created <= ${args.startAt}` : Prisma.sql`t.created >= ${args.startAt}`] : []),
@@ -383,7 +384,7 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
     sql.query<Record<string, unknown>>(statement.sql).then((found) => statement.finish(found)),
     ranged
       ? sql.query<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM forum_posts t WHERE ${where}`).then(([row]) => row!.total)
-      : forumCounts(ctx, thread.categoryId, id).then((counts) => Math.max(0, counts.posts - (thread.shown ? 1 : 0))),
+      : forumCounts(ctx, thread.categoryId, id).then((counts) => Math.max(0, counts.posts - (thread.state ? 1 : 0))),
   ]);
   return { thread, posts: rows, total };
 }
@@ -397,6 +398,28 @@ interface LockedCategory {
   scope_id: number;
   closed: number;
   section_id: number;
+}
+
+/**
+ * A scope's default category, made with its "general" section on the scope's first post with category_id 0
+ * (the site's is seeded by the migration), inside the post's transaction: a post the scope refuses takes
+ * them back with it.
+ */
+async function defaultCategory(tx: RequestContext, scope: { scope: string; scopeId: number }): Promise<LockedCategory | undefined> {
+  const sql = sqlOf(tx);
+  await sql.query(
+    Prisma.sql`INSERT INTO forum_sections (alias, title, scope, scope_id) VALUES ('general', 'General', ${scope.scope}, ${scope.scopeId}) ON CONFLICT (scope, scope_id, alias) DO NOTHING`,
+  );
+  await sql.query(
+    Prisma.sql`INSERT INTO forum_categories (section_id, alias, title, scope, scope_id, is_default)
+               SELECT s.id, 'general', 'General', s.scope, s.scope_id, 1 FROM forum_sections s WHERE s.scope = ${scope.scope} AND s.scope_id = ${scope.scopeId} AND s.alias = 'general'
+               AND NOT EXISTS (SELECT 1 FROM forum_categories c WHERE c.scope = s.scope AND c.scope_id = s.scope_id AND c.is_default = 1)
+               ON CONFLICT (scope, scope_id, alias) DO NOTHING`,
+  );
+  const [category] = await sql.query<LockedCategory>(
+    Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
+  );
+  return category;
 }
 
 const CLOSED_CATEGORY = "This category is closed to new posts.";
@@ -445,7 +468,8 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
           ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR SHARE`
           : Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
       );
-      if (!category) throw badInput("category_id", requested ? `Category ${requested} does not exist.` : "This scope has no default category; name one.");
+      if (!category && !requested) category = await defaultCategory(tx, scope);
+      if (!category) throw badInput("category_id", `Category ${requested} does not exist.`);
     }
     if (category!.closed) throw conflict("category_id", CLOSED_CATEGORY);
     const starter = thread ? 0 : 1;
@@ -496,6 +520,8 @@ export async function updateForumPost(ctx: RequestContext, id: number, input: Up
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
       const moderating = MODERATION.filter((field) => field !== "state" && data[field] != null && data[field] !== record[field]);
+      if (data.state != null && data.state !== record.ownState && record.createdById !== tx.viewer.user!.id && !(await moderates(tx, record.scope, record.scopeId)))
+        throw forbidden("Only the author, a group manager or an administrator publishes or unpublishes a post.");
       if (moderating.length && !(await moderates(tx, record.scope, record.scopeId))) throw forbidden("Only a group manager or an administrator closes or pins a thread.");
       if (!record.starter && (data.sticky === 1 || data.closed === 1)) throw badInput(data.sticky === 1 ? "sticky" : "closed", "applies only to thread starter posts");
       const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);

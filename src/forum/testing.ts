@@ -101,7 +101,7 @@ const testing: AreaTesting = {
 
 /** Posts in the site's default category and a group's, three in four thread starters, for the plan test. */
 function seedPosts(rows: number, authors: number[], groupId: number): Prisma.Sql {
-  return Prisma.sql`INSERT INTO forum_posts (category_id, section_id, thread_id, starter, parent_id, title, comment, scope, scope_id, state, shown, access, created_by, created, last_activity)
+  return Prisma.sql`INSERT INTO forum_posts (category_id, section_id, thread_id, starter, parent_id, title, comment, scope, scope_id, own_state, state, access, created_by, created, last_activity)
     SELECT c.id, c.section_id, CASE WHEN n % 4 <> 3 THEN 0 ELSE n - 1 END, (n % 4 <> 3)::int, 0, 'Post ' || n, 'Comment ' || n,
            CASE WHEN n % 2 = 1 THEN 'group' ELSE 'site' END, CASE WHEN n % 2 = 1 THEN ${groupId}::int ELSE 0 END,
            (n % 5 <> 1)::int, 1, (ARRAY[1, 2, 5])[1 + n % 3], (${authors}::int[])[1 + n % ${authors.length}], now() - n * interval '1 minute', now() - n * interval '1 minute'

@@ -45,7 +45,7 @@ CREATE TABLE "forum_posts" (
     "scope" TEXT NOT NULL DEFAULT 'site',
     "scope_id" INTEGER NOT NULL DEFAULT 0,
     "state" INTEGER NOT NULL DEFAULT 1,
-    "shown" INTEGER NOT NULL DEFAULT 1,
+    "own_state" INTEGER NOT NULL DEFAULT 1,
     "access" INTEGER NOT NULL DEFAULT 1,
     "anonymous" INTEGER NOT NULL DEFAULT 0,
     "sticky" INTEGER NOT NULL DEFAULT 0,
@@ -64,11 +64,11 @@ CREATE TABLE "forum_counts" (
     "category_id" INTEGER NOT NULL,
     "thread_id" INTEGER NOT NULL,
     "access" INTEGER NOT NULL,
-    "shown" INTEGER NOT NULL,
+    "state" INTEGER NOT NULL,
     "threads" INTEGER NOT NULL DEFAULT 0,
     "posts" INTEGER NOT NULL DEFAULT 0,
 
-    CONSTRAINT "forum_counts_pkey" PRIMARY KEY ("category_id","thread_id","access","shown")
+    CONSTRAINT "forum_counts_pkey" PRIMARY KEY ("category_id","thread_id","access","state")
 );
 
 -- CreateTable
@@ -207,14 +207,15 @@ ALTER TABLE "forum_user_categories" ADD CONSTRAINT "forum_user_categories_user_i
 ALTER TABLE "forum_user_categories" ADD CONSTRAINT "forum_user_categories_category_id_fkey" FOREIGN KEY ("category_id") REFERENCES "forum_categories"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
+
 -- The documented numbers only.
 ALTER TABLE "forum_posts" ADD CONSTRAINT "forum_posts_access_check" CHECK ("access" IN (1, 2, 5));
-ALTER TABLE "forum_posts" ADD CONSTRAINT "forum_posts_state_check" CHECK ("state" IN (0, 1));
+ALTER TABLE "forum_posts" ADD CONSTRAINT "forum_posts_state_check" CHECK ("state" IN (0, 1) AND "own_state" IN (0, 1));
 ALTER TABLE "forum_posts" ADD CONSTRAINT "forum_posts_flags_check" CHECK ("anonymous" IN (0, 1) AND "sticky" IN (0, 1) AND "closed" IN (0, 1) AND "starter" IN (0, 1));
 ALTER TABLE "forum_categories" ADD CONSTRAINT "forum_categories_closed_check" CHECK ("closed" IN (0, 1));
 
--- A starter is its own thread; a reply takes its thread's access when that is stricter and is shown only
--- while its thread starter is published (replies inherit what the starter hides); sticky/closed are the
+-- A starter is its own thread; a reply takes its thread's access when that is stricter and is published
+-- (state) only while its own state and its thread starter's are (own_state) (replies inherit what the starter hides); sticky/closed are the
 -- starter's only.
 CREATE FUNCTION forum_posts_inherit() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -223,12 +224,14 @@ BEGIN
   IF NEW.starter = 1 THEN
     NEW.thread_id := NEW.id;
     NEW.parent_id := 0;
-    NEW.shown := CASE WHEN NEW.state = 1 THEN 1 ELSE 0 END;
+    NEW.state := NEW.own_state;
   ELSE
     SELECT * INTO thread_row FROM forum_posts WHERE id = NEW.thread_id;
     IF FOUND THEN
       NEW.access := greatest(NEW.access, thread_row.access);
-      NEW.shown := CASE WHEN NEW.state = 1 AND thread_row.state = 1 THEN 1 ELSE 0 END;
+      NEW.state := CASE WHEN NEW.own_state = 1 AND thread_row.own_state = 1 THEN 1 ELSE 0 END;
+    ELSE
+      NEW.state := NEW.own_state;
     END IF;
     NEW.sticky := 0;
     NEW.closed := 0;
@@ -243,7 +246,7 @@ BEGIN
   UPDATE forum_posts SET access = greatest(access, NEW.access) WHERE thread_id = NEW.id AND starter = 0;
   RETURN NULL;
 END $$;
-CREATE TRIGGER forum_posts_thread_changed AFTER UPDATE OF state, access ON forum_posts FOR EACH ROW
+CREATE TRIGGER forum_posts_thread_changed AFTER UPDATE OF own_state, state, access ON forum_posts FOR EACH ROW
   WHEN (NEW.starter = 1 AND (OLD.state IS DISTINCT FROM NEW.state OR OLD.access IS DISTINCT FROM NEW.access))
   EXECUTE FUNCTION forum_posts_thread_changed();
 
@@ -256,32 +259,32 @@ END $$;
 CREATE TRIGGER forum_posts_thread_deleted AFTER DELETE ON forum_posts FOR EACH ROW WHEN (OLD.starter = 1)
   EXECUTE FUNCTION forum_posts_thread_deleted();
 
--- The thread's and category's counts, per access level and shown state, as the write happens; a reply
+-- The thread's and category's counts, per access level and state, as the write happens; a reply
 -- moves its thread's last_activity.
-CREATE FUNCTION forum_counts_apply(category int, thread int, level int, visible int, is_starter int, delta int) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO forum_counts (category_id, thread_id, access, shown, threads, posts)
-  SELECT category, thread, level, visible, 0, delta WHERE thread <> 0
-  UNION ALL SELECT category, 0, level, visible, is_starter * delta, delta
-  ON CONFLICT (category_id, thread_id, access, shown)
+CREATE FUNCTION forum_counts_apply(category int, thread int, level int, published int, is_starter int, delta int) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO forum_counts (category_id, thread_id, access, state, threads, posts)
+  SELECT category, thread, level, published, 0, delta WHERE thread <> 0
+  UNION ALL SELECT category, 0, level, published, is_starter * delta, delta
+  ON CONFLICT (category_id, thread_id, access, state)
   DO UPDATE SET threads = forum_counts.threads + EXCLUDED.threads, posts = forum_counts.posts + EXCLUDED.posts
 $$;
 CREATE FUNCTION forum_posts_count() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    PERFORM forum_counts_apply(OLD.category_id, OLD.thread_id, OLD.access, OLD.shown, OLD.starter, -1);
+    PERFORM forum_counts_apply(OLD.category_id, OLD.thread_id, OLD.access, OLD.state, OLD.starter, -1);
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    PERFORM forum_counts_apply(NEW.category_id, NEW.thread_id, NEW.access, NEW.shown, NEW.starter, 1);
+    PERFORM forum_counts_apply(NEW.category_id, NEW.thread_id, NEW.access, NEW.state, NEW.starter, 1);
   END IF;
   IF TG_OP = 'INSERT' AND NEW.starter = 0 THEN
     UPDATE forum_posts SET last_activity = NEW.created WHERE id = NEW.thread_id AND last_activity < NEW.created;
   END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER forum_posts_count AFTER INSERT OR DELETE OR UPDATE OF category_id, thread_id, access, shown, starter ON forum_posts
+CREATE TRIGGER forum_posts_count AFTER INSERT OR DELETE OR UPDATE OF category_id, thread_id, access, state, starter ON forum_posts
   FOR EACH ROW EXECUTE FUNCTION forum_posts_count();
 
-SELECT list_counts_track('forum_posts', 'shown', 1, 'access', 'created_by', 'scope', 'scope_id', '', '');
+SELECT list_counts_track('forum_posts', 'state', 1, 'access', 'created_by', 'scope', 'scope_id', '', '');
 SELECT list_versions_track('forum_posts', 'scope', 'scope_id');
 SELECT list_counts_track('forum_categories', 'published', 1, '', '', 'scope', 'scope_id', '', '');
 SELECT list_versions_track('forum_categories', 'scope', 'scope_id');
