@@ -219,3 +219,32 @@ describe("user-category links (2.0)", () => {
     expect((await server.rest("POST", "/forum/userscategories/create", { body: { category_id: id, user_id: 1 } })).status).toBe(401);
   });
 });
+
+describe("statements", () => {
+  it("a category's thread list with authors, post counts and last posts costs as many statements for 25 threads as for 2", async () => {
+    const section = await gql(`mutation { createForumSection(input: { alias: "counted", title: "Counted" }) { id } }`, {}, cast.admin.token);
+    const made = await gql(
+      `mutation($s: Int!) { createForumCategory(input: { sectionId: $s, alias: "counted", title: "Counted" }) { id } }`,
+      { s: Number(section.data.createForumSection.id) },
+      cast.admin.token,
+    );
+    const category = Number(made.data.createForumCategory.id);
+    for (let n = 0; n < 26; n += 1) {
+      const started = await thread(n % 2 ? cast.alice.token : cast.bob.token, { category_id: category, anonymous: n % 5 === 0 ? 1 : 0 });
+      await post(cast.member.token, { thread: String(started.id) });
+    }
+    const query = `query($c: Int!, $limit: Int!) { forumPosts(category: $c, threadsOnly: true, limit: $limit) { total items { id createdById createdBy { id username } postCount lastPostId } } }`;
+    for (const token of [undefined, cast.bob.token]) {
+      const small = await server.recordQueries(() => gql(query, { c: category, limit: 2 }, token));
+      const large = await server.recordQueries(() => gql(query, { c: category, limit: 25 }, token));
+      expect(large.result.data.forumPosts.items).toHaveLength(25);
+      expect(large.result.data.forumPosts.total).toBe(26);
+      expect(large.result.data.forumPosts.items.every((item: { postCount: number; lastPostId: number }) => item.postCount === 2 && item.lastPostId > item.id)).toBe(true);
+      expect(large.queries.length, large.queries.join("\n")).toBe(small.queries.length);
+      const rest = await server.recordQueries(() => server.rest("GET", "/forum/list", { token, query: { category, threads_only: "true", limit: 25 } }));
+      expect(rest.result.body.threads).toHaveLength(25);
+      expect(rest.result.body.total).toBe(26);
+      expect(rest.queries.length).toBeLessThanOrEqual(small.queries.length + 1);
+    }
+  });
+});

@@ -291,7 +291,9 @@ const lastPostLoader = defineLoader(
       const visible = visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t");
       // One index probe per key (the category's or thread's newest visible post), in one statement.
       const rows = await sqlClientOf(ctx.db).query<{ key: string; id: number | null }>(
-        Prisma.sql`SELECT k.key, (SELECT t.id FROM forum_posts t WHERE ${Prisma.raw("")}(CASE WHEN k.kind = 'thread' THEN t.thread_id ELSE t.category_id END) = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1) AS id
+        Prisma.sql`SELECT k.key, CASE WHEN k.kind = 'thread'
+                     THEN (SELECT t.id FROM forum_posts t WHERE t.thread_id = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1)
+                     ELSE (SELECT t.id FROM forum_posts t WHERE t.category_id = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1) END AS id
                    FROM (VALUES ${Prisma.join(pairs.map(([kind, ref]) => Prisma.sql`(${`${kind}:${ref}`}, ${kind}, ${Number(ref)}::int)`))}) AS k(key, kind, ref)`,
       );
       const found = new Map(rows.map((row) => [row.key, row.id]));

@@ -183,6 +183,9 @@ CREATE INDEX "forum_posts_scope_scope_id_section_id_starter_id_idx" ON "forum_po
 CREATE INDEX "forum_posts_thread_id_id_idx" ON "forum_posts"("thread_id", "id");
 
 -- CreateIndex
+CREATE INDEX "forum_posts_category_id_id_idx" ON "forum_posts"("category_id", "id");
+
+-- CreateIndex
 CREATE INDEX "forum_posts_title_trgm_idx" ON "forum_posts" USING GIN ("title" gin_trgm_ops);
 
 -- CreateIndex
