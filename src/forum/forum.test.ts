@@ -239,7 +239,7 @@ describe("statements", () => {
       const large = await server.recordQueries(() => gql(query, { c: category, limit: 25 }, token));
       expect(large.result.data.forumPosts.items).toHaveLength(25);
       expect(large.result.data.forumPosts.total).toBe(26);
-      expect(large.result.data.forumPosts.items.every((item: { postCount: number; lastPostId: number }) => item.postCount === 2 && item.lastPostId > item.id)).toBe(true);
+      expect(large.result.data.forumPosts.items.every((item: { id: string; postCount: number; lastPostId: number }) => item.postCount === 2 && item.lastPostId > Number(item.id))).toBe(true);
       expect(large.queries.length, large.queries.join("\n")).toBe(small.queries.length);
       const rest = await server.recordQueries(() => server.rest("GET", "/forum/list", { token, query: { category, threads_only: "true", limit: 25 } }));
       expect(rest.result.body.threads).toHaveLength(25);

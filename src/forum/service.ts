@@ -142,12 +142,19 @@ export const FORUM_EVENTS = domainEvents("forum", {
   postCreated: "A forum post was created (a thread starter when threadId equals its id); the record carries threadId, categoryId and parentId.",
   postUpdated: "A forum post's fields changed; `changed` names them (closed, sticky, state for moderation).",
   postDeleted: "A forum post was deleted (a thread starter takes its replies).",
+});
+
+/** Category and section events: each area of written records has its own catalogue entries (payload: its names). */
+export const FORUM_CATEGORY_EVENTS = domainEvents("forumCategories", {
   categoryCreated: "A forum category was created.",
-  categoryUpdated: "A forum category's fields changed; `changed` names them.",
+  categoryUpdated: "A forum category's fields changed (closed, title, …); `changed` names them.",
   categoryDeleted: "A forum category was deleted, with its posts.",
+});
+
+export const FORUM_SECTION_EVENTS = domainEvents("forumSections", {
   sectionCreated: "A forum section was created.",
-  sectionUpdated: "A forum section's fields changed.",
-  sectionDeleted: "A forum section was deleted, with its categories.",
+  sectionUpdated: "A forum section's fields changed; `changed` names them.",
+  sectionDeleted: "A forum section was deleted, with its categories and their posts.",
 });
 
 export const FORUM_WRITES = writtenRecords({
@@ -585,7 +592,7 @@ export async function createForumSection(ctx: RequestContext, input: RawInput<ty
   const values = columnValues(FORUM_SECTION_FIELDS, data, "create");
   await assertManagesScope(ctx, values.scope as string, values.scopeId as number);
   const created = await createRecord<ForumSection>(ctx, FORUM_SECTION_WRITES, {
-    event: FORUM_EVENTS.sectionCreated,
+    event: FORUM_SECTION_EVENTS.sectionCreated,
     inserted: Prisma.sql`created AS (${insertStatement(ctx, FORUM_SECTIONS, values)})`,
   }).catch(aliasTaken);
   return createdRecord<ForumSection>(ctx, FORUM_SECTIONS, created!.id, query as Selection);
@@ -598,7 +605,7 @@ export async function createForumCategory(ctx: RequestContext, input: RawInput<t
   if (!section) throw badInput("sectionId", `Section ${data.sectionId} does not exist.`);
   await assertManagesScope(ctx, section.scope, section.scope_id);
   const created = await createRecord<ForumCategory>(ctx, FORUM_CATEGORY_WRITES, {
-    event: FORUM_EVENTS.categoryCreated,
+    event: FORUM_CATEGORY_EVENTS.categoryCreated,
     inserted: Prisma.sql`created AS (${insertStatement(ctx, FORUM_CATEGORIES, { ...columnValues(FORUM_CATEGORY_FIELDS, data, "create"), scope: section.scope, scopeId: section.scope_id })})`,
   }).catch(aliasTaken);
   return createdRecord<ForumCategory>(ctx, FORUM_CATEGORIES, created!.id, query as Selection);
@@ -615,7 +622,7 @@ export async function updateForumCategory(ctx: RequestContext, id: number, input
   requireUser(ctx);
   const data = parseInput(FORUM_CATEGORY_FIELDS.update, input);
   await changeRecord<ForumCategory>(ctx, FORUM_CATEGORY_WRITES, id, {
-    event: FORUM_EVENTS.categoryUpdated,
+    event: FORUM_CATEGORY_EVENTS.categoryUpdated,
     authorize: manageAuthorize(ctx) as never,
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
@@ -629,7 +636,7 @@ export async function updateForumSection(ctx: RequestContext, id: number, input:
   requireUser(ctx);
   const data = parseInput(FORUM_SECTION_FIELDS.update, input);
   await changeRecord<ForumSection>(ctx, FORUM_SECTION_WRITES, id, {
-    event: FORUM_EVENTS.sectionUpdated,
+    event: FORUM_SECTION_EVENTS.sectionUpdated,
     authorize: manageAuthorize(ctx) as never,
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
@@ -640,9 +647,9 @@ export async function updateForumSection(ctx: RequestContext, id: number, input:
 }
 
 export const deleteForumCategory = (ctx: RequestContext, id: number) =>
-  deleteRecord(ctx, FORUM_CATEGORY_WRITES, id, FORUM_EVENTS.categoryDeleted, { authorize: manageAuthorize(ctx) as never });
+  deleteRecord(ctx, FORUM_CATEGORY_WRITES, id, FORUM_CATEGORY_EVENTS.categoryDeleted, { authorize: manageAuthorize(ctx) as never });
 export const deleteForumSection = (ctx: RequestContext, id: number) =>
-  deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_EVENTS.sectionDeleted, { authorize: manageAuthorize(ctx) as never });
+  deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_SECTION_EVENTS.sectionDeleted, { authorize: manageAuthorize(ctx) as never });
 
 // ---------------------------------------------------------------------------------------------------
 // User–category links (2.0): a user links only themselves; administrators link anyone.
