@@ -104,7 +104,8 @@ export const FORUM_FIELDS = fieldTable({
     description: "0 unpublished, 1 published. Default 1.",
     default: 1,
     column: "ownState",
-    rest: { description: "0 = unpublished, 1 = published." },
+    // Its default is published: a PUT (the group plugin's) that leaves it out keeps the stored state.
+    rest: { description: "0 = unpublished, 1 = published.", privacy: true },
   },
   access: accessField(FORUM_ACCESS),
   anonymous: { type: "Int", rule: flag("1: the author is shown to nobody but themselves and administrators"), description: "1: commenter is anonymous.", default: 0, rest: { description: "Commenter is anonymous (1) or not (0)." } },
