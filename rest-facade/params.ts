@@ -135,8 +135,11 @@ export function readParams(
       continue;
     }
     if (isAbsent(param, raw)) {
-      if (param.required) {
+      if (param.required && !param.orGiven?.some((name) => !isAbsent(param, values[name]))) {
         problems.push({ parameter: param.name, message: "is required" });
+        continue;
+      }
+      if (param.required) {
         continue;
       }
       if (param.default === undefined || param.default === "now" || (replacing && param.privacy)) continue;

@@ -31,6 +31,11 @@ export interface RestParam {
    */
   placeholder?: string;
   /**
+   * A required parameter may be left out when one of these parameters is given instead: the names an
+   * original client sends (forum user-category links: `userId`, `categoriesIds[]` for `user_id`, `category_id`).
+   */
+  orGiven?: string[];
+  /**
    * An empty value (or JSON `null`) clears the field: it is sent to GraphQL as null. Unset: a timestamp
    * that is optional and has no documented default clears (e.g. publish_down: no end), nothing else does.
    * Derived PATCH rows set it from their PUT row, whose defaults they drop (see clearsWhenEmpty).

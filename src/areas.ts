@@ -16,6 +16,7 @@ import "./blog/graphql.js";
 import "./citations/graphql.js";
 import "./groups/graphql.js";
 import "./announcements/graphql.js";
+import "./forum/graphql.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).

@@ -4,7 +4,7 @@ import { GraphQLObjectType, getNamedType, isNonNullType } from "graphql";
 import { MAX_PAGE_SIZE } from "../src/common/paging.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
-import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listTakes, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";
+import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listRow, listTakes, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
 
 /**
@@ -40,8 +40,11 @@ for (const testing of contractAreas("contract")) {
       await fromPath.addMember(server, made.scopeId, cast.member.id);
       return { [fromPath.placeholder]: made.value };
     };
+    // The row's own name for the page's start (the forum's `limitstart`).
+    const startName = listRow(contract).params.find((param) => param.variable === "start")?.name ?? "start";
     const list = (query: Where, token?: string) => {
-      const request = scopedRequest(contract.list.path, { ...contract.list.query, ...query });
+      const { start, ...rest } = query;
+      const request = scopedRequest(contract.list.path, { ...contract.list.query, ...rest, ...(start === undefined ? {} : { [startName]: start }) });
       return server.rest("GET", request.path, { query: request.query, token });
     };
     /** `sort`, `sort_Dir` and `search` go through the REST list where its row takes them, else through the GraphQL list (a group plugin's twin). */

@@ -41,6 +41,7 @@ const plugins = {
   announcements: { replace: { title: "Changed", content: "Changed text." }, listKey: "announcements", writer: () => cast.manager },
   blog: { replace: { title: "Changed", content: "Changed text.", state: 1 }, listKey: "posts", writer: () => cast.member },
   wiki: { replace: { title: "Changed", pagetext: "Changed text.", state: 1 }, listKey: "pages", writer: () => cast.member },
+  forum: { replace: { title: "Changed", comment: "Changed text.", state: 1 }, listKey: "threads", writer: () => cast.member },
 } as const;
 
 for (const [plugin, traits] of Object.entries(plugins)) {
@@ -128,15 +129,15 @@ for (const [plugin, traits] of Object.entries(plugins)) {
 describe("group plugin paths", () => {
   it("answer 404 for a plugin nobody registered, naming it and the plugins there are", async () => {
     for (const [method, path] of [
-      ["POST", `/groups/${cn}/forum`],
-      ["GET", `/groups/${cn}/forum/list`],
-      ["GET", `/groups/${cn}/forum/1`],
-      ["PUT", `/groups/${cn}/forum/1`],
-      ["DELETE", `/groups/${cn}/forum/1`],
+      ["POST", `/groups/${cn}/calendar`],
+      ["GET", `/groups/${cn}/calendar/list`],
+      ["GET", `/groups/${cn}/calendar/1`],
+      ["PUT", `/groups/${cn}/calendar/1`],
+      ["DELETE", `/groups/${cn}/calendar/1`],
     ] as const) {
       const response = await server.rest(method, path, { token: cast.admin.token });
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(response.body.message).toMatch(/"forum" is not one of announcements, blog(, [a-z]+)*, wiki\.$/);
+      expect(response.body.message).toMatch(/"calendar" is not one of announcements, blog(, [a-z]+)*, wiki\.$/);
     }
   });
 

@@ -3,6 +3,7 @@ import type { TestServer } from "../../test/server.js";
 import type { RestOperation } from "../../rest-facade/types.js";
 import { testing as blog } from "../blog/testing.js";
 import { testing as wiki } from "../wiki/testing.js";
+import { testings as forum } from "../forum/testing.js";
 
 /**
  * The group plugin rows (rest-facade/rows/group-plugins.ts) for the shared tests. The API document
@@ -41,6 +42,13 @@ function documentedRows(): Record<string, Documented> {
     announcements: { create: announcement, replace: announcement },
     blog: { create: withoutScope(blog.documented["POST /blog 1.0"]!), replace: withoutScope(blog.documented["PUT /blog/{id} 1.0"]!, ["id"]) },
     wiki: { create: withoutScope(wiki.documented["POST /wiki 1.0"]!), replace: withoutScope(wiki.documented["PUT /wiki/{id} 1.0"]!, ["id"]) },
+    // The forum documents no PUT: a group forum post's replace takes the create's fields a post may change
+    // (not its category, thread or parent), the content required as on create.
+    // The group's forum posts in the group's default category (the create row leaves category_id out).
+    forum: {
+      create: withoutScope(forumPosts().documented["POST /forum 1.0"]!, ["category_id"]),
+      replace: { ...withoutScope(forumPosts().documented["POST /forum 1.0"]!, ["category_id", "thread", "parent"]), comment: ["string", false] },
+    },
   };
   return Object.fromEntries(
     Object.entries(writes).flatMap(([plugin, fields]) => [
@@ -58,7 +66,10 @@ const plausible: Record<string, (serial: number) => Record<string, unknown>> = {
   announcements: (serial) => ({ title: `Announcement ${serial}`, content: "Something happened." }),
   blog: (serial) => ({ title: `Group entry ${serial}`, content: "Some content.", state: 1 }),
   wiki: (serial) => ({ title: `Group page ${serial}`, pagetext: "Some text.", state: 1 }),
+  forum: (serial) => ({ title: `Group thread ${serial}`, comment: "Some words.", state: 1 }),
 };
+
+const forumPosts = () => forum.find((testing) => testing.area === "forum")!;
 
 let serial = 0;
 const groups = new WeakMap<TestServer, string>();

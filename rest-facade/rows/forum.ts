@@ -1,0 +1,159 @@
+import {
+  ForumCategoryListDocument,
+  ForumPostCreateDocument,
+  ForumPostListDocument,
+  ForumSectionListDocument,
+  ForumThreadReadDocument,
+  ForumUserCategoriesCreateDocument,
+  ForumUserCategoriesDestroyDocument,
+} from "../generated/forum.js";
+import type { RestOperation, RestParam } from "../types.js";
+import { fieldParams } from "../field-params.js";
+import { describeList, DEFAULT_SCOPE } from "../../src/common/paging.js";
+import { FORUM_CATEGORY_LIST, FORUM_FIELDS, FORUM_LIST } from "../../src/forum/service.js";
+
+const page = describeList(FORUM_LIST);
+const paging: RestParam[] = [
+  { name: "limit", type: "integer", required: false, default: 25, description: page.limit, variable: "limit" },
+  { name: "limitstart", type: "integer", required: false, default: 0, description: page.start, variable: "start" },
+];
+const scope: RestParam[] = [
+  { name: "scope", type: "string", required: false, default: DEFAULT_SCOPE.scope, description: page.scope, variable: "scope" },
+  { name: "scope_id", type: "integer", required: false, default: DEFAULT_SCOPE.scopeId, description: page.scopeId, variable: "scopeId" },
+];
+
+
+/** The user-category links: the documented names, and the original client's (`userId`, `categoriesIds[]`). */
+const links: RestParam[] = [
+  { name: "category_id", type: "integer", required: true, description: "Category ID.", variable: "categoryId", orGiven: ["categoriesIds"] },
+  { name: "user_id", type: "integer", required: true, description: "User ID (yours; administrators may name anyone).", variable: "userId", orGiven: ["userId"] },
+  { name: "userId", type: "integer", required: false, description: "User ID, as the original client names it.", variable: "originalUserId" },
+  { name: "categoriesIds", type: "array", required: false, description: "Category IDs, as the original client sends them (categoriesIds[]).", variable: "categoriesIds" },
+];
+
+const operations: RestOperation[] = [
+  {
+    area: "forum",
+    method: "POST",
+    path: "/forum/userscategories/create",
+    documentedIn: "forum-structure",
+    versions: ["2.0"],
+    task: "create a user's category link",
+    params: links,
+    document: ForumUserCategoriesCreateDocument,
+    resultField: "createForumUserCategories",
+    response: { kind: "record" },
+    status: 200,
+    access: "signed-in user",
+  },
+  {
+    area: "forum",
+    method: "DELETE",
+    path: "/forum/userscategories/destroy",
+    documentedIn: "forum-structure",
+    versions: ["2.0"],
+    task: "destroy a user's category link",
+    params: links,
+    document: ForumUserCategoriesDestroyDocument,
+    resultField: "deleteForumUserCategories",
+    response: { kind: "record" },
+    status: 200,
+    access: "signed-in user",
+  },
+  {
+    area: "forum",
+    method: "POST",
+    path: "/forum",
+    versions: ["1.0"],
+    task: "create a thread or a post in a thread",
+    params: fieldParams(FORUM_FIELDS, "create"),
+    document: ForumPostCreateDocument,
+    resultField: "createForumPost",
+    response: { kind: "record" },
+    status: 201,
+    access: "signed-in user",
+  },
+  {
+    area: "forum",
+    method: "GET",
+    path: "/forum/categories",
+    documentedIn: "forum-structure",
+    versions: ["1.0"],
+    task: "list categories for a section",
+    params: [
+      ...paging,
+      { name: "section", type: "integer", required: true, default: 0, description: "Section ID (0: every section of the scope).", variable: "section" },
+      { name: "search", type: "string", required: false, description: describeList(FORUM_CATEGORY_LIST).search!, variable: "search" },
+      ...scope,
+      { name: "closed", type: "integer", required: false, description: "1 closed, 0 not closed; absent lists all.", variable: "closed" },
+    ],
+    document: ForumCategoryListDocument,
+    resultField: "forumCategories",
+    response: { kind: "list", key: "categories", extra: { success: true } },
+    status: 200,
+    access: "anyone",
+  },
+  {
+    area: "forum",
+    method: "GET",
+    path: "/forum/list",
+    versions: ["1.0"],
+    task: "list threads",
+    params: [
+      ...paging,
+      { name: "search", type: "string", required: false, description: page.search!, variable: "search" },
+      { name: "section", type: "integer", required: false, default: 0, description: "All posts in all categories of the section (0: any).", variable: "section" },
+      { name: "category", type: "integer", required: false, default: 0, description: "All posts in the category (0: any).", variable: "category" },
+      { name: "threads_only", type: "boolean", required: false, description: "true: only thread starter posts.", variable: "threadsOnly" },
+      { name: "parent", type: "integer", required: false, description: "Immediate replies of the post.", variable: "parent" },
+      { name: "thread", type: "integer", required: false, default: 0, description: "All posts of the thread (0: any).", variable: "thread" },
+      ...scope,
+    ],
+    document: ForumPostListDocument,
+    resultField: "forumPosts",
+    response: { kind: "list", key: "threads", extra: { success: true } },
+    status: 200,
+    access: "anyone",
+  },
+  {
+    area: "forum",
+    method: "GET",
+    path: "/forum/sections",
+    documentedIn: "forum-structure",
+    versions: ["1.0"],
+    task: "list sections",
+    params: scope,
+    document: ForumSectionListDocument,
+    resultField: "forumSections",
+    response: { kind: "list", key: "sections", extra: { success: true } },
+    status: 200,
+    access: "anyone",
+  },
+  {
+    area: "forum",
+    method: "GET",
+    path: "/forum/{thread}",
+    versions: ["1.0"],
+    task: "retrieve a thread",
+    params: [
+      { name: "id", type: "integer", required: true, default: 0, description: "Thread identifier.", variable: "id", placeholder: "thread" },
+      ...paging,
+      { name: "section", type: "string", required: false, description: "Section alias the thread must be in.", variable: "section" },
+      { name: "category", type: "string", required: false, description: "Category alias the thread must be in.", variable: "category" },
+      { name: "state", type: "integer", required: false, default: 1, description: "Replies published (1) or unpublished (0).", variable: "state" },
+      ...scope,
+      { name: "scope_sub_id", type: "integer", required: false, default: 0, description: "Scope sub-ID (accepted; the forum keeps none).", variable: "scopeSubId" },
+      { name: "object_id", type: "integer", required: false, default: 0, description: "Object ID (accepted; the forum keeps none).", variable: "objectId" },
+      { name: "start_id", type: "integer", required: false, default: 0, description: "ID of the record to start with.", variable: "startId" },
+      { name: "start_at", type: "string", format: "timestamp", required: false, description: "Start timestamp.", variable: "startAt" },
+      { name: "sort", type: "string", required: false, default: "newest", description: "newest or oldest.", variable: "sort" },
+    ],
+    document: ForumThreadReadDocument,
+    resultField: "forumThread",
+    response: { kind: "record" },
+    status: 200,
+    access: "anyone",
+  },
+];
+
+export default operations;

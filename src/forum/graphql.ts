@@ -1,0 +1,259 @@
+import { builder } from "../graphql/builder.js";
+import "./group-content.js";
+import { accessEnum } from "../graphql/access.js";
+import { tableInput } from "../graphql/fields.js";
+import { recordFields } from "../graphql/crud.js";
+import { describePage } from "../common/paging.js";
+import { scopedPath } from "../common/scopes.js";
+import { parseId } from "../common/validation.js";
+import { UserType } from "../users/graphql.js";
+import type { ForumCategory, ForumPost } from "../generated/prisma/client.js";
+import {
+  FORUM_ACCESS,
+  FORUM_CATEGORY_FIELDS,
+  FORUM_CATEGORY_LIST,
+  FORUM_FIELDS,
+  FORUM_LIST,
+  FORUM_SECTION_FIELDS,
+  FORUM_SECTION_LIST,
+  authorShown,
+  closeForumThread,
+  createForumCategory,
+  createForumPost,
+  createForumSection,
+  createForumUserCategories,
+  deleteForumCategory,
+  deleteForumPost,
+  deleteForumSection,
+  destroyForumUserCategories,
+  forumCounts,
+  getForumCategory,
+  getForumPost,
+  getForumSection,
+  lastVisiblePost,
+  listForumCategories,
+  listForumPosts,
+  listForumSections,
+  pinForumThread,
+  publishForumPost,
+  readForumThread,
+  updateForumCategory,
+  updateForumPost,
+  updateForumSection,
+  type CategoryListArgs,
+  type ForumListArgs,
+  type ForumThreadPage,
+} from "./service.js";
+
+const ForumAccess = accessEnum(FORUM_ACCESS);
+
+/**
+ * A thread is its starter post (`starter` true, `parentId` 0, `threadId` its own id): one `ForumPost`
+ * type serves both, and `forumPosts(threadsOnly: true)` lists threads (docs/decisions.md).
+ */
+export const ForumPostType = builder.prismaObject("ForumPost", {
+  description: "A forum post; a thread is its starter post (threadId equals id). Anonymous posts show no author to others.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    categoryId: t.exposeInt("categoryId"),
+    sectionId: t.exposeInt("sectionId"),
+    threadId: t.exposeInt("threadId", { description: "The thread starter's id (a starter's own)." }),
+    parentId: t.exposeInt("parentId", { description: "The post this one replies to (0: a starter)." }),
+    starter: t.boolean({ description: "Whether this post starts its thread.", resolve: (post) => post.starter === 1 }),
+    title: t.exposeString("title"),
+    comment: t.exposeString("comment"),
+    scope: t.exposeString("scope"),
+    scopeId: t.exposeInt("scopeId"),
+    state: t.exposeInt("state", { description: "1 published as readers see it (the post and, for a reply, its thread starter), 0 not." }),
+    ownState: t.exposeInt("ownState", { description: "The post's own state (0 unpublished, 1 published), as its author or a moderator set it." }),
+    access: t.field({ type: ForumAccess, description: FORUM_ACCESS.description, resolve: (post) => post.access }),
+    anonymous: t.exposeInt("anonymous", { description: "1: the author is hidden from others." }),
+    sticky: t.exposeInt("sticky"),
+    closed: t.exposeInt("closed"),
+    tags: t.exposeStringList("tags"),
+    url: t.string({ resolve: (post) => scopedPath(post, "forum", String(post.threadId || post.id)) }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    lastActivity: t.expose("lastActivity", { type: "DateTime", description: "Moves with replies (starters)." }),
+    createdById: t.int({ nullable: true, description: "The author; null to others when the post is anonymous.", resolve: (post, _args, ctx) => (authorShown(ctx, post) ? post.createdById : null) }),
+    createdBy: t.field({
+      type: UserType,
+      nullable: true,
+      select: { createdBy: true },
+      description: "The author; null to others when the post is anonymous.",
+      resolve: (post, _args, ctx) => (authorShown(ctx, post) ? (post as ForumPost & { createdBy: never }).createdBy : null),
+    }),
+    postCount: t.int({
+      description: "A thread's posts the caller may see (kept as they are written, per access level and state); 0 for replies.",
+      resolve: async (post, _args, ctx) => (post.starter ? (await forumCounts(ctx, post.categoryId, post.id)).posts : 0),
+    }),
+    lastPostId: t.int({
+      nullable: true,
+      description: "A thread's last post the caller may see (null for replies).",
+      resolve: (post, _args, ctx) => (post.starter ? lastVisiblePost(ctx, "thread", post.id) : null),
+    }),
+  }),
+});
+
+export const ForumSectionType = builder.prismaObject("ForumSection", {
+  description: "A forum section of a scope: it holds categories.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    alias: t.exposeString("alias"),
+    title: t.exposeString("title"),
+    scope: t.exposeString("scope"),
+    scopeId: t.exposeInt("scopeId"),
+    ordering: t.exposeInt("ordering"),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+  }),
+});
+
+export const ForumCategoryType = builder.prismaObject("ForumCategory", {
+  description: "A forum category: it holds threads. Its counts are what the caller may see.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    sectionId: t.exposeInt("sectionId"),
+    alias: t.exposeString("alias"),
+    title: t.exposeString("title"),
+    description: t.exposeString("description"),
+    scope: t.exposeString("scope"),
+    scopeId: t.exposeInt("scopeId"),
+    closed: t.exposeInt("closed", { description: "1 closed to new posts, 0 open." }),
+    isDefault: t.exposeInt("isDefault", { description: "1: category_id 0 posts here in this scope." }),
+    ordering: t.exposeInt("ordering"),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    threadCount: t.int({ description: "Threads the caller may see.", resolve: async (category: ForumCategory, _args, ctx) => (await forumCounts(ctx, category.id)).threads }),
+    postCount: t.int({ description: "Posts the caller may see.", resolve: async (category: ForumCategory, _args, ctx) => (await forumCounts(ctx, category.id)).posts }),
+    lastPostId: t.int({ nullable: true, description: "The last post the caller may see.", resolve: (category: ForumCategory, _args, ctx) => lastVisiblePost(ctx, "category", category.id) }),
+  }),
+});
+
+recordFields("ForumPost", {
+  type: ForumPostType,
+  plural: "forumPosts",
+  read: { description: "One forum post the caller may see.", resolve: getForumPost },
+  list: {
+    description: "Forum posts the caller may see, filtered like GET /api/forum/list (threadsOnly: the threads).",
+    spec: FORUM_LIST,
+    filters: (t) => ({
+      section: t.int({ defaultValue: 0, description: "All posts in the section's categories (0: any)." }),
+      category: t.int({ defaultValue: 0, description: "All posts in the category (0: any)." }),
+      threadsOnly: t.boolean({ defaultValue: false, description: "Only thread starter posts." }),
+      parent: t.int({ description: "Immediate replies of this post." }),
+      thread: t.int({ defaultValue: 0, description: "All posts of the thread (0: any)." }),
+    }),
+    resolve: (ctx, args, query) => listForumPosts(ctx, args as ForumListArgs, query),
+  },
+  create: { scope: "user", input: tableInput("CreateForumPostInput", FORUM_FIELDS, "create"), resolve: createForumPost },
+  update: { scope: "user", input: tableInput("UpdateForumPostInput", FORUM_FIELDS, "update", "Only the given fields change."), resolve: updateForumPost },
+  remove: { scope: "user", description: "Deletes the post (a starter takes its replies); returns its id.", resolve: deleteForumPost },
+});
+
+recordFields("ForumCategory", {
+  type: ForumCategoryType,
+  plural: "forumCategories",
+  read: { description: "One forum category the caller may see.", resolve: getForumCategory },
+  list: {
+    description: "Forum categories of a scope, like GET /api/forum/categories.",
+    spec: FORUM_CATEGORY_LIST,
+    filters: (t) => ({
+      section: t.int({ defaultValue: 0, description: "The section (0: all)." }),
+      closed: t.int({ description: "1 closed, 0 not closed; absent: all." }),
+    }),
+    resolve: (ctx, args, query) => listForumCategories(ctx, args as CategoryListArgs, query),
+  },
+  create: { scope: "user", input: tableInput("CreateForumCategoryInput", FORUM_CATEGORY_FIELDS, "create"), resolve: createForumCategory },
+  update: { scope: "user", input: tableInput("UpdateForumCategoryInput", FORUM_CATEGORY_FIELDS, "update", "Only the given fields change."), resolve: updateForumCategory },
+  remove: { scope: "user", description: "Administrators and the group's managers: deletes the category and its posts.", resolve: deleteForumCategory },
+});
+
+recordFields("ForumSection", {
+  type: ForumSectionType,
+  plural: "forumSections",
+  read: { description: "One forum section the caller may see.", resolve: getForumSection },
+  list: { description: "Forum sections of a scope, like GET /api/forum/sections.", spec: FORUM_SECTION_LIST, resolve: listForumSections },
+  create: { scope: "user", input: tableInput("CreateForumSectionInput", FORUM_SECTION_FIELDS, "create"), resolve: createForumSection },
+  update: { scope: "user", input: tableInput("UpdateForumSectionInput", FORUM_SECTION_FIELDS, "update", "Only the given fields change."), resolve: updateForumSection },
+  remove: { scope: "user", description: "Administrators and the group's managers: deletes the section, its categories and their posts.", resolve: deleteForumSection },
+});
+
+const ForumThreadPageType = builder.objectRef<ForumThreadPage>("ForumThreadPage").implement({
+  description: "A thread (its starter post) and a page of its replies, with their exact total.",
+  fields: (t) => ({
+    thread: t.field({ type: ForumPostType, resolve: (page) => page.thread }),
+    posts: t.field({ type: [ForumPostType], resolve: (page) => page.posts }),
+    total: t.int({ resolve: (page) => page.total }),
+  }),
+});
+
+builder.queryField("forumThread", (t) =>
+  t.field({
+    type: ForumThreadPageType,
+    description: "Reads a thread and a page of its replies (GET /api/forum/{thread}).",
+    authScopes: { public: true },
+    args: {
+      id: t.arg.id({ required: true, description: "The thread (its starter post's id)." }),
+      limit: t.arg.int({ description: describePage().limit }),
+      start: t.arg.int({ description: describePage().start }),
+      section: t.arg.string({ description: "Section alias the thread must be in." }),
+      category: t.arg.string({ description: "Category alias the thread must be in." }),
+      state: t.arg.int({ defaultValue: 1, description: "Replies published (1) or unpublished (0)." }),
+      scope: t.arg.string({ defaultValue: "site", description: "Scope the thread must be in (site/0: any)." }),
+      scopeId: t.arg.int({ defaultValue: 0, description: "Scope object ID." }),
+      scopeSubId: t.arg.int({ defaultValue: 0, description: "Accepted; the forum keeps no sub-scope." }),
+      objectId: t.arg.int({ defaultValue: 0, description: "Accepted; the forum keeps no object." }),
+      startId: t.arg.int({ defaultValue: 0, description: "The reply to start with (0: the first by the sort)." }),
+      startAt: t.arg({ type: "DateTime", description: "The time to start at." }),
+      sort: t.arg.string({ defaultValue: "newest", description: "newest or oldest." }),
+    },
+    resolve: (_root, args, ctx) => readForumThread(ctx, parseId(String(args.id)), args),
+  }),
+);
+
+const moderation = [
+  { field: "closeForumThread", arg: "closed", description: "Group managers and administrators: closes (true) or reopens a thread.", run: closeForumThread },
+  { field: "pinForumThread", arg: "sticky", description: "Group managers and administrators: makes a thread sticky (true) or not.", run: pinForumThread },
+  { field: "publishForumPost", arg: "published", description: "Publishes (true) or unpublishes a post (moderators, and authors their own).", run: publishForumPost },
+] as const;
+
+for (const { field, arg, description, run } of moderation) {
+  builder.mutationField(field, (t) =>
+    t.prismaField({
+      type: "ForumPost",
+      nullable: true,
+      description,
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), [arg]: t.arg.boolean({ required: true }) } as never,
+      resolve: (query, _root, args: Record<string, unknown>, ctx) => run(ctx, parseId(String(args.id)), args[arg] as boolean, query as never),
+    }),
+  );
+}
+
+const userCategoryArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
+  userId: t.arg.int({ description: "The user (0 or absent: yourself); only administrators link others." }),
+  originalUserId: t.arg.int({ description: "The user, as the original client names it (REST `userId`)." }),
+  categoryId: t.arg.int({ description: "A category." }),
+  categoriesIds: t.arg({ type: ["JSON"], description: "Categories (the original client's name), with or instead of categoryId." }),
+});
+
+builder.mutationField("createForumUserCategories", (t) =>
+  t.field({
+    type: ["Int"],
+    description: "Links a user to categories (POST /api/v2.0/forum/userscategories/create); answers the category ids.",
+    authScopes: { user: true },
+    args: userCategoryArgs(t),
+    resolve: (_root, args, ctx) => createForumUserCategories(ctx, args),
+  }),
+);
+
+builder.mutationField("deleteForumUserCategories", (t) =>
+  t.field({
+    type: ["Int"],
+    description: "Unlinks a user from categories (DELETE /api/v2.0/forum/userscategories/destroy); answers the ids unlinked.",
+    authScopes: { user: true },
+    args: userCategoryArgs(t),
+    resolve: (_root, args, ctx) => destroyForumUserCategories(ctx, args),
+  }),
+);

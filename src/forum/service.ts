@@ -1,0 +1,714 @@
+import { z } from "zod";
+import DataLoader from "dataloader";
+import { Prisma, type ForumCategory, type ForumPost, type ForumSection } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
+import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
+import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
+import { accessLevels } from "../common/access.js";
+import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
+import { belongsToRecordScopeSql, describeScopeKinds, recordScopeSql, scopeKind, scopeKindField } from "../common/scope-kinds.js";
+import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
+import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
+import { domainEvents } from "../common/events.js";
+import { changeRecord, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { sqlClientOf } from "../db/sql.js";
+import { sqlOf } from "../common/context.js";
+import { defineLoader } from "../common/loaders.js";
+
+/** Forum access levels, as the API document numbers them: 1 public (the default), 2 registered users, 5 private. */
+export const FORUM_ACCESS = accessLevels("ForumAccess", [
+  { value: 1, level: "public" },
+  { value: 2, level: "registered" },
+  { value: 5, level: "private" },
+], 1);
+
+/**
+ * Forum posts and who sees them. Published is `state`: the post's own state (`ownState`) and its thread starter's,
+ * kept by a trigger, so a reply is never readable where its thread is not; a reply's access is raised to
+ * its thread's by the same trigger.
+ */
+export const FORUM_POSTS = records({
+  model: "ForumPost",
+  scoped: true,
+  published: { field: "state", value: 1 },
+  access: FORUM_ACCESS,
+  creator: "createdById",
+});
+
+/** Sections and categories: scoped, listed to whoever may see their scope. */
+export const FORUM_SECTIONS = records({ model: "ForumSection", scoped: true, published: { field: "published", value: 1 } });
+export const FORUM_CATEGORIES = records({ model: "ForumCategory", scoped: true, published: { field: "published", value: 1 } });
+
+/** GET /forum/list and `forumPosts`. */
+export const FORUM_LIST = listSpec({
+  records: FORUM_POSTS,
+  sortColumns: { id: "id", created: "created", modified: "modified", last_activity: "lastActivity", title: "title" },
+  defaults: { sort: "created", sortDir: "desc", limit: 25 },
+  search: { in: "title or comment", fields: ["title", "comment"] },
+});
+
+/** GET /forum/categories and `forumCategories`. */
+export const FORUM_CATEGORY_LIST = listSpec({
+  records: FORUM_CATEGORIES,
+  sortColumns: { id: "id", title: "title", ordering: "ordering" },
+  defaults: { sort: "id", sortDir: "asc", limit: 25 },
+  search: { in: "title", fields: ["title"] },
+});
+
+/** GET /forum/sections and `forumSections`. */
+export const FORUM_SECTION_LIST = listSpec({
+  records: FORUM_SECTIONS,
+  sortColumns: { id: "id", title: "title", ordering: "ordering" },
+  defaults: { sort: "id", sortDir: "asc", limit: 25 },
+});
+
+const flag = (what: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${what})`);
+
+/** The forum post's field table (the API document's "Forum post / thread"). */
+export const FORUM_FIELDS = fieldTable({
+  categoryId: {
+    type: "Int",
+    rule: z.number().int().min(0),
+    description: "The category; 0 (the default): the scope's default category. A reply takes its thread's.",
+    default: 0,
+    required: "create",
+    only: "create",
+    rest: { description: "Category ID (0: the scope's default category)." },
+  },
+  scope: {
+    type: "String",
+    rule: scopeKindField,
+    description: { create: () => `${describeScopeKinds()}. Default "site"; a post takes its category's scope.` },
+    default: DEFAULT_SCOPE.scope,
+    required: "create",
+    only: "create",
+    rest: { description: () => `${describeScopeKinds()}.`, privacy: true },
+  },
+  scopeId: {
+    type: "Int",
+    rule: z.number().int().min(0),
+    description: "Default 0.",
+    default: DEFAULT_SCOPE.scopeId,
+    required: "create",
+    only: "create",
+    rest: { description: "Scope object ID.", privacy: true },
+  },
+  title: { type: "String", rule: z.string().trim().max(255), description: "Entry title.", rest: { description: "Entry title." } },
+  comment: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(100_000), required: "create", rest: { description: "Entry content." } },
+  created: createdField,
+  createdBy: createdByField,
+  state: {
+    type: "Int",
+    rule: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)"),
+    description: "0 unpublished, 1 published. Default 1.",
+    default: 1,
+    column: "ownState",
+    // Its default is published: a PUT (the group plugin's) that leaves it out keeps the stored state.
+    rest: { description: "0 = unpublished, 1 = published.", privacy: true },
+  },
+  access: accessField(FORUM_ACCESS),
+  anonymous: { type: "Int", rule: flag("1: the author is shown to nobody but themselves and administrators"), description: "1: commenter is anonymous.", default: 0, rest: { description: "Commenter is anonymous (1) or not (0)." } },
+  parent: {
+    type: "Int",
+    rule: z.number().int().min(0),
+    description: "The post this one replies to; 0: the thread starter.",
+    default: 0,
+    only: "create",
+    column: "parentId",
+    rest: { description: "ID of the post this post replies to." },
+  },
+  thread: {
+    type: "String",
+    rule: z.string().trim().regex(/^\d{1,9}$/, "must be a thread id (0 starts a new thread)"),
+    description: "The thread; 0 starts a new one.",
+    default: "0",
+    only: "create",
+    column: false,
+    rest: { description: "ID of the thread the post belongs to; 0 starts a new thread." },
+  },
+  sticky: { type: "Int", rule: flag("thread starters only"), description: "Thread is sticky (starters only).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts." } },
+  closed: { type: "Int", rule: flag("thread starters only"), description: "Thread is closed to new posts (starters only).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts." } },
+  tags: tagsField,
+});
+
+export type CreateForumPost = RawInput<typeof FORUM_FIELDS.create>;
+export type UpdateForumPost = RawInput<typeof FORUM_FIELDS.update>;
+
+type Query = { include?: Prisma.ForumPostInclude; select?: Prisma.ForumPostSelect };
+type AnyQuery = { include?: object; select?: object };
+
+/** The forum domain events (docs/events.md): ids and names only. */
+export const FORUM_EVENTS = domainEvents("forum", {
+  postCreated: "A forum post was created (a thread starter when threadId equals its id); the record carries threadId, categoryId and parentId.",
+  postUpdated: "A forum post's fields changed; `changed` names them (closed, sticky, state for moderation).",
+  postDeleted: "A forum post was deleted (a thread starter takes its replies).",
+});
+
+/** Category and section events: each area of written records has its own catalogue entries (payload: its names). */
+export const FORUM_CATEGORY_EVENTS = domainEvents("forumCategories", {
+  categoryCreated: "A forum category was created.",
+  categoryUpdated: "A forum category's fields changed (closed, title, …); `changed` names them.",
+  categoryDeleted: "A forum category was deleted, with its posts.",
+});
+
+export const FORUM_SECTION_EVENTS = domainEvents("forumSections", {
+  sectionCreated: "A forum section was created.",
+  sectionUpdated: "A forum section's fields changed; `changed` names them.",
+  sectionDeleted: "A forum section was deleted, with its categories and their posts.",
+});
+
+export const FORUM_WRITES = writtenRecords({
+  area: "forum",
+  changedSubscription: "forumPostChanged",
+  records: FORUM_POSTS,
+  anonymous: "anonymous",
+  names: ["title", "threadId", "categoryId", "parentId"],
+  notFound: (id) => `Forum post ${id} not found.`,
+  forbidden: "Only the author, a group manager or an administrator can change this post.",
+});
+
+export const FORUM_CATEGORY_WRITES = writtenRecords({
+  area: "forumCategories",
+  records: FORUM_CATEGORIES,
+  names: ["alias", "title", "sectionId"],
+  notFound: (id) => `Forum category ${id} not found.`,
+  forbidden: "Only a group manager or an administrator manages this category.",
+});
+
+export const FORUM_SECTION_WRITES = writtenRecords({
+  area: "forumSections",
+  records: FORUM_SECTIONS,
+  names: ["alias", "title"],
+  notFound: (id) => `Forum section ${id} not found.`,
+  forbidden: "Only a group manager or an administrator manages this section.",
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Lists
+
+export interface ForumListArgs extends ListArgs {
+  section?: number | null;
+  category?: number | null;
+  threadsOnly?: boolean | null;
+  parent?: number | null;
+  thread?: number | null;
+}
+
+const nonNegative = (parameter: string, value: number | null | undefined) => {
+  if (value == null) return 0;
+  if (!Number.isInteger(value) || value < 0 || value > 2_147_483_647) throw badInput(parameter, "must be a non-negative integer");
+  return value;
+};
+
+/** GET /forum/list: `threads_only`, `parent` (immediate replies), `thread`, `category`, `section` are equality filters with exact totals. */
+export function listForumPosts(ctx: RequestContext, args: ForumListArgs, query: Query = {}) {
+  const filters: Record<string, number> = {};
+  const section = nonNegative("section", args.section);
+  const category = nonNegative("category", args.category);
+  const thread = nonNegative("thread", args.thread);
+  if (section) filters.sectionId = section;
+  if (category) filters.categoryId = category;
+  if (thread) filters.threadId = thread;
+  if (args.parent != null) filters.parentId = nonNegative("parent", args.parent);
+  if (args.threadsOnly) filters.starter = 1;
+  return pagedList<ForumPost>(FORUM_LIST, ctx, args, query as Selection, filters);
+}
+
+export interface CategoryListArgs extends ListArgs {
+  section?: number | null;
+  closed?: number | null;
+}
+
+export function listForumCategories(ctx: RequestContext, args: CategoryListArgs, query: AnyQuery = {}) {
+  const filters: Record<string, number> = {};
+  const section = nonNegative("section", args.section);
+  if (section) filters.sectionId = section;
+  if (args.closed != null) {
+    if (args.closed !== 0 && args.closed !== 1) throw badInput("closed", "must be 1 (closed) or 0 (not closed); absent lists all");
+    filters.closed = args.closed;
+  }
+  return pagedList<ForumCategory>(FORUM_CATEGORY_LIST, ctx, args, query as Selection, filters);
+}
+
+export function listForumSections(ctx: RequestContext, args: ListArgs, query: AnyQuery = {}) {
+  return pagedList<ForumSection>(FORUM_SECTION_LIST, ctx, args, query as Selection);
+}
+
+export async function getForumPost(ctx: RequestContext, id: number, query: Query = {}) {
+  const record = await findVisible<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
+  if (!record) throw notFound(`Forum post ${id} not found.`);
+  return record;
+}
+
+export async function getForumCategory(ctx: RequestContext, id: number, query: AnyQuery = {}) {
+  const record = await findVisible<ForumCategory>(ctx, FORUM_CATEGORIES, id, query as Selection);
+  if (!record) throw notFound(`Forum category ${id} not found.`);
+  return record;
+}
+
+export async function getForumSection(ctx: RequestContext, id: number, query: AnyQuery = {}) {
+  const record = await findVisible<ForumSection>(ctx, FORUM_SECTIONS, id, query as Selection);
+  if (!record) throw notFound(`Forum section ${id} not found.`);
+  return record;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Counts: kept by the forum_counts trigger per access level and state; each caller adds up the
+// levels they qualify for (administrators every published post). One statement for all the keys a page asks.
+
+export interface ForumCounts {
+  threads: number;
+  posts: number;
+}
+
+/** What the caller may count in forum_counts `fc` of category `c`: published, at a level they qualify for. */
+function countedSql(ctx: RequestContext): Prisma.Sql {
+  const shown = shownLevels(FORUM_POSTS, ctx.viewer)!;
+  const user = ctx.viewer.user;
+  if (user?.isAdmin) return Prisma.sql`fc.state = 1`;
+  const inList = (values: number[]) => (values.length ? Prisma.sql`fc.access IN (${Prisma.join(values)})` : Prisma.sql`FALSE`);
+  const belongs = user && shown.toMembers.length ? belongsToRecordScopeSql(Prisma.sql`c.scope`, Prisma.sql`c.scope_id`, user.id) : null;
+  return belongs
+    ? Prisma.sql`fc.state = 1 AND (${inList(shown.open)} OR (${inList(shown.toMembers)} AND ${belongs}))`
+    : Prisma.sql`fc.state = 1 AND ${inList(shown.open)}`;
+}
+
+const countsLoader = defineLoader(
+  (ctx) =>
+    new DataLoader<string, ForumCounts>(async (keys) => {
+      const pairs = keys.map((key) => key.split(":").map(Number) as [number, number]);
+      const rows = await sqlClientOf(ctx.db).query<{ category_id: number; thread_id: number; threads: number; posts: number }>(
+        Prisma.sql`SELECT fc.category_id, fc.thread_id, COALESCE(sum(fc.threads), 0)::int AS threads, COALESCE(sum(fc.posts), 0)::int AS posts
+                   FROM forum_counts fc JOIN forum_categories c ON c.id = fc.category_id
+                   WHERE (fc.category_id, fc.thread_id) IN (${Prisma.join(pairs.map(([category, thread]) => Prisma.sql`(${category}, ${thread})`))}) AND ${countedSql(ctx)}
+                   GROUP BY fc.category_id, fc.thread_id`,
+      );
+      const found = new Map(rows.map((row) => [`${row.category_id}:${row.thread_id}`, { threads: row.threads, posts: row.posts }]));
+      return keys.map((key) => found.get(key) ?? { threads: 0, posts: 0 });
+    }),
+);
+
+/** A category's counts (`thread` 0) or a thread's, as the caller may see them. */
+export const forumCounts = (ctx: RequestContext, categoryId: number, threadId = 0) => countsLoader(ctx).load(`${categoryId}:${threadId}`);
+
+const lastPostLoader = defineLoader(
+  (ctx) =>
+    new DataLoader<string, number | null>(async (keys) => {
+      const pairs = keys.map((key) => key.split(":") as [string, string]);
+      const visible = visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t");
+      // One index probe per key (the category's or thread's newest visible post), in one statement.
+      const rows = await sqlClientOf(ctx.db).query<{ key: string; id: number | null }>(
+        Prisma.sql`SELECT k.key, CASE WHEN k.kind = 'thread'
+                     THEN (SELECT t.id FROM forum_posts t WHERE t.thread_id = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1)
+                     ELSE (SELECT t.id FROM forum_posts t WHERE t.category_id = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1) END AS id
+                   FROM (VALUES ${Prisma.join(pairs.map(([kind, ref]) => Prisma.sql`(${`${kind}:${ref}`}, ${kind}, ${Number(ref)}::int)`))}) AS k(key, kind, ref)`,
+      );
+      const found = new Map(rows.map((row) => [row.key, row.id]));
+      return keys.map((key) => found.get(key) ?? null);
+    }),
+);
+
+/** The id of the last post of a category or thread the caller may see (null: none). */
+export const lastVisiblePost = (ctx: RequestContext, kind: "category" | "thread", id: number) => lastPostLoader(ctx).load(`${kind}:${id}`);
+
+/** Anonymous posts name their author to the author and administrators only. */
+export const authorShown = (ctx: RequestContext, post: Pick<ForumPost, "anonymous" | "createdById">) =>
+  !post.anonymous || ctx.viewer.user?.isAdmin === true || ctx.viewer.user?.id === post.createdById;
+
+// ---------------------------------------------------------------------------------------------------
+// Reading a thread: GET /forum/{thread}
+
+export interface ThreadReadArgs {
+  limit?: number | null;
+  start?: number | null;
+  section?: string | null;
+  category?: string | null;
+  state?: number | null;
+  scope?: string | null;
+  scopeId?: number | null;
+  scopeSubId?: number | null;
+  objectId?: number | null;
+  startId?: number | null;
+  startAt?: Date | null;
+  sort?: string | null;
+}
+
+export interface ForumThreadPage {
+  thread: ForumPost;
+  posts: ForumPost[];
+  total: number;
+}
+
+/**
+ * The thread (its starter) and its page of replies the caller may see, with their exact total. `section`
+ * and `category` (aliases) and a scope other than the site's must match the thread (404 otherwise);
+ * `state` picks published (1) or unpublished (0) replies; `start_id` and `start_at` bound the page from
+ * where the sort starts (newest: at or before; oldest: at or after).
+ */
+export async function readForumThread(ctx: RequestContext, id: number, args: ThreadReadArgs, query: Query = {}): Promise<ForumThreadPage> {
+  const sort = args.sort ?? "newest";
+  if (sort !== "newest" && sort !== "oldest") throw badInput("sort", 'must be "newest" or "oldest"');
+  const state = args.state ?? 1;
+  if (state !== 0 && state !== 1) throw badInput("state", "must be 0 (unpublished) or 1 (published)");
+  const startId = nonNegative("start_id", args.startId);
+  nonNegative("scope_sub_id", args.scopeSubId);
+  nonNegative("object_id", args.objectId);
+  const { take, skip } = pageWindow({ limit: args.limit, start: args.start }, FORUM_LIST.defaults.limit);
+  const missing = () => notFound(`Forum thread ${id} not found.`);
+  const thread = await findVisible<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
+  if (!thread || !thread.starter) throw missing();
+  const scope = args.scope ?? DEFAULT_SCOPE.scope;
+  const scopeId = args.scopeId ?? DEFAULT_SCOPE.scopeId;
+  scopeKind(scope);
+  if ((scope !== DEFAULT_SCOPE.scope || scopeId !== DEFAULT_SCOPE.scopeId) && (thread.scope !== scope || thread.scopeId !== scopeId)) throw missing();
+  if (args.category || args.section) {
+    const [found] = await sqlClientOf(ctx.db).query<{ category: string; section: string }>(
+      Prisma.sql`SELECT c.alias AS category, s.alias AS section FROM forum_categories c JOIN forum_sections s ON s.id = c.section_id WHERE c.id = ${thread.categoryId}`,
+    );
+    if (args.category && found?.category !== args.category) throw missing();
+    if (args.section && found?.section !== args.section) throw missing();
+  }
+  const newest = sort === "newest";
+  const direction = Prisma.raw(newest ? "DESC" : "ASC");
+  const bounds = [
+    Prisma.sql`t.thread_id = ${id}`,
+    Prisma.sql`t.starter = 0`,
+    Prisma.sql`t.own_state = ${state}`,
+    visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t"),
+    ...(startId ? [newest ? Prisma.sql`t.id <= ${startId}` : Prisma.sql`t.id >= ${startId}`] : []),
+    ...(args.startAt ? [newest ? Prisma.sql`t.created <= ${args.startAt}` : Prisma.sql`t.created >= ${args.startAt}`] : []),
+  ];
+  const where = Prisma.join(bounds, " AND ");
+  const ranged = startId || args.startAt || state !== 1;
+  // Without a range the total is the thread's kept count (what the caller may see); a range counts its rows by the thread's index.
+  const statement = rowsStatement<ForumPost>(ctx.db, FORUM_POSTS, query as Selection, {
+    where,
+    orderBy: Prisma.sql`t.created ${direction}, t.id ${direction}`,
+    limit: take,
+    offset: skip,
+    viewer: ctx.viewer,
+  });
+  const sql = sqlClientOf(ctx.db);
+  const [rows, total] = await Promise.all([
+    sql.query<Record<string, unknown>>(statement.sql).then((found) => statement.finish(found)),
+    ranged
+      ? sql.query<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM forum_posts t WHERE ${where}`).then(([row]) => row!.total)
+      : forumCounts(ctx, thread.categoryId, id).then((counts) => Math.max(0, counts.posts - (thread.state ? 1 : 0))),
+  ]);
+  return { thread, posts: rows, total };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Writes
+
+interface LockedCategory {
+  id: number;
+  scope: string;
+  scope_id: number;
+  closed: number;
+  section_id: number;
+}
+
+/**
+ * A scope's default category, made with its "general" section on the scope's first post with category_id 0
+ * (the site's is seeded by the migration), inside the post's transaction: a post the scope refuses takes
+ * them back with it.
+ */
+async function defaultCategory(tx: RequestContext, scope: { scope: string; scopeId: number }): Promise<LockedCategory | undefined> {
+  const sql = sqlOf(tx);
+  await sql.query(
+    Prisma.sql`INSERT INTO forum_sections (alias, title, scope, scope_id) VALUES ('general', 'General', ${scope.scope}, ${scope.scopeId}) ON CONFLICT (scope, scope_id, alias) DO NOTHING`,
+  );
+  await sql.query(
+    Prisma.sql`INSERT INTO forum_categories (section_id, alias, title, scope, scope_id, is_default)
+               SELECT s.id, 'general', 'General', s.scope, s.scope_id, 1 FROM forum_sections s WHERE s.scope = ${scope.scope} AND s.scope_id = ${scope.scopeId} AND s.alias = 'general'
+               AND NOT EXISTS (SELECT 1 FROM forum_categories c WHERE c.scope = s.scope AND c.scope_id = s.scope_id AND c.is_default = 1)
+               ON CONFLICT (scope, scope_id, alias) DO NOTHING`,
+  );
+  const [category] = await sql.query<LockedCategory>(
+    Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
+  );
+  return category;
+}
+
+const CLOSED_CATEGORY = "This category is closed to new posts.";
+const CLOSED_THREAD = "This thread is closed to new posts.";
+
+/**
+ * Creates a thread (thread 0) or a reply. A reply must belong to the thread it names (400 naming `thread`
+ * or `parent`) and takes its category and scope from the thread; a thread takes its scope from its category
+ * (category 0: the default category of the requested scope). A closed thread or category is 409, nothing stored.
+ */
+export async function createForumPost(ctx: RequestContext, input: CreateForumPost, query: Query = {}) {
+  const user = requireUser(ctx);
+  const data = parseInput(FORUM_FIELDS.create, input);
+  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
+  const threadId = Number(data.thread ?? "0");
+  const parentId = data.parent ?? 0;
+  const id = await inWriteTransaction(ctx, async (tx) => {
+    const sql = sqlOf(tx);
+    let category: LockedCategory | undefined;
+    let thread: ForumPost | null = null;
+    let parent = parentId;
+    let startingThread = threadId;
+    if (!startingThread && parent) {
+      const [row] = await sql.query<{ thread_id: number }>(Prisma.sql`SELECT thread_id FROM forum_posts WHERE id = ${parent}`);
+      if (!row) throw badInput("parent", `Post ${parent} does not exist.`);
+      startingThread = row.thread_id;
+    }
+    if (startingThread) {
+      // The thread, visible to the caller, held against closing while the reply goes in.
+      const [locked] = await sql.query<{ id: number; category_id: number; closed: number; starter: number }>(
+        Prisma.sql`SELECT id, category_id, closed, starter FROM forum_posts WHERE id = ${startingThread} FOR SHARE`,
+      );
+      thread = locked?.starter ? await findVisible<ForumPost>(tx, FORUM_POSTS, startingThread) : null;
+      if (!thread) throw badInput("thread", `Thread ${startingThread} does not exist.`);
+      if (parent) {
+        const [row] = await sql.query<{ thread_id: number }>(Prisma.sql`SELECT thread_id FROM forum_posts WHERE id = ${parent}`);
+        if (!row || row.thread_id !== thread.id) throw badInput("parent", `Post ${parent} is not in thread ${thread.id}.`);
+      } else parent = thread.id;
+      [category] = await sql.query<LockedCategory>(Prisma.sql`SELECT id, scope, scope_id, closed, section_id FROM forum_categories WHERE id = ${thread.categoryId} FOR SHARE`);
+      if (thread.closed) throw conflict("thread", CLOSED_THREAD);
+    } else {
+      const requested = data.categoryId ?? 0;
+      const scope = { scope: data.scope ?? DEFAULT_SCOPE.scope, scopeId: data.scopeId ?? DEFAULT_SCOPE.scopeId };
+      [category] = await sql.query<LockedCategory>(
+        requested
+          ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR SHARE`
+          : Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
+      );
+      if (!category && !requested) category = await defaultCategory(tx, scope);
+      if (!category) throw badInput("category_id", `Category ${requested} does not exist.`);
+    }
+    if (category!.closed) throw conflict("category_id", CLOSED_CATEGORY);
+    const starter = thread ? 0 : 1;
+    const values = columnValues(FORUM_FIELDS, { ...data, parent: thread ? parent : 0 }, "create");
+    const created = await createRecord<ForumPost>(tx, FORUM_WRITES, {
+      event: FORUM_EVENTS.postCreated,
+      scope: { scope: category!.scope, scopeId: category!.scope_id },
+      inserted: Prisma.sql`created AS (${insertStatement(tx, FORUM_POSTS, {
+        ...values,
+        scope: category!.scope,
+        scopeId: category!.scope_id,
+        categoryId: category!.id,
+        sectionId: category!.section_id,
+        threadId: thread?.id ?? 0,
+        starter,
+        sticky: starter ? values.sticky : 0,
+        closed: starter ? values.closed : 0,
+        createdById,
+      })})`,
+    });
+    return created!.id;
+  });
+  return createdRecord<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
+}
+
+const MODERATION = ["sticky", "closed", "state"] as const;
+
+/** Whether the caller manages the scope (group managers) or administers the site. */
+async function moderates(ctx: RequestContext, scope: string, scopeId: number): Promise<boolean> {
+  const user = ctx.viewer.user;
+  if (!user) return false;
+  if (user.isAdmin) return true;
+  const manages = recordScopeSql(Prisma.sql`${scope}`, Prisma.sql`${scopeId}::int`, "managers", user.id, scope);
+  if (!manages) return false;
+  const [row] = await sqlOf(ctx).query<{ yes: boolean }>(Prisma.sql`SELECT (${manages}) AS yes`);
+  return row?.yes === true;
+}
+
+/**
+ * Authors edit their posts; moderation (sticky, closed, state) is for group managers and administrators
+ * (authors may still unpublish and republish their own posts through `state`). sticky/closed apply to starters only.
+ */
+export async function updateForumPost(ctx: RequestContext, id: number, input: UpdateForumPost, query: Query = {}) {
+  requireUser(ctx);
+  const data = parseInput(FORUM_FIELDS.update, input);
+  await changeRecord<ForumPost>(ctx, FORUM_WRITES, id, {
+    event: FORUM_EVENTS.postUpdated,
+    async change(tx, record) {
+      if (changesNothing(data)) return { row: record, changed: [] };
+      const moderating = MODERATION.filter((field) => field !== "state" && data[field] != null && data[field] !== record[field]);
+      if (data.state != null && data.state !== record.ownState && record.createdById !== tx.viewer.user!.id && !(await moderates(tx, record.scope, record.scopeId)))
+        throw forbidden("Only the author, a group manager or an administrator publishes or unpublishes a post.");
+      if (moderating.length && !(await moderates(tx, record.scope, record.scopeId))) throw forbidden("Only a group manager or an administrator closes or pins a thread.");
+      if (!record.starter && (data.sticky === 1 || data.closed === 1)) throw badInput(data.sticky === 1 ? "sticky" : "closed", "applies only to thread starter posts");
+      const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
+      const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, FORUM_POSTS, id, columnValues(FORUM_FIELDS, { ...data, createdBy }, "update")));
+      return { row: decodeScalars<ForumPost>(modelInfo(ctx.db, "ForumPost"), row!) };
+    },
+  });
+  return changedRecord<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
+}
+
+/** Moderation shortcuts (GraphQL): close, pin, publish state. */
+export const closeForumThread = (ctx: RequestContext, id: number, closed: boolean, query: Query = {}) => updateForumPost(ctx, id, { closed: closed ? 1 : 0 }, query);
+export const pinForumThread = (ctx: RequestContext, id: number, sticky: boolean, query: Query = {}) => updateForumPost(ctx, id, { sticky: sticky ? 1 : 0 }, query);
+export const publishForumPost = (ctx: RequestContext, id: number, published: boolean, query: Query = {}) => updateForumPost(ctx, id, { state: published ? 1 : 0 }, query);
+
+/** Deletes a post (a starter takes its replies): its author, a group manager or an administrator. */
+export async function deleteForumPost(ctx: RequestContext, id: number): Promise<number> {
+  return deleteRecord(ctx, FORUM_WRITES, id, FORUM_EVENTS.postDeleted);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sections and categories: administrators and, in a group, its managers (the scope kind's managers).
+
+const alias = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "may hold only letters, digits and hyphens (at most 100)");
+
+export const FORUM_SECTION_FIELDS = fieldTable({
+  scope: { type: "String", rule: scopeKindField, description: 'Default "site".', default: DEFAULT_SCOPE.scope, only: "create", rest: false },
+  scopeId: { type: "Int", rule: z.number().int().min(0), description: "Default 0.", default: DEFAULT_SCOPE.scopeId, only: "create", rest: false },
+  alias: { type: "String", rule: alias, required: "create", rest: false },
+  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
+  ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
+});
+
+export const FORUM_CATEGORY_FIELDS = fieldTable({
+  sectionId: { type: "Int", rule: z.number().int().min(1), required: "create", rest: false },
+  alias: { type: "String", rule: alias, required: "create", rest: false },
+  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
+  description: { type: "String", rule: z.string().max(10_000), default: "", rest: false },
+  closed: { type: "Int", rule: flag("1 closed to new posts"), default: 0, rest: false },
+  isDefault: { type: "Int", rule: flag("1 the scope's default category"), default: 0, rest: false },
+  ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
+});
+
+const MANAGERS_ONLY = { rule: "managers", refused: "Only a group manager or an administrator manages the forum's sections and categories." } as const;
+const aliasTaken = (error: unknown): never => {
+  if (error instanceof Prisma.PrismaClientKnownRequestError || String((error as Error)?.message ?? "").includes("unique")) throw conflict("alias", "This alias is taken in this scope.");
+  throw error;
+};
+
+async function assertManagesScope(ctx: RequestContext, scope: string, scopeId: number) {
+  if (ctx.viewer.user?.isAdmin) return;
+  if (scope === "site") requireAdministrator(ctx, MANAGERS_ONLY.refused);
+  await assertCanWriteInScope(ctx, scope, scopeId, MANAGERS_ONLY);
+}
+
+export async function createForumSection(ctx: RequestContext, input: RawInput<typeof FORUM_SECTION_FIELDS.create>, query: AnyQuery = {}) {
+  requireUser(ctx);
+  const data = parseInput(FORUM_SECTION_FIELDS.create, input);
+  const values = columnValues(FORUM_SECTION_FIELDS, data, "create");
+  await assertManagesScope(ctx, values.scope as string, values.scopeId as number);
+  const created = await createRecord<ForumSection>(ctx, FORUM_SECTION_WRITES, {
+    event: FORUM_SECTION_EVENTS.sectionCreated,
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, FORUM_SECTIONS, values)})`,
+  }).catch(aliasTaken);
+  return createdRecord<ForumSection>(ctx, FORUM_SECTIONS, created!.id, query as Selection);
+}
+
+export async function createForumCategory(ctx: RequestContext, input: RawInput<typeof FORUM_CATEGORY_FIELDS.create>, query: AnyQuery = {}) {
+  requireUser(ctx);
+  const data = parseInput(FORUM_CATEGORY_FIELDS.create, input);
+  const [section] = await sqlClientOf(ctx.db).query<{ scope: string; scope_id: number }>(Prisma.sql`SELECT scope, scope_id FROM forum_sections WHERE id = ${data.sectionId}`);
+  if (!section) throw badInput("sectionId", `Section ${data.sectionId} does not exist.`);
+  await assertManagesScope(ctx, section.scope, section.scope_id);
+  const created = await createRecord<ForumCategory>(ctx, FORUM_CATEGORY_WRITES, {
+    event: FORUM_CATEGORY_EVENTS.categoryCreated,
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, FORUM_CATEGORIES, { ...columnValues(FORUM_CATEGORY_FIELDS, data, "create"), scope: section.scope, scopeId: section.scope_id })})`,
+  }).catch(aliasTaken);
+  return createdRecord<ForumCategory>(ctx, FORUM_CATEGORIES, created!.id, query as Selection);
+}
+
+function manageAuthorize(ctx: RequestContext) {
+  return (locked: { __manages: boolean; __visible: boolean; scope: string }) => {
+    if (ctx.viewer.user?.isAdmin) return;
+    if (locked.scope === "site" || !locked.__manages) throw locked.__visible ? forbidden(MANAGERS_ONLY.refused) : notFound("Not found.");
+  };
+}
+
+export async function updateForumCategory(ctx: RequestContext, id: number, input: RawInput<typeof FORUM_CATEGORY_FIELDS.update>, query: AnyQuery = {}) {
+  requireUser(ctx);
+  const data = parseInput(FORUM_CATEGORY_FIELDS.update, input);
+  await changeRecord<ForumCategory>(ctx, FORUM_CATEGORY_WRITES, id, {
+    event: FORUM_CATEGORY_EVENTS.categoryUpdated,
+    authorize: manageAuthorize(ctx) as never,
+    async change(tx, record) {
+      if (changesNothing(data)) return { row: record, changed: [] };
+      return { update: updateStatement(tx, FORUM_CATEGORIES, id, columnValues(FORUM_CATEGORY_FIELDS, data, "update")) };
+    },
+  }).catch(aliasTaken);
+  return changedRecord<ForumCategory>(ctx, FORUM_CATEGORIES, id, query as Selection);
+}
+
+export async function updateForumSection(ctx: RequestContext, id: number, input: RawInput<typeof FORUM_SECTION_FIELDS.update>, query: AnyQuery = {}) {
+  requireUser(ctx);
+  const data = parseInput(FORUM_SECTION_FIELDS.update, input);
+  await changeRecord<ForumSection>(ctx, FORUM_SECTION_WRITES, id, {
+    event: FORUM_SECTION_EVENTS.sectionUpdated,
+    authorize: manageAuthorize(ctx) as never,
+    async change(tx, record) {
+      if (changesNothing(data)) return { row: record, changed: [] };
+      return { update: updateStatement(tx, FORUM_SECTIONS, id, columnValues(FORUM_SECTION_FIELDS, data, "update")) };
+    },
+  }).catch(aliasTaken);
+  return changedRecord<ForumSection>(ctx, FORUM_SECTIONS, id, query as Selection);
+}
+
+export const deleteForumCategory = (ctx: RequestContext, id: number) =>
+  deleteRecord(ctx, FORUM_CATEGORY_WRITES, id, FORUM_CATEGORY_EVENTS.categoryDeleted, { authorize: manageAuthorize(ctx) as never });
+export const deleteForumSection = (ctx: RequestContext, id: number) =>
+  deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_SECTION_EVENTS.sectionDeleted, { authorize: manageAuthorize(ctx) as never });
+
+// ---------------------------------------------------------------------------------------------------
+// User–category links (2.0): a user links only themselves; administrators link anyone.
+
+export interface UserCategoriesInput {
+  userId?: number | null;
+  originalUserId?: number | null;
+  categoryId?: number | null;
+  categoriesIds?: unknown[] | null;
+}
+
+function linkTarget(ctx: RequestContext, input: UserCategoriesInput) {
+  const user = requireUser(ctx);
+  const userId = input.userId ?? input.originalUserId ?? 0;
+  if (!Number.isInteger(userId) || userId < 0) throw badInput("user_id", "must be a user id (0: yourself)");
+  const target = userId || user.id;
+  if (target !== user.id && !user.isAdmin) throw forbidden("A user links only themselves to categories.");
+  const listed = (input.categoriesIds ?? []).map((raw) => (typeof raw === "number" ? raw : typeof raw === "string" && /^\s*\d{1,10}\s*$/.test(raw) ? Number(raw) : NaN));
+  if (listed.some((id) => !Number.isInteger(id) || id < 0 || id > 2_147_483_647)) throw badInput("categoriesIds", "must be category ids");
+  const given = [...(input.categoryId != null ? [input.categoryId] : []), ...listed];
+  if (given.some((id) => !Number.isInteger(id) || id < 0 || id > 2_147_483_647)) throw badInput("category_id", "must be a category id (0: the site's default category)");
+  if (!given.length) throw badInput("category_id", "name at least one category");
+  return { target, given };
+}
+
+/** Links the user to the categories they may see; answers the linked category ids. */
+/** The categories named, 0 standing for the site's default category. */
+async function categoryIds(ctx: RequestContext, given: number[]): Promise<number[]> {
+  if (!given.includes(0)) return [...new Set(given)];
+  const [found] = await sqlClientOf(ctx.db).query<{ id: number }>(
+    Prisma.sql`SELECT id FROM forum_categories WHERE scope = ${DEFAULT_SCOPE.scope} AND scope_id = ${DEFAULT_SCOPE.scopeId} AND is_default = 1 ORDER BY id LIMIT 1`,
+  );
+  return [...new Set(given.map((id) => (id === 0 ? (found?.id ?? 0) : id)))];
+}
+
+export async function createForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
+  const { target, given } = linkTarget(ctx, input);
+  const ids = await categoryIds(ctx, given);
+  const visible = await sqlClientOf(ctx.db).query<{ id: number }>(
+    Prisma.sql`SELECT c.id FROM forum_categories c WHERE c.id IN (${Prisma.join(ids)}) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")}`,
+  );
+  const missing = ids.filter((id) => !visible.some((row) => row.id === id));
+  if (missing.length) throw badInput("category_id", `Category ${missing[0]} does not exist.`);
+  const [exists] = await sqlClientOf(ctx.db).query<{ id: number }>(Prisma.sql`SELECT id FROM users WHERE id = ${target}`);
+  if (!exists) throw badInput("user_id", `User ${target} does not exist.`);
+  await sqlClientOf(ctx.db).query(
+    Prisma.sql`INSERT INTO forum_user_categories (user_id, category_id) SELECT ${target}, unnest(${ids}::int[]) ON CONFLICT DO NOTHING`,
+  );
+  return ids;
+}
+
+/** Removes the user's links to the categories; answers the ids unlinked. */
+export async function destroyForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
+  const { target, given } = linkTarget(ctx, input);
+  const ids = await categoryIds(ctx, given);
+  const rows = await sqlClientOf(ctx.db).query<{ category_id: number }>(
+    Prisma.sql`DELETE FROM forum_user_categories WHERE user_id = ${target} AND category_id IN (${Prisma.join(ids)}) RETURNING category_id`,
+  );
+  return rows.map((row) => row.category_id);
+}
+
