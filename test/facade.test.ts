@@ -151,12 +151,13 @@ describe("versions", () => {
       ["/api/wiki/list", { accept: "application/vnd.hubgraph.v1.1+json" }],
       ["/api/v1.1/wiki/list", {}],
       ["/api/v2.0/wiki/7", {}],
+      ["/api/v3.0/wiki/7", {}],
     ] as const) {
       const answer = await call("GET", path, { headers });
       expectError(answer, 404);
-      expect(answer.body.message).toMatch(/\b(1\.1|2\.0)\b/);
-      // A version the API has (1.1, citations) is named; one it has nowhere (2.0) is not (issue 16).
-      expect(answer.headers.get("x-api-version")).toBe(path.includes("2.0") ? null : "1.1");
+      expect(answer.body.message).toMatch(/\b(1\.1|2\.0|3\.0)\b/);
+      // A version the API has (1.1: citations, activity; 2.0: the forum's user-category links) is named; one it has nowhere (3.0) is not (issue 16).
+      expect(answer.headers.get("x-api-version")).toBe(path.includes("3.0") ? null : path.includes("2.0") ? "2.0" : "1.1");
     }
   });
 
