@@ -238,7 +238,10 @@ export function startDispatcher(options: {
       waking = setTimeout(() => {
         waking = undefined;
         lastStarted = Date.now();
-        void run();
+        // Not awaited: while a drain runs (a long one, under a stream of writes) each wake-up would add a
+        // reaction to its promise, and each reaction keeps the waking request's async context (its logger,
+        // its request and response) alive until the drain ends: 40 requests a second, seen in a heap snapshot.
+        void drains.run();
       }, wait);
       waking.unref();
     },
