@@ -137,6 +137,29 @@ describe("the feed subscription (activityFeed)", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     await feed.close();
     expect(feed.events.map((event) => event.description)).toEqual(["feed: to the group", "feed: to the manager"]);
+  });
+
+  it("delivers the entries the activity consumer writes for other areas' records", async () => {
+    const hub = hubOf(server.app.db.prisma);
+    const feed = await subscribeOverSse<{ id: string; action: string; description: string }>(
+      server.url,
+      hub,
+      `subscription { activityFeed { id action description } }`,
+      {},
+      cast.manager.token,
+    );
+    expect(feed.errors).toEqual([]);
+    await testingOf("wiki")!.create(server, cast.member.token, { title: "Feed-heard group page", scope: "group", scope_id: cast.groupId });
+    await testingOf("wiki")!.create(server, cast.alice.token, { title: "Feed-unheard site page" });
+    for (let waited = 0; !feed.events.some((event) => event.description.includes("Feed-heard")) && waited < 10_000; waited += 50) {
+      await drainAll(server.app.db.prisma, ACTIVITY_CONSUMER);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await feed.close();
+    expect(feed.events.filter((event) => event.action === "wiki.pageCreated").map((event) => event.description)).toEqual([
+      expect.stringContaining("Feed-heard group page"),
+    ]);
     const refused = await subscribeOverSse(server.url, hub, `subscription { activityFeed { id } }`, {});
     expect(refused.errors).not.toEqual([]);
     await refused.close();
@@ -320,9 +343,13 @@ describe("entries written by every area (the outbox consumer)", () => {
     expect(await count()).toBe(before);
     const fromActivity = await sql().query(Prisma.sql`SELECT 1 FROM activity WHERE action LIKE 'activity.%'`);
     expect(fromActivity).toEqual([]);
-    // The consumer's entries raise no events: activity makes no activity, and other areas' event counts stay theirs.
-    const raised = await sql().query(Prisma.sql`SELECT 1 FROM outbox o JOIN activity a ON a.id = o.record_id WHERE o.area = 'activity' AND a.source_event IS NOT NULL`);
-    expect(raised).toEqual([]);
+    // Each entry the consumer wrote raised exactly one event of its own (the feed subscription's), in its transaction.
+    const raised = await sql().query<{ events: number; type: string | null }>(
+      Prisma.sql`SELECT count(o.id)::int AS events, min(o.type) AS type FROM activity a LEFT JOIN outbox o ON o.area = 'activity' AND o.record_id = a.id
+                  WHERE a.source_event IS NOT NULL GROUP BY a.id`,
+    );
+    expect(raised.length).toBeGreaterThan(0);
+    expect(new Set(raised.map((row) => `${row.events} ${row.type}`))).toEqual(new Set(["1 activity.activityEntryCreated"]));
   });
 
   it("an anonymous record's entry never names its author to others", async () => {

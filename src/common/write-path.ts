@@ -24,7 +24,7 @@ import {
 } from "./records.js";
 import { recordScopeHeldSql, secludedScopeSql } from "./scope-kinds.js";
 import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
-import { anonymous, sqlOf, type RequestContext } from "./context.js";
+import { sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
 
 /**
@@ -89,7 +89,7 @@ export async function appendWindowEvents(tx: RequestContext & { tx: SqlClient },
   const crossed = (moment: Prisma.Sql, also: Prisma.Sql) =>
     Prisma.sql`(SELECT ${returning(info, records)} FROM ${table(info, "t")}
                  WHERE ${published} AND ${moment} > ${from} AND ${moment} <= ${to}${afterCreated(moment)} AND ${also}) AS record`;
-  const system = Object.assign(Object.create(tx) as RequestContext, { viewer: anonymous });
+  const system: EventWriter = { db: tx.db, actorId: null };
   const [row] = await tx.tx.query<{ appended: number }>(Prisma.sql`
     WITH opened AS (${eventStatement(system, target, `${target.area}.windowOpened` as EventType, crossed(up, Prisma.sql`(${down} IS NULL OR ${down} > ${up})`), [records.window.up])} RETURNING 1),
          closed AS (${eventStatement(system, target, `${target.area}.windowClosed` as EventType, crossed(down, Prisma.sql`${down} > ${up}`), [records.window.down])} RETURNING 1)
@@ -159,7 +159,7 @@ export async function createRecord<R extends Row>(
   // insert; read as the outer side of a LEFT JOIN, so it is asked even when a taken name inserted nothing
   // (a refusal comes before "name taken", which would tell an outsider what the scope holds).
   const statement = Prisma.sql`WITH ${options.inserted},
-    event AS (${eventStatement(ctx, target, options.event, Prisma.sql`created`, changed)})${claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty}${
+    event AS (${eventStatement(writerOf(ctx), target, options.event, Prisma.sql`created`, changed)})${claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty}${
       check ? Prisma.sql`, scope_check AS (${check})` : Prisma.empty
     }
     SELECT ${Prisma.join([Prisma.sql`created.*`, ...(answer?.columns ?? [])])} FROM ${check ? Prisma.sql`scope_check LEFT JOIN created ON TRUE` : Prisma.sql`created`}`;
@@ -288,7 +288,7 @@ export async function deleteScopeRecords(
   const [row] = await sqlOf(tx).query<{ deleted: number }>(
     Prisma.sql`WITH gone AS (DELETE FROM ${table(info, "t")} WHERE ${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}
                  RETURNING ${returning(info, target.records)}),
-               event AS (${eventStatement(tx, target, event, Prisma.sql`gone`, [])})
+               event AS (${eventStatement(writerOf(tx), target, event, Prisma.sql`gone`, [])})
                SELECT count(*)::int AS deleted FROM gone`,
   );
   return row!.deleted;
@@ -315,7 +315,7 @@ async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: nu
 async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, event: EventType, id: number, changed: string[], subjectId?: number) {
   const info = modelInfo(tx.db, target.records.model);
   await tx.tx.query(
-    eventStatement(tx, target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed, undefined, subjectId),
+    eventStatement(writerOf(tx), target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed, undefined, subjectId),
   );
   await claimKey(tx, id);
 }
@@ -352,7 +352,7 @@ function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: Writte
     old AS (SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}),
     updated AS (${change.update}),
     changed AS (SELECT array_remove(ARRAY[${differing}], NULL) AS fields FROM updated, old),
-    event AS (${eventStatement(ctx, target, type, Prisma.sql`updated, changed`, Prisma.sql`changed.fields`, Prisma.sql`cardinality(changed.fields) > 0`)})${
+    event AS (${eventStatement(writerOf(ctx), target, type, Prisma.sql`updated, changed`, Prisma.sql`changed.fields`, Prisma.sql`cardinality(changed.fields) > 0`)})${
       claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty
     }
     SELECT * FROM updated`;
@@ -363,8 +363,22 @@ function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: Writte
  * record's row: the `created` entry of a create, the row itself for an update or delete): the record's
  * scope, its visibility normalised across areas, whether it is published, its anonymity, its names.
  */
-function eventStatement(
-  ctx: RequestContext,
+/** Who appends an event: the database (for the record's model) and the event's actor (null: the system). */
+export interface EventWriter {
+  db: RequestContext["db"];
+  actorId: number | null;
+}
+
+/** A request's writes append events as its signed-in caller. */
+const writerOf = (ctx: RequestContext): EventWriter => ({ db: ctx.db, actorId: ctx.viewer.user?.id ?? null });
+
+/**
+ * The `type` event of each record in `source` (a FROM item holding the record's scalars under their field
+ * names, as `returningScalars` answers them), appended by `writer`. Writes outside a request (an outbox
+ * consumer's records, in the statement that inserts them) call it directly.
+ */
+export function eventStatement(
+  writer: EventWriter,
   target: WrittenRecords,
   type: EventType,
   source: Prisma.Sql,
@@ -374,7 +388,7 @@ function eventStatement(
   subjectId: number | null = null,
 ): Prisma.Sql {
   const { records } = target;
-  const info = modelInfo(ctx.db, records.model);
+  const info = modelInfo(writer.db, records.model);
   // `source` holds the record's scalars under their field names (`returning`).
   const field = (name: string) => {
     if (!info.fields.has(name)) throw new Error(`${info.name} has no field ${name}`);
@@ -404,7 +418,7 @@ function eventStatement(
     "",
   )})`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
-    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${ctx.viewer.user?.id ?? null}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
+    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${writer.actorId}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
@@ -459,7 +473,7 @@ export function nextIdSql(ctx: RequestContext, model: Prisma.ModelName): Prisma.
 export const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 
 /** `INSERT … RETURNING ${returningScalars(…)}`: every scalar of a record under its field name, as `createRecord` reads `created`. */
-export const returningScalars = (ctx: RequestContext, records: RecordsDeclaration) => returning(modelInfo(ctx.db, records.model), records);
+export const returningScalars = (ctx: Pick<RequestContext, "db">, records: RecordsDeclaration) => returning(modelInfo(ctx.db, records.model), records);
 
 /** The scalars a write answers and its event compares: all but the columns kept for search only. */
 const writtenScalars = (info: ModelInfo, records: RecordsDeclaration) => info.scalars.filter((field) => !records.searchOnly?.includes(field.name));

@@ -100,15 +100,21 @@ describe("subscriptions over SSE", () => {
   });
 
   it("refuses a Last-Event-ID that events after it were purged since (OUTBOX_RETENTION_HOURS), instead of resuming over the gap; one whose own event alone went resumes", async () => {
-    const query = `subscription { events(types: ["wiki.pageCreated"]) { id type recordId } }`;
+    // Edits: a page's creation makes an activity entry, whose event comes after it; an edit makes none.
+    const query = `subscription { events(types: ["wiki.pageUpdated"]) { id type recordId } }`;
     const purge = async () => {
       await allEventsReadable(sqlClientOf(server.app.db.prisma));
       await server.app.dispatcher.flush(); // every consumer has taken them: the purge may delete them
       return purgeDeliveredEvents(server.app.db.prisma, 0);
     };
+    const edit = async (title: string) => {
+      const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title, pagetext: "Text.", state: 1 } });
+      await server.app.dispatcher.flush(); // the page's activity entry and its event, before the edit
+      return server.rest("PATCH", `/wiki/${page.body.id}`, { token: cast.alice.token, body: { title: `${title} (edited)` } });
+    };
     const lastIdOf = async (title: string) => {
       const first = await subscribe(query, {}, cast.bob.token);
-      const seen = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title, pagetext: "Text.", state: 1 } });
+      const seen = await edit(title);
       await eventually(() => first.events.some((event) => event.recordId === seen.body.id));
       await first.close();
       return first.events.find((event) => event.recordId === seen.body.id)!.id;
@@ -119,7 +125,7 @@ describe("subscriptions over SSE", () => {
     expect((await purge()).deleted).toBeGreaterThan(0);
     const resumedQuietly = await subscribe(query, {}, cast.bob.token, quiet);
     try {
-      const live = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "After a quiet purge", pagetext: "Text.", state: 1 } });
+      const live = await edit("After a quiet purge");
       await eventually(() => resumedQuietly.events.length >= 1);
       expect(resumedQuietly.errors).toEqual([]);
       expect(resumedQuietly.events.map((event) => event.recordId)).toEqual([live.body.id]);
@@ -129,7 +135,7 @@ describe("subscriptions over SSE", () => {
 
     // Written while the client was away, then purged with its last event: a gap.
     const lastId = await lastIdOf("Seen, then purged");
-    await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Missed, then purged", pagetext: "Text.", state: 1 } });
+    await edit("Missed, then purged");
     await purge();
     const resumed = await subscribe(query, {}, cast.bob.token, lastId);
     try {
