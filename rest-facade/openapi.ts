@@ -202,9 +202,16 @@ function scalarSchema(name: string): JsonSchema {
 // ---------------------------------------------------------------------------------------------
 // Parameters and request bodies
 
-/** A parameter's description, with what a PUT does when it is left out, for `privacy` parameters. */
+/**
+ * A parameter's description, with the other names it is read under (`alsoNamed`) and, for `privacy`
+ * parameters of a PUT, what leaving it out does.
+ */
 const describedForMethod = (operation: RestOperation, param: RestParam) =>
-  operation.method === "PUT" && param.privacy ? `${param.description} Left out of a PUT, it keeps its stored value: a PUT never widens who may see the record.` : param.description;
+  [
+    param.description,
+    ...(param.alsoNamed?.length ? [`Also read as ${param.alsoNamed.map((name) => `\`${name}\``).join(" or ")} when \`${param.name}\` is absent.`] : []),
+    ...(operation.method === "PUT" && param.privacy ? ["Left out of a PUT, it keeps its stored value: a PUT never widens who may see the record."] : []),
+  ].join(" ");
 
 /** Methods whose parameters travel in the query string; the others send them in a body. */
 const QUERY_METHODS = new Set(["GET", "HEAD", "DELETE"]);
@@ -227,7 +234,7 @@ function requestOf(operation: RestOperation): Pick<OperationObject, "parameters"
           name: param.name,
           in: "query",
           required: param.required,
-          description: param.description,
+          description: describedForMethod(operation, param),
           schema: paramSchema(param),
           // params[mode]=wiki: PHP-style option maps.
           ...(param.format === "map" ? { style: "deepObject", explode: true } : {}),

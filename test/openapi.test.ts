@@ -58,6 +58,17 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("names the other names a parameter is read under (alsoNamed), in the query and in a body", () => {
+    const aliased = restOperations.flatMap((row) => row.params.filter((param) => param.alsoNamed?.length).map((param) => ({ row, param })));
+    expect(aliased.length).toBeGreaterThan(0);
+    for (const { row, param } of aliased) {
+      const operation: OperationObject = document.paths[versionedPath(row.versions[0]!, row.path)][row.method.toLowerCase()];
+      const body = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
+      const described = operation.parameters?.find((parameter) => parameter.name === param.name)?.description ?? body?.properties?.[param.name]?.description;
+      for (const name of param.alsoNamed!) expect(described, `${row.method} ${row.path} ${param.name}`).toContain(`\`${name}\``);
+    }
+  });
+
   it("describes the token endpoint, the session and the security schemes (OAuth2 password, client credentials, refresh; bearer; cookie + X-CSRF-Token)", () => {
     expect(document.paths["/developer/oauth/token"].post.responses["200"]).toBeDefined();
     expect(Object.keys(document.paths["/session"]).sort()).toEqual(["delete", "get", "post"]);
