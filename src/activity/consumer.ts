@@ -32,52 +32,76 @@ export const ACTIVITY_CONSUMER = registerOutboxConsumer({
         (row) => row.source,
       ),
     );
-    for (const event of wanted.filter((candidate) => !done.has(candidate.id))) {
+    const fresh = wanted.filter((candidate) => !done.has(candidate.id));
+    if (!fresh.length) return;
+    const candidates = new Map<StoredEvent, Recipient[]>();
+    for (const event of fresh) {
       const source = activitySourceOf(event.type)!;
-      const candidates = await (source.recipients ? source.recipients(event, tx) : scopeAndActor(event));
-      const recipients = await readableRecipients(db, tx, event, candidates);
-      // The entry, its recipients and its own created event (the feed subscription's) in one statement.
-      await tx.query(Prisma.sql`WITH created AS (
-          INSERT INTO activity (scope, scope_id, action, alias, description, anonymous, parent, recipients, created, created_by, modified, source_event)
-          VALUES (${event.scope}, ${event.scope === "site" ? 0 : event.scopeId}, ${event.type}, '', ${source.describe(event)}, ${event.anonymous ? 1 : 0}, 0,
-                  ${recipientsText(recipients)}, ${event.occurredAt}, ${event.actorId}, ${event.occurredAt}, ${event.id}::bigint)
-          ON CONFLICT (source_event) DO NOTHING RETURNING ${returningScalars({ db }, ACTIVITY_RECORDS)}),
-        sent AS (INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
-          SELECT created.id, v.scope, v.scope_id, created.created FROM created,
-            (SELECT * FROM unnest(${recipients.map((r) => r.scope)}::text[], ${recipients.map((r) => r.scopeId)}::int[])) AS v(scope, scope_id))
-        ${eventStatement({ db, actorId: event.actorId }, ACTIVITY_WRITES, ACTIVITY_EVENTS.activityEntryCreated, Prisma.sql`created`, [])}`);
-      wroteEntries.add(db);
+      candidates.set(event, await (source.recipients ? source.recipients(event, tx) : scopeAndActor(event)));
     }
+    const recipients = await readableRecipients(db, tx, candidates);
+    await tx.query(entriesStatement(db, fresh, recipients));
+    wroteEntries.add(db);
   },
 });
 
 /** The databases a batch of this process wrote entries to, until it commits. */
 const wroteEntries = new WeakSet<PrismaClient>();
 
-/** The candidates who may read the event's record now (src/events/subscriptions.ts, `readableBy`). */
-async function readableRecipients(db: PrismaClient, tx: SqlClient, event: StoredEvent, candidates: Recipient[]): Promise<Recipient[]> {
-  const unique = [...new Map(candidates.map((r) => [`${r.scope}:${r.scopeId}`, r])).values()];
-  const memberIds = unique.filter((r) => r.scope === "member").map((r) => r.scopeId);
+/**
+ * ONE statement for a batch's entries: each event's entry (in the batch's order), its recipients, and its own
+ * created event (the feed subscription's; its actor is the source event's, the entry's author).
+ */
+function entriesStatement(db: PrismaClient, events: StoredEvent[], recipients: Map<StoredEvent, Recipient[]>): Prisma.Sql {
+  const column = <T>(value: (event: StoredEvent) => T) => events.map(value);
+  const sent = events.flatMap((event) => recipients.get(event)!.map((recipient) => ({ event: event.id, ...recipient })));
+  return Prisma.sql`WITH created AS (
+      INSERT INTO activity (scope, scope_id, action, alias, description, anonymous, parent, recipients, created, created_by, modified, source_event)
+      SELECT e.scope, e.scope_id, e.action, '', e.description, e.anonymous, 0, e.recipients, e.created, e.created_by, e.created, e.source_event
+        FROM unnest(${column((event) => event.scope)}::text[], ${column((event) => (event.scope === "site" ? 0 : event.scopeId))}::int[], ${column((event) => event.type)}::text[],
+                    ${column((event) => activitySourceOf(event.type)!.describe(event))}::text[], ${column((event) => (event.anonymous ? 1 : 0))}::int[],
+                    ${column((event) => recipientsText(recipients.get(event)!))}::text[], ${column((event) => event.occurredAt.toISOString().slice(0, 23).replace("T", " "))}::timestamp(3)[],
+                    ${column((event) => event.actorId)}::int[], ${column((event) => event.id)}::bigint[])
+             WITH ORDINALITY AS e(scope, scope_id, action, description, anonymous, recipients, created, created_by, source_event, position)
+       ORDER BY e.position
+      ON CONFLICT (source_event) DO NOTHING RETURNING ${returningScalars({ db }, ACTIVITY_RECORDS)}),
+    sent AS (INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
+      SELECT created.id, r.scope, r.scope_id, created.created
+        FROM unnest(${sent.map((row) => row.event)}::bigint[], ${sent.map((row) => row.scope)}::text[], ${sent.map((row) => row.scopeId)}::int[]) AS r(source_event, scope, scope_id)
+        JOIN created ON created."sourceEvent" = r.source_event)
+    ${eventStatement({ db, actorId: { field: "createdById" } }, ACTIVITY_WRITES, ACTIVITY_EVENTS.activityEntryCreated, Prisma.sql`created`, [])}`;
+}
+
+/**
+ * Per event, the candidates who may read its record now (src/events/subscriptions.ts, `readableBy`): asked
+ * for the whole batch at once, every candidate member with every event.
+ */
+async function readableRecipients(db: PrismaClient, tx: SqlClient, candidates: Map<StoredEvent, Recipient[]>): Promise<Map<StoredEvent, Recipient[]>> {
+  const unique = new Map([...candidates].map(([event, list]) => [event, [...new Map(list.map((r) => [`${r.scope}:${r.scopeId}`, r])).values()]]));
+  const memberIds = [...new Set([...unique.values()].flat().filter((r) => r.scope === "member").map((r) => r.scopeId))];
   const users = memberIds.length
     ? await tx.query<{ id: number; username: string; isAdmin: boolean }>(Prisma.sql`SELECT id, username, is_admin AS "isAdmin" FROM users WHERE id = ANY(${memberIds}::int[])`)
     : [];
   const viewers: Viewer[] = [anonymous, ...users.map((user): Viewer => ({ user, via: "token" }))];
-  const readable = await readableBy(db, viewers, [event], tx);
-  const reads = (viewer: Viewer) => readable.get(viewerKey(viewer))?.has(event.id) ?? false;
+  const readable = await readableBy(db, viewers, [...unique.keys()], tx);
+  const reads = (viewer: Viewer, event: StoredEvent) => readable.get(viewerKey(viewer))?.has(event.id) ?? false;
   const byId = new Map(users.map((user) => [user.id, { user, via: "token" } as Viewer]));
-  const kept: Recipient[] = [];
-  for (const recipient of unique) {
-    if (recipient.scope === "site") {
-      if (reads(anonymous)) kept.push(recipient);
-    } else if (recipient.scope === "member") {
-      const viewer = byId.get(recipient.scopeId);
-      if (viewer && reads(viewer)) kept.push(recipient);
-    } else if (recipient.scope === "group") {
-      // A group's members read its published records and the group itself (its private ones too, by the
-      // scope kind's rule); a record of another scope is theirs only if anonymous callers may read it.
-      const own = event.scope === "group" && event.scopeId === recipient.scopeId && event.published;
-      if (own || reads(anonymous)) kept.push(recipient);
-    }
+  const kept = new Map<StoredEvent, Recipient[]>();
+  for (const [event, list] of unique) {
+    kept.set(
+      event,
+      list.filter((recipient) => {
+        if (recipient.scope === "site") return reads(anonymous, event);
+        if (recipient.scope === "member") {
+          const viewer = byId.get(recipient.scopeId);
+          return viewer !== undefined && reads(viewer, event);
+        }
+        // A group's members read its published records and the group itself (its private ones too, by the
+        // scope kind's rule); a record of another scope is theirs only if anonymous callers may read it.
+        if (recipient.scope === "group") return (event.scope === "group" && event.scopeId === recipient.scopeId && event.published) || reads(anonymous, event);
+        return false;
+      }),
+    );
   }
   return kept;
 }

@@ -363,10 +363,14 @@ function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: Writte
  * record's row: the `created` entry of a create, the row itself for an update or delete): the record's
  * scope, its visibility normalised across areas, whether it is published, its anonymity, its names.
  */
-/** Who appends an event: the database (for the record's model) and the event's actor (null: the system). */
+/**
+ * Who appends an event: the database (for the record's model) and the event's actor (null: the system; a
+ * field: the record's own, for records written on behalf of several actors in one statement — the
+ * activity consumer's entries, whose author is the source event's actor).
+ */
 export interface EventWriter {
   db: RequestContext["db"];
-  actorId: number | null;
+  actorId: number | null | { field: string };
 }
 
 /** A request's writes append events as its signed-in caller. */
@@ -394,6 +398,7 @@ export function eventStatement(
     if (!info.fields.has(name)) throw new Error(`${info.name} has no field ${name}`);
     return Prisma.raw(`"${name}"`);
   };
+  const actor = writer.actorId !== null && typeof writer.actorId === "object" ? field(writer.actorId.field) : Prisma.sql`${writer.actorId}`;
   const levels = records.access;
   // A record in a scope secluded from outsiders (a hidden group's) is private, whatever its level says: its
   // event must not tell anyone but the scope's members (the reads' rule, visibleSql).
@@ -418,7 +423,7 @@ export function eventStatement(
     "",
   )})`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
-    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${writer.actorId}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
+    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
