@@ -458,9 +458,11 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
       startingThread = row.thread_id;
     }
     if (startingThread) {
-      // The thread, visible to the caller, held against closing while the reply goes in.
+      // The thread, visible to the caller, held against closing while the reply goes in. FOR NO KEY UPDATE,
+      // not FOR SHARE: the reply's trigger updates the thread's row (last_activity), and two replies that
+      // each held it shared would each wait for the other's share to update it (a deadlock: all but one 503).
       const [locked] = await sql.query<{ id: number; category_id: number; closed: number; starter: number }>(
-        Prisma.sql`SELECT id, category_id, closed, starter FROM forum_posts WHERE id = ${startingThread} FOR SHARE`,
+        Prisma.sql`SELECT id, category_id, closed, starter FROM forum_posts WHERE id = ${startingThread} FOR NO KEY UPDATE`,
       );
       thread = locked?.starter ? await findVisible<ForumPost>(tx, FORUM_POSTS, startingThread) : null;
       if (!thread) throw badInput("thread", `Thread ${startingThread} does not exist.`);
