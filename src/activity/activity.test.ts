@@ -395,3 +395,86 @@ describe("entries written by every area (the outbox consumer)", () => {
     expect(JSON.stringify(read.body)).not.toContain(cast.alice.username);
   });
 });
+
+describe("who may change what in an entry (a review's findings)", () => {
+  const put = (user: TestUser, id: number, body: Record<string, unknown>) => server.rest("PUT", `/activity/${id}`, { token: user.token, body });
+  const stored = async (id: number) =>
+    (await sql().query<{ anonymous: number; recipients: string; description: string }>(Prisma.sql`SELECT anonymous, recipients, description FROM activity WHERE id = ${id}`))[0]!;
+
+  it("only its author and administrators change anonymous: a group manager cannot reveal who wrote an anonymous entry", async () => {
+    const made = await post(cast.member, { scope: "group", scope_id: cast.groupId, recipients: "1", anonymous: 1, description: "anonymous in the group" });
+    expect(made.status).toBe(201);
+    const revealed = await put(cast.manager, made.body.id, { anonymous: 0 });
+    expect(revealed.status).toBe(403);
+    expect(JSON.stringify(revealed.body)).toContain("anonymous");
+    expect((await stored(made.body.id)).anonymous).toBe(1);
+    // The manager still moderates what the entry says.
+    expect((await put(cast.manager, made.body.id, { description: "moderated" })).status).toBe(200);
+    expect((await put(cast.member, made.body.id, { anonymous: 0 })).status).toBe(200);
+  });
+
+  it("only its author and administrators re-address it: a manager cannot widen a member's note to self to the group", async () => {
+    const note = await post(cast.member, { scope: "group", scope_id: cast.groupId, recipients: "0", description: "my private note" });
+    expect(note.status).toBe(201);
+    const widened = await put(cast.manager, note.body.id, { recipients: 1 });
+    expect(widened.status).toBe(403);
+    expect(JSON.stringify(widened.body)).toContain("recipients");
+    const readdressed = await gql(`mutation($id: ID!, $to: String) { updateActivityEntry(id: $id, input: { recipients: $to }) { id } }`, { id: note.body.id, to: `group:${cast.groupId}` }, cast.manager.token);
+    expect(readdressed.errors?.[0]?.extensions.code).toBe("FORBIDDEN");
+    expect((await stored(note.body.id)).recipients).toBe("");
+    expect((await server.rest("GET", `/activity/${note.body.id}`, { token: cast.manager.token })).status).toBe(404);
+  });
+
+  it("an entry the site wrote for a record keeps the recipients who may read the record: its author cannot re-address it", async () => {
+    await testingOf("wiki")!.create(server, cast.member.token, { title: "Re-addressed secret page", access: 4, scope: "group", scope_id: cast.groupId });
+    let entry: { id: number } | undefined;
+    for (let tries = 0; !entry && tries < 100; tries++) {
+      await drainAll(server.app.db.prisma, ACTIVITY_CONSUMER);
+      [entry] = await sql().query<{ id: number }>(Prisma.sql`SELECT id FROM activity WHERE description LIKE '%Re-addressed secret page%'`);
+      if (!entry) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const widened = await gql(`mutation($id: ID!, $to: String) { updateActivityEntry(id: $id, input: { recipients: $to }) { id } }`, { id: entry!.id, to: "site:0" }, cast.member.token);
+    expect(widened.errors?.[0]?.extensions.code).toBe("FORBIDDEN");
+    expect(widened.errors?.[0]?.message).toContain("recipients");
+    expect((await put(cast.member, entry!.id, { recipients: 1 })).status).toBe(403);
+    expect((await server.rest("GET", `/activity/${entry!.id}`)).status).toBe(404);
+    expect((await put(cast.admin, entry!.id, { description: "kept to the group" })).status).toBe(200);
+  });
+
+  it("a parent the caller may not read is 400 like one that does not exist (no existence oracle)", async () => {
+    const hidden = await post(cast.admin, { recipients: `member:${cast.bob.id}`, description: "to bob only" });
+    const answered = await post(cast.alice, { parent: hidden.body.id });
+    expect(answered.status).toBe(400);
+    expect(answered.body.errors[0].parameter).toBe("parent");
+    expect((await post(cast.bob, { parent: hidden.body.id })).status).toBe(201);
+  });
+
+  it("recipients of nothing but commas or blanks are 400, not the entry's own scope", async () => {
+    for (const recipients of [",,,,", " , "]) {
+      const answered = await post(cast.alice, { recipients });
+      expect(answered.status, recipients).toBe(400);
+      expect(answered.body.errors[0].parameter).toBe("recipients");
+    }
+  });
+
+  it("an entry cannot date itself in the future (it would head every list and feed sorted by creation)", async () => {
+    const ahead = await post(cast.alice, { created: "9999-12-31 23:59:59" });
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.errors[0].parameter).toBe("created");
+    expect((await post(cast.alice, { created: "2020-01-02 03:04:05" })).status).toBe(201);
+  });
+
+  it("shows each reader the recipients that concern them; the full list to its author and administrators", async () => {
+    const made = await post(cast.member, { recipients: `site:0,group:${cast.groupId},member:${cast.manager.id}`, description: "addressed widely" });
+    expect(made.status).toBe(201);
+    const seenBy = async (user: TestUser) => (await server.rest("GET", `/activity/${made.body.id}`, { token: tokenOf(user) })).body.recipients;
+    const full = `site:0,group:${cast.groupId},member:${cast.manager.id}`;
+    expect(await seenBy(cast.member)).toBe(full);
+    expect(await seenBy(cast.admin)).toBe(full);
+    expect(await seenBy(anonymous)).toBe("site:0");
+    expect(await seenBy(cast.bob)).toBe("site:0");
+    expect(await seenBy(cast.manager)).toBe(`site:0,group:${cast.groupId},member:${cast.manager.id}`);
+    const graph = await gql(`query($id: ID!) { activityEntry(id: $id) { recipients } }`, { id: made.body.id }, cast.bob.token);
+    expect(graph.data!.activityEntry.recipients).toBe("site:0");
+  });
+});

@@ -20,6 +20,7 @@ import {
   getActivityEntry,
   listActivityEntries,
   showsActor,
+  shownRecipients,
   updateActivityEntry,
   type ActivityListArgs,
 } from "./service.js";
@@ -35,7 +36,11 @@ export const ActivityEntryType = builder.prismaObject("ActivityEntry", {
     description: t.exposeString("description"),
     anonymous: t.exposeInt("anonymous", { description: "0 = false, 1 = true: the actor is shown only to the author and administrators." }),
     parent: t.exposeInt("parentId", { description: "ID of the parent entry (0: none)." }),
-    recipients: t.exposeString("recipients", { description: "Comma-separated <scope>:<scope_id> pairs the entry is sent to." }),
+    recipients: t.string({
+      description: "Comma-separated <scope>:<scope_id> pairs the entry is sent to: all of them to its author and administrators, to others those that concern them (the site, themselves, their groups).",
+      select: { createdById: true },
+      resolve: (entry, _args, ctx) => shownRecipients(ctx, entry),
+    }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
     createdById: t.int({

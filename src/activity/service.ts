@@ -2,7 +2,9 @@ import { z } from "zod";
 import { Prisma, type ActivityEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { sqlOf } from "../common/context.js";
-import { badInput, notFound } from "../common/errors.js";
+import { badInput, forbidden, notFound } from "../common/errors.js";
+import DataLoader from "dataloader";
+import { defineLoader } from "../common/loaders.js";
 import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs, type Page } from "../common/paging.js";
 import { columnValues, createdByField, createdField, fieldTable } from "../common/fields.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, type Selection } from "../common/records.js";
@@ -110,7 +112,7 @@ export function parseRecipients(text: string | null | undefined, own: Recipient,
     if (recipient.scope === "site" && recipient.scopeId !== 0) throw badInput(parameter, `"${part}": the site is site:0`);
     seen.set(`${recipient.scope}:${recipient.scopeId}`, recipient);
   }
-  if (!seen.size) return [own];
+  if (!seen.size) throw badInput(parameter, "names no recipient: give <scope>:<scope_id> pairs, 1 (the entry's own scope) or 0 (nobody)");
   return [...seen.values()];
 }
 
@@ -139,12 +141,60 @@ export async function assertMayAddress(ctx: RequestContext, recipients: Recipien
   if (refusedMember !== undefined) throw badInput(parameter, `member:${refusedMember}: you may send to members you share a group with`);
 }
 
-/** `parent` must name an existing entry (400 naming it). */
+/** `parent` must name an entry the caller hears (400 naming it, as for one that does not exist: no existence oracle). */
 async function assertParent(ctx: RequestContext, parent: number | null | undefined): Promise<void> {
   if (!parent) return;
-  const found = await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM activity WHERE id = ${parent}`);
-  if (!found.length) throw badInput("parent", `no activity entry ${parent}`);
+  const found = await findVisible<ActivityEntry>(ctx, ACTIVITY_RECORDS, parent, { select: { id: true } });
+  if (!found) throw badInput("parent", `no activity entry ${parent}`);
 }
+
+/**
+ * Who an entry is sent to, and whether it names its author, are its author's to change (and administrators'):
+ * a group manager moderates what an entry says, but re-addressing a note to self would read it, and clearing
+ * `anonymous` would unmask its author. An entry the site wrote for a record (the outbox consumer's) keeps
+ * the recipients who may read that record: only administrators re-address it.
+ */
+function assertMayChangeAddressing(ctx: RequestContext, record: ActivityEntry, change: { anonymous?: number | null; recipients?: Recipient[] | null }): void {
+  const user = requireUser(ctx);
+  if (user.isAdmin) return;
+  const own = record.createdById === user.id;
+  if (change.anonymous != null && change.anonymous !== record.anonymous && !own) {
+    throw forbidden("Only the entry's author or an administrator can change anonymous.");
+  }
+  if (change.recipients && recipientsText(change.recipients) !== record.recipients) {
+    if (!own) throw forbidden("Only the entry's author or an administrator can change its recipients.");
+    if (record.sourceEvent !== null) throw forbidden("This entry's recipients are those who may read its record: only an administrator can change recipients.");
+  }
+}
+
+/**
+ * The recipients a viewer is shown: all of them to the author and administrators; to others only those that
+ * concern them (the site, themselves, their groups), so an entry does not tell who else it went to (a hidden
+ * group's id, the managers a request went to).
+ */
+export async function shownRecipients(ctx: RequestContext, entry: Pick<ActivityEntry, "recipients" | "createdById">): Promise<string> {
+  const user = ctx.viewer.user;
+  if (user?.isAdmin || (user && user.id === entry.createdById)) return entry.recipients;
+  const pieces = entry.recipients.split(",").filter(Boolean);
+  const groups = user && pieces.some((piece) => piece.startsWith("group:")) ? await viewerGroupsLoader(ctx).load(user.id) : new Set<number>();
+  return pieces
+    .filter((piece) => {
+      const [scope, id] = piece.split(":");
+      if (scope === "site") return true;
+      if (scope === "member") return user !== null && Number(id) === user.id;
+      return scope === "group" && groups.has(Number(id));
+    })
+    .join(",");
+}
+
+/** The groups the caller belongs to, once per request (the recipients they are shown). */
+const viewerGroupsLoader = defineLoader(
+  (ctx) =>
+    new DataLoader<number, Set<number>>(async (userIds) => {
+      const rows = await sqlOf(ctx).query<{ group_id: number }>(Prisma.sql`${groupsOfMember(userIds[0]!)}`);
+      return userIds.map(() => new Set(rows.map((row) => row.group_id)));
+    }),
+);
 
 const recipientRows = (entry: Prisma.Sql, created: Prisma.Sql, recipients: Recipient[]) =>
   Prisma.sql`INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
@@ -288,6 +338,7 @@ export async function updateActivityEntry(ctx: RequestContext, id: number, input
       let recipients: Recipient[] | null = null;
       if (data.recipients != null) recipients = parseRecipients(data.recipients, scope);
       else if (data.recipientChannel != null) recipients = data.recipientChannel === 1 ? [scope] : [];
+      assertMayChangeAddressing(tx, record, { anonymous: data.anonymous, recipients });
       if (recipients) await assertMayAddress(tx, recipients);
       const columns = { ...columnValues(ACTIVITY_FIELDS, { ...data, createdBy }, "update"), ...scope, ...(recipients ? { recipients: recipientsText(recipients) } : {}) };
       const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, ACTIVITY_RECORDS, id, columns));

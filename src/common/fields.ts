@@ -130,9 +130,15 @@ export const restName = (name: string) => name.replace(/[A-Z]/g, (letter) => `_$
 // Fields several areas share, declared once here.
 
 /** When the record was created; absent: the write's time. */
+/**
+ * A record's creation time may lie in the past (imports) but not ahead of now (a minute of clock skew
+ * allowed): a record dated ahead would head every list and feed sorted by creation, for as long as it liked.
+ */
+const createdTimestamp = timestamp.refine((date) => date.getTime() <= Date.now() + 60_000, "must not be in the future");
+
 export const createdField = {
   type: "DateTime",
-  rule: timestamp,
+  rule: createdTimestamp,
   default: "now",
   rest: { description: "Created timestamp." },
 } as const satisfies FieldDeclaration;
