@@ -257,13 +257,18 @@ export async function deleteRecord(
   target: WrittenRecords,
   id: number,
   event: EventType,
-  options: { authorize?(locked: Locked<Row>): void } = {},
+  options: {
+    authorize?(locked: Locked<Row>): void;
+    /** Removes what goes with the record (a category's posts, each with its event), in its transaction, once it is locked and authorized. */
+    before?(tx: RequestContext & { tx: SqlClient }, locked: Row): Promise<unknown>;
+  } = {},
 ): Promise<number> {
   await changeRecord(ctx, target, id, {
     event,
     authorize: options.authorize,
     deletes: true,
-    async change(tx) {
+    async change(tx, locked) {
+      await options.before?.(tx, locked);
       await tx.tx.query(deleteStatement(tx, target.records, id));
       return { row: null };
     },
@@ -278,15 +283,18 @@ export async function deleteRecord(
  * costs one round trip, not three per page. The caller has authorized the whole removal (the group's
  * managers and administrators delete a group and all in it). Answers how many.
  */
-export async function deleteScopeRecords(
-  tx: RequestContext,
-  target: WrittenRecords,
-  scope: { scope: string; scopeId: number },
-  event: EventType,
-): Promise<number> {
+export const deleteScopeRecords = (tx: RequestContext, target: WrittenRecords, scope: { scope: string; scopeId: number }, event: EventType): Promise<number> =>
+  deleteRecordsWhere(tx, target, { scope: scope.scope, scopeId: scope.scopeId }, event);
+
+/**
+ * Deletes every record whose fields hold these values (a category's posts: `{ categoryId }`), as
+ * `deleteScopeRecords` does: each with its own deleted event, in ONE statement, authorized by the caller.
+ */
+export async function deleteRecordsWhere(tx: RequestContext, target: WrittenRecords, where: Record<string, string | number>, event: EventType): Promise<number> {
   const info = modelInfo(tx.db, target.records.model);
+  const conditions = Object.entries(where).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`);
   const [row] = await sqlOf(tx).query<{ deleted: number }>(
-    Prisma.sql`WITH gone AS (DELETE FROM ${table(info, "t")} WHERE ${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}
+    Prisma.sql`WITH gone AS (DELETE FROM ${table(info, "t")} WHERE ${Prisma.join(conditions, " AND ")}
                  RETURNING ${returning(info, target.records)}),
                event AS (${eventStatement(writerOf(tx), target, event, Prisma.sql`gone`, [])})
                SELECT count(*)::int AS deleted FROM gone`,

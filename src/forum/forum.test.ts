@@ -72,7 +72,7 @@ describe("structure", () => {
 
 describe("closed and sticky", () => {
   it("a closed thread refuses replies: 409 saying it is closed, nothing stored; reopening lets them in", async () => {
-    const started = await thread(cast.alice.token, { closed: 1 });
+    const started = await thread(cast.admin.token, { closed: 1 }); // starting a thread closed is moderation
     const refused = await post(cast.bob.token, { thread: String(started.id) });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/closed/);

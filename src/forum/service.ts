@@ -11,7 +11,7 @@ import { belongsToRecordScopeSql, describeScopeKinds, recordScopeSql, scopeKind,
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
 import { sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
@@ -108,7 +108,14 @@ export const FORUM_FIELDS = fieldTable({
     rest: { description: "0 = unpublished, 1 = published.", privacy: true },
   },
   access: accessField(FORUM_ACCESS),
-  anonymous: { type: "Int", rule: flag("1: the author is shown to nobody but themselves and administrators"), description: "1: commenter is anonymous.", default: 0, rest: { description: "Commenter is anonymous (1) or not (0)." } },
+  anonymous: {
+    type: "Int",
+    rule: flag("1: the author is shown to nobody but themselves and administrators"),
+    description: "1: commenter is anonymous. Only the author and administrators change it.",
+    default: 0,
+    // Left out of a PUT (the group plugin's), an anonymous post stays anonymous.
+    rest: { description: "Commenter is anonymous (1) or not (0).", privacy: true },
+  },
   parent: {
     type: "Int",
     rule: z.number().int().min(0),
@@ -127,8 +134,10 @@ export const FORUM_FIELDS = fieldTable({
     column: false,
     rest: { description: "ID of the thread the post belongs to; 0 starts a new thread." },
   },
-  sticky: { type: "Int", rule: flag("thread starters only"), description: "Thread is sticky (starters only).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts." } },
-  closed: { type: "Int", rule: flag("thread starters only"), description: "Thread is closed to new posts (starters only).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts." } },
+  // Moderation: left out of a PUT, they keep their stored values (an author's edit of a closed thread would
+  // otherwise reopen it, which only moderators may do; a moderator's edit would unpin it).
+  sticky: { type: "Int", rule: flag("thread starters only"), description: "Thread is sticky (starters only; moderators set it).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts.", privacy: true } },
+  closed: { type: "Int", rule: flag("thread starters only"), description: "Thread is closed to new posts (starters only; moderators set it).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts.", privacy: true } },
   tags: tagsField,
 });
 
@@ -424,7 +433,7 @@ async function defaultCategory(tx: RequestContext, scope: { scope: string; scope
     Prisma.sql`INSERT INTO forum_categories (section_id, alias, title, scope, scope_id, is_default)
                SELECT s.id, 'general', 'General', s.scope, s.scope_id, 1 FROM forum_sections s WHERE s.scope = ${scope.scope} AND s.scope_id = ${scope.scopeId} AND s.alias = 'general'
                AND NOT EXISTS (SELECT 1 FROM forum_categories c WHERE c.scope = s.scope AND c.scope_id = s.scope_id AND c.is_default = 1)
-               ON CONFLICT (scope, scope_id, alias) DO NOTHING`,
+               ON CONFLICT (scope, scope_id, alias) DO UPDATE SET is_default = 1`, // a "general" made by hand, and no default: it becomes the default
   );
   const [category] = await sql.query<LockedCategory>(
     Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
@@ -452,10 +461,12 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
     let thread: ForumPost | null = null;
     let parent = parentId;
     let startingThread = threadId;
+    // A parent the caller may not read is answered as one that does not exist (its thread's id is not told).
+    const visibleParent = async () => (parent ? await findVisible<ForumPost>(tx, FORUM_POSTS, parent, { select: { id: true, threadId: true } }) : null);
     if (!startingThread && parent) {
-      const [row] = await sql.query<{ thread_id: number }>(Prisma.sql`SELECT thread_id FROM forum_posts WHERE id = ${parent}`);
-      if (!row) throw badInput("parent", `Post ${parent} does not exist.`);
-      startingThread = row.thread_id;
+      const found = await visibleParent();
+      if (!found) throw badInput("parent", `Post ${parent} does not exist.`);
+      startingThread = found.threadId;
     }
     if (startingThread) {
       // The thread, visible to the caller, held against closing while the reply goes in. FOR NO KEY UPDATE,
@@ -467,8 +478,8 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
       thread = locked?.starter ? await findVisible<ForumPost>(tx, FORUM_POSTS, startingThread) : null;
       if (!thread) throw badInput("thread", `Thread ${startingThread} does not exist.`);
       if (parent) {
-        const [row] = await sql.query<{ thread_id: number }>(Prisma.sql`SELECT thread_id FROM forum_posts WHERE id = ${parent}`);
-        if (!row || row.thread_id !== thread.id) throw badInput("parent", `Post ${parent} is not in thread ${thread.id}.`);
+        const found = await visibleParent();
+        if (!found || found.threadId !== thread.id) throw badInput("parent", `Post ${parent} is not in thread ${thread.id}.`);
       } else parent = thread.id;
       [category] = await sql.query<LockedCategory>(Prisma.sql`SELECT id, scope, scope_id, closed, section_id FROM forum_categories WHERE id = ${thread.categoryId} FOR SHARE`);
       if (thread.closed) throw conflict("thread", CLOSED_THREAD);
@@ -486,6 +497,10 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
     if (category!.closed) throw conflict("category_id", CLOSED_CATEGORY);
     const starter = thread ? 0 : 1;
     const values = columnValues(FORUM_FIELDS, { ...data, parent: thread ? parent : 0 }, "create");
+    // Starting a thread pinned or closed is moderation, as changing it later is.
+    if (starter && (values.sticky === 1 || values.closed === 1) && !(await moderates(tx, category!.scope, category!.scope_id))) {
+      throw forbidden(MODERATORS_ONLY);
+    }
     const created = await createRecord<ForumPost>(tx, FORUM_WRITES, {
       event: FORUM_EVENTS.postCreated,
       scope: { scope: category!.scope, scopeId: category!.scope_id },
@@ -508,6 +523,7 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
 }
 
 const MODERATION = ["sticky", "closed", "state"] as const;
+const MODERATORS_ONLY = "Only a group manager or an administrator closes or pins a thread.";
 
 /** Whether the caller manages the scope (group managers) or administers the site. */
 async function moderates(ctx: RequestContext, scope: string, scopeId: number): Promise<boolean> {
@@ -534,7 +550,11 @@ export async function updateForumPost(ctx: RequestContext, id: number, input: Up
       const moderating = MODERATION.filter((field) => field !== "state" && data[field] != null && data[field] !== record[field]);
       if (data.state != null && data.state !== record.ownState && record.createdById !== tx.viewer.user!.id && !(await moderates(tx, record.scope, record.scopeId)))
         throw forbidden("Only the author, a group manager or an administrator publishes or unpublishes a post.");
-      if (moderating.length && !(await moderates(tx, record.scope, record.scopeId))) throw forbidden("Only a group manager or an administrator closes or pins a thread.");
+      if (moderating.length && !(await moderates(tx, record.scope, record.scopeId))) throw forbidden(MODERATORS_ONLY);
+      // Moderators moderate what a post says, not who said it: unmasking an anonymous author is theirs alone.
+      if (data.anonymous != null && data.anonymous !== record.anonymous && record.createdById !== tx.viewer.user!.id && !tx.viewer.user!.isAdmin) {
+        throw forbidden("Only the author or an administrator can change anonymous.");
+      }
       if (!record.starter && (data.sticky === 1 || data.closed === 1)) throw badInput(data.sticky === 1 ? "sticky" : "closed", "applies only to thread starter posts");
       const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
       const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, FORUM_POSTS, id, columnValues(FORUM_FIELDS, { ...data, createdBy }, "update")));
@@ -551,7 +571,10 @@ export const publishForumPost = (ctx: RequestContext, id: number, published: boo
 
 /** Deletes a post (a starter takes its replies): its author, a group manager or an administrator. */
 export async function deleteForumPost(ctx: RequestContext, id: number): Promise<number> {
-  return deleteRecord(ctx, FORUM_WRITES, id, FORUM_EVENTS.postDeleted);
+  return deleteRecord(ctx, FORUM_WRITES, id, FORUM_EVENTS.postDeleted, {
+    // Its replies first, each with its own deleted event (the trigger would take them silently).
+    before: (tx, locked) => (locked.starter ? deleteRecordsWhere(tx, FORUM_WRITES, { threadId: id, starter: 0 }, FORUM_EVENTS.postDeleted) : Promise.resolve()),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -629,6 +652,11 @@ export async function updateForumCategory(ctx: RequestContext, id: number, input
     authorize: manageAuthorize(ctx) as never,
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
+      // A category moves between its scope's sections only: never into another scope's (its posts keep their scope).
+      if (data.sectionId != null && data.sectionId !== record.sectionId) {
+        const [section] = await tx.tx.query<{ scope: string; scope_id: number }>(Prisma.sql`SELECT scope, scope_id FROM forum_sections WHERE id = ${data.sectionId} FOR KEY SHARE`);
+        if (!section || section.scope !== record.scope || section.scope_id !== record.scopeId) throw badInput("sectionId", `Section ${data.sectionId} does not exist in this category's scope.`);
+      }
       return { update: updateStatement(tx, FORUM_CATEGORIES, id, columnValues(FORUM_CATEGORY_FIELDS, data, "update")) };
     },
   }).catch(aliasTaken);
@@ -649,10 +677,20 @@ export async function updateForumSection(ctx: RequestContext, id: number, input:
   return changedRecord<ForumSection>(ctx, FORUM_SECTIONS, id, query as Selection);
 }
 
+/** A category takes its posts, a section its categories and their posts: each with its own deleted event, in the same transaction. */
 export const deleteForumCategory = (ctx: RequestContext, id: number) =>
-  deleteRecord(ctx, FORUM_CATEGORY_WRITES, id, FORUM_CATEGORY_EVENTS.categoryDeleted, { authorize: manageAuthorize(ctx) as never });
+  deleteRecord(ctx, FORUM_CATEGORY_WRITES, id, FORUM_CATEGORY_EVENTS.categoryDeleted, {
+    authorize: manageAuthorize(ctx) as never,
+    before: (tx) => deleteRecordsWhere(tx, FORUM_WRITES, { categoryId: id }, FORUM_EVENTS.postDeleted),
+  });
 export const deleteForumSection = (ctx: RequestContext, id: number) =>
-  deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_SECTION_EVENTS.sectionDeleted, { authorize: manageAuthorize(ctx) as never });
+  deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_SECTION_EVENTS.sectionDeleted, {
+    authorize: manageAuthorize(ctx) as never,
+    before: async (tx) => {
+      await deleteRecordsWhere(tx, FORUM_WRITES, { sectionId: id }, FORUM_EVENTS.postDeleted);
+      await deleteRecordsWhere(tx, FORUM_CATEGORY_WRITES, { sectionId: id }, FORUM_CATEGORY_EVENTS.categoryDeleted);
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------------
 // User–category links (2.0): a user links only themselves; administrators link anyone.

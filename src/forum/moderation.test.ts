@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
+import { startServer, type Cast, type TestServer } from "../../test/server.js";
+
+/**
+ * Who may moderate what, and what moderation leaves standing (a review's findings): anonymity is the
+ * author's, pinning and closing the moderators', a PUT keeps both, a hidden post's thread is not told, a
+ * category stays in its scope, and what a deletion takes raises its own events.
+ */
+let server: TestServer;
+let cast: Cast;
+const sql = () => sqlClientOf(server.app.db.prisma);
+
+beforeAll(async () => {
+  server = await startServer();
+  cast = await server.cast("Forummods");
+});
+
+afterAll(() => server?.close());
+
+const post = (token: string | undefined, body: Record<string, unknown>) =>
+  server.rest("POST", "/forum", { token, body: { category_id: 0, scope: "site", scope_id: 0, comment: "Text.", ...body } });
+const inGroup = (token: string | undefined, body: Record<string, unknown>) =>
+  server.rest("POST", `/groups/${cast.groupId}/forum`, { token, body: { title: "In the group", comment: "Text.", ...body } });
+const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data: any; errors?: { message: string; extensions?: any }[] };
+};
+const stored = async (id: number) =>
+  (await sql().query<{ anonymous: number; sticky: number; closed: number; created_by: number }>(Prisma.sql`SELECT anonymous, sticky, closed, created_by FROM forum_posts WHERE id = ${id}`))[0]!;
+
+describe("anonymity is the author's", () => {
+  it("a PUT that leaves anonymous out keeps the post anonymous (the group plugin's PUT)", async () => {
+    const made = await inGroup(cast.member.token, { anonymous: 1 });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const replaced = await server.rest("PUT", `/groups/${cast.groupId}/forum/${made.body.id}`, { token: cast.member.token, body: { title: "edited", comment: "edited" } });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect((await stored(made.body.id)).anonymous).toBe(1);
+    const seen = await server.rest("GET", `/groups/${cast.groupId}/forum/${made.body.id}`, { token: cast.manager.token });
+    expect(seen.body.created_by).toBeNull();
+  });
+
+  it("a group manager cannot unmask an anonymous author; the author and administrators can", async () => {
+    const made = await inGroup(cast.member.token, { anonymous: 1 });
+    const unmask = `mutation($id: ID!) { updateForumPost(id: $id, input: { anonymous: 0 }) { id createdById } }`;
+    const byManager = await gql(unmask, { id: made.body.id }, cast.manager.token);
+    expect(byManager.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(byManager.errors?.[0]?.message).toContain("anonymous");
+    expect((await stored(made.body.id)).anonymous).toBe(1);
+    expect((await gql(unmask, { id: made.body.id }, cast.member.token)).errors).toBeUndefined();
+  });
+});
+
+describe("pinning and closing are the moderators'", () => {
+  it("starting a thread pinned or closed is 403 for others and nothing is stored; moderators may", async () => {
+    const before = Number((await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM forum_posts`))[0]!.n);
+    for (const flags of [{ sticky: 1 }, { closed: 1 }]) expect((await post(cast.alice.token, { title: "Pinned by a user", ...flags })).status).toBe(403);
+    expect(Number((await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM forum_posts`))[0]!.n)).toBe(before);
+    const pinned = await post(cast.admin.token, { title: "Pinned by an administrator", sticky: 1, closed: 1 });
+    expect(pinned.status).toBe(201);
+    expect(await stored(pinned.body.id)).toMatchObject({ sticky: 1, closed: 1 });
+    expect((await inGroup(cast.manager.token, { sticky: 1 })).status).toBe(201);
+  });
+
+  it("a PUT that leaves sticky and closed out keeps them: the author edits a closed thread, a moderator's edit does not reopen it", async () => {
+    const made = await inGroup(cast.member.token, {});
+    const close = `mutation($id: ID!) { closeForumThread(id: $id, closed: true) { id } pinForumThread(id: $id, sticky: true) { id } }`;
+    expect((await gql(close, { id: made.body.id }, cast.manager.token)).errors).toBeUndefined();
+    for (const token of [cast.member.token, cast.manager.token]) {
+      const replaced = await server.rest("PUT", `/groups/${cast.groupId}/forum/${made.body.id}`, { token, body: { title: "edited", comment: "edited" } });
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      expect(await stored(made.body.id)).toMatchObject({ sticky: 1, closed: 1 });
+    }
+  });
+});
+
+describe("what a reply names", () => {
+  it("a parent in a thread the caller may not read is 400 without telling its thread", async () => {
+    const hidden = await inGroup(cast.member.token, { access: 5 });
+    const reply = await inGroup(cast.member.token, { thread: String(hidden.body.id) });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const answered = await post(cast.alice.token, { parent: reply.body.id });
+    expect(answered.status).toBe(400);
+    expect(answered.body.errors[0].parameter).toBe("parent");
+    expect(JSON.stringify(answered.body)).not.toContain(String(hidden.body.id));
+  });
+});
+
+describe("categories and sections", () => {
+  const make = async (token: string, scope: { scope: string; scopeId: number }, alias: string) => {
+    const section = await gql(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { ...scope, alias, title: alias } }, token);
+    expect(section.errors, JSON.stringify(section.errors)).toBeUndefined();
+    const category = await gql(
+      `mutation($input: CreateForumCategoryInput!) { createForumCategory(input: $input) { id } }`,
+      { input: { sectionId: Number(section.data.createForumSection.id), alias, title: alias } },
+      token,
+    );
+    expect(category.errors, JSON.stringify(category.errors)).toBeUndefined();
+    return { section: Number(section.data.createForumSection.id), category: Number(category.data.createForumCategory.id) };
+  };
+  const move = (token: string, category: number, sectionId: number) =>
+    gql(`mutation($id: ID!, $input: UpdateForumCategoryInput!) { updateForumCategory(id: $id, input: $input) { id } }`, { id: category, input: { sectionId } }, token);
+
+  it("a category moves only between its own scope's sections: another scope's, or none, is 400 naming sectionId", async () => {
+    const mine = await make(cast.manager.token!, { scope: "group", scopeId: cast.groupId }, "mods-one");
+    const other = await make(cast.manager.token!, { scope: "group", scopeId: cast.groupId }, "mods-two");
+    const [site] = await sql().query<{ id: number }>(Prisma.sql`SELECT id FROM forum_sections WHERE scope = 'site' AND scope_id = 0 ORDER BY id LIMIT 1`);
+    for (const sectionId of [site!.id, 987654]) {
+      const moved = await move(cast.manager.token!, mine.category, sectionId);
+      expect(moved.errors?.[0]?.extensions?.code, JSON.stringify(moved.errors)).toBe("BAD_REQUEST");
+      expect(JSON.stringify(moved.errors)).toContain("sectionId");
+    }
+    expect((await move(cast.manager.token!, mine.category, other.section)).errors).toBeUndefined();
+  });
+
+  it("deleting a category, a section or a thread raises a deleted event for every post it takes", async () => {
+    const { section, category } = await make(cast.admin.token!, { scope: "site", scopeId: 0 }, "mods-gone");
+    const thread = await post(cast.alice.token, { category_id: category, title: "Goes with its category" });
+    const reply = await post(cast.bob.token, { thread: String(thread.body.id) });
+    const other = await post(cast.alice.token, { category_id: category, title: "Its own thread goes" });
+    const otherReply = await post(cast.bob.token, { thread: String(other.body.id) });
+    const deletedEvents = async (ids: number[]) =>
+      (await sql().query<{ record_id: number }>(Prisma.sql`SELECT record_id FROM outbox WHERE type = 'forum.postDeleted' AND record_id = ANY(${ids}::int[])`)).map((row) => row.record_id).sort();
+    // A thread takes its replies.
+    const gone = await gql(`mutation($id: ID!) { deleteForumPost(id: $id) }`, { id: other.body.id }, cast.alice.token);
+    expect(gone.errors, JSON.stringify(gone.errors)).toBeUndefined();
+    expect(await deletedEvents([other.body.id, otherReply.body.id])).toEqual([other.body.id, otherReply.body.id].sort());
+    // A section takes its categories and their posts.
+    const removed = await gql(`mutation($id: ID!) { deleteForumSection(id: $id) }`, { id: section }, cast.admin.token);
+    expect(removed.errors, JSON.stringify(removed.errors)).toBeUndefined();
+    expect(await deletedEvents([thread.body.id, reply.body.id])).toEqual([thread.body.id, reply.body.id].sort());
+    const [categoryEvent] = await sql().query(Prisma.sql`SELECT 1 FROM outbox WHERE type = 'forumCategories.categoryDeleted' AND record_id = ${category}`);
+    expect(categoryEvent).toBeDefined();
+  });
+
+  it("category_id 0 still posts when a scope has no default category but one aliased general (it becomes the default)", async () => {
+    await sql().query(Prisma.sql`UPDATE forum_categories SET is_default = 0 WHERE scope = 'site' AND scope_id = 0`);
+    try {
+      const made = await post(cast.alice.token, { title: "To the default" });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    } finally {
+      await sql().query(Prisma.sql`UPDATE forum_categories SET is_default = 1 WHERE scope = 'site' AND scope_id = 0 AND alias = 'general'`);
+    }
+  });
+});
