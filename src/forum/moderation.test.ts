@@ -79,6 +79,27 @@ describe("pinning and closing are the moderators'", () => {
   });
 });
 
+describe("publishing", () => {
+  it("an author republishes what they unpublished themselves, never what a moderator took down", async () => {
+    const made = await inGroup(cast.member.token, {});
+    const publish = (published: boolean, token: string | undefined) =>
+      gql(`mutation($id: ID!, $published: Boolean!) { publishForumPost(id: $id, published: $published) { id } }`, { id: made.body.id, published }, token);
+    const ownState = async () => (await sql().query<{ own_state: number }>(Prisma.sql`SELECT own_state FROM forum_posts WHERE id = ${made.body.id}`))[0]!.own_state;
+    expect((await publish(false, cast.member.token)).errors).toBeUndefined();
+    expect((await publish(true, cast.member.token)).errors).toBeUndefined();
+    expect(await ownState()).toBe(1);
+    expect((await publish(false, cast.manager.token)).errors).toBeUndefined();
+    const undone = await publish(true, cast.member.token);
+    expect(undone.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(undone.errors?.[0]?.message).toContain("moderator");
+    expect(await ownState()).toBe(0);
+    expect((await publish(true, cast.manager.token)).errors).toBeUndefined();
+    expect(await ownState()).toBe(1);
+    expect((await publish(false, cast.member.token)).errors).toBeUndefined();
+    expect((await publish(true, cast.member.token)).errors).toBeUndefined();
+  });
+});
+
 describe("what a reply names", () => {
   it("a parent in a thread the caller may not read is 400 without telling its thread", async () => {
     const hidden = await inGroup(cast.member.token, { access: 5 });

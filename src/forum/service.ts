@@ -548,16 +548,27 @@ export async function updateForumPost(ctx: RequestContext, id: number, input: Up
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
       const moderating = MODERATION.filter((field) => field !== "state" && data[field] != null && data[field] !== record[field]);
-      if (data.state != null && data.state !== record.ownState && record.createdById !== tx.viewer.user!.id && !(await moderates(tx, record.scope, record.scopeId)))
-        throw forbidden("Only the author, a group manager or an administrator publishes or unpublishes a post.");
+      const user = tx.viewer.user!;
+      // Who unpublished a post decides who republishes it: an author republishes what they unpublished
+      // themselves, never what a moderator took down (`unpublishedBy`).
+      let unpublishedBy: number | null | undefined;
+      if (data.state != null && data.state !== record.ownState) {
+        const moderator = await moderates(tx, record.scope, record.scopeId);
+        const author = record.createdById === user.id;
+        if (!author && !moderator) throw forbidden("Only the author, a group manager or an administrator publishes or unpublishes a post.");
+        if (data.state === 1 && record.unpublishedBy != null && !moderator) throw forbidden("A moderator unpublished this post: only a group manager or an administrator republishes it.");
+        unpublishedBy = data.state === 0 && !author ? user.id : null;
+      }
       if (moderating.length && !(await moderates(tx, record.scope, record.scopeId))) throw forbidden(MODERATORS_ONLY);
       // Moderators moderate what a post says, not who said it: unmasking an anonymous author is theirs alone.
-      if (data.anonymous != null && data.anonymous !== record.anonymous && record.createdById !== tx.viewer.user!.id && !tx.viewer.user!.isAdmin) {
+      if (data.anonymous != null && data.anonymous !== record.anonymous && record.createdById !== user.id && !user.isAdmin) {
         throw forbidden("Only the author or an administrator can change anonymous.");
       }
       if (!record.starter && (data.sticky === 1 || data.closed === 1)) throw badInput(data.sticky === 1 ? "sticky" : "closed", "applies only to thread starter posts");
       const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
-      const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, FORUM_POSTS, id, columnValues(FORUM_FIELDS, { ...data, createdBy }, "update")));
+      const [row] = await tx.tx.query<Record<string, unknown>>(
+        updateStatement(tx, FORUM_POSTS, id, { ...columnValues(FORUM_FIELDS, { ...data, createdBy }, "update"), ...(unpublishedBy !== undefined ? { unpublishedBy } : {}) }),
+      );
       return { row: decodeScalars<ForumPost>(modelInfo(ctx.db, "ForumPost"), row!) };
     },
   });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "forum_posts" ADD COLUMN     "unpublished_by" INTEGER;
+
