@@ -12,11 +12,13 @@ import { testing } from "./testing.js";
 
 let server: TestServer;
 let member: { id: number; username: string };
+let outsider: { id: number; username: string };
 
 beforeAll(async () => {
   server = await startServer();
   const cast = await server.cast("feedplan");
   member = cast.member;
+  outsider = cast.bob; // sent next to nothing of the seed
   const db = server.app.db.prisma;
   const authors = [cast.alice.id, cast.bob.id, cast.member.id, cast.manager.id];
   await sqlClientOf(db).query(testing.contract!.plan!.seed!(10_000, { authors, groupId: cast.groupId }));
@@ -37,4 +39,11 @@ describe("activityFeed: a member's feed and its total through indexes", () => {
       }
     });
   }
+
+  it("a page reads as many entries as it reaches, not the table, for a caller who was sent few of them", async () => {
+    const caller = { db: server.app.db.prisma, viewer: { user: { id: outsider.id, username: outsider.username, isAdmin: false }, via: "token" as const } };
+    const nodes = await explainNodes(sqlClientOf(server.app.db.prisma), feedStatements(caller, { limit: 25, start: 0 }).page.sql, { analyze: true });
+    const read = nodes.filter((node) => ["activity", "activity_recipients"].includes(node["Relation Name"] ?? "")).reduce((sum, node) => sum + ((node["Actual Rows"] ?? 0) + Number((node as Record<string, unknown>)["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1), 0);
+    expect(read, describePlan(nodes, (node) => ` rows ${node["Actual Rows"]} × ${node["Actual Loops"]}`)).toBeLessThan(200);
+  });
 });
