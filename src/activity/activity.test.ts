@@ -478,3 +478,26 @@ describe("who may change what in an entry (a review's findings)", () => {
     expect(graph.data!.activityEntry.recipients).toBe("site:0");
   });
 });
+
+describe("list totals from the counters (sent to the site) and the caller's channels", () => {
+  const total = async (user: TestUser, scope: Record<string, string | number> = { scope: "site", scope_id: 0 }) =>
+    Number((await server.rest("GET", "/activity/list", { token: tokenOf(user), query: { ...scope, limit: 1 } })).headers.get("X-Total-Count"));
+
+  it("counts an entry sent to a member and to their group once, and follows re-addressing", async () => {
+    const [managerBefore, anonymousBefore, bobBefore] = [await total(cast.manager), await total(anonymous), await total(cast.bob)];
+    const both = await post(cast.member, { recipients: `group:${cast.groupId},member:${cast.manager.id}`, description: "to the manager twice over" });
+    expect(both.status).toBe(201);
+    expect(await total(cast.manager)).toBe(managerBefore + 1);
+    expect(await total(anonymous)).toBe(anonymousBefore);
+    const shown = await post(cast.member, { recipients: "site:0", description: "public, then not" });
+    expect([await total(anonymous), await total(cast.bob), await total(cast.manager)]).toEqual([anonymousBefore + 1, bobBefore + 1, managerBefore + 2]);
+    expect((await server.rest("PUT", `/activity/${shown.body.id}`, { token: cast.member.token, body: { recipients: 0 } })).status).toBe(200);
+    expect([await total(anonymous), await total(cast.bob), await total(cast.manager)]).toEqual([anonymousBefore, bobBefore, managerBefore + 1]);
+    // Its author still counts it, as they still read it.
+    const mine = await server.rest("GET", "/activity/list", { token: cast.member.token, query: { limit: 100 } });
+    expect(Number(mine.headers.get("X-Total-Count"))).toBeGreaterThanOrEqual((mine.body as unknown[]).length);
+    expect((mine.body as { id: number }[]).some((entry) => entry.id === shown.body.id)).toBe(true);
+    expect((await server.rest("DELETE", `/activity/${both.body.id}`, { token: cast.member.token })).status).toBe(204);
+    expect(await total(cast.manager)).toBe(managerBefore);
+  });
+});

@@ -3,7 +3,8 @@ import { Prisma } from "../generated/prisma/client.js";
 import { startServer, type TestServer } from "../../test/server.js";
 import { describePlan, explainNodes } from "../../test/plan.js";
 import { sqlClientOf } from "../db/sql.js";
-import { feedStatements } from "./service.js";
+import { ACTIVITY_LIST, feedStatements } from "./service.js";
+import { listStatements, type Caller } from "../common/paging.js";
 import { testing } from "./testing.js";
 
 // The feed is no list of the spec (test/plans.test.ts derives those): its shape is checked here, over the
@@ -43,7 +44,25 @@ describe("activityFeed: a member's feed and its total through indexes", () => {
   it("a page reads as many entries as it reaches, not the table, for a caller who was sent few of them", async () => {
     const caller = { db: server.app.db.prisma, viewer: { user: { id: outsider.id, username: outsider.username, isAdmin: false }, via: "token" as const } };
     const nodes = await explainNodes(sqlClientOf(server.app.db.prisma), feedStatements(caller, { limit: 25, start: 0 }).page.sql, { analyze: true });
-    const read = nodes.filter((node) => ["activity", "activity_recipients"].includes(node["Relation Name"] ?? "")).reduce((sum, node) => sum + ((node["Actual Rows"] ?? 0) + Number((node as Record<string, unknown>)["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1), 0);
+    const read = nodes.filter((node) => ["activity", "activity_recipients"].includes(node["Relation Name"] ?? "")).reduce((sum, node) => sum + ((node["Actual Rows"] ?? 0) + Number((node as unknown as Record<string, unknown>)["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1), 0);
     expect(read, describePlan(nodes, (node) => ` rows ${node["Actual Rows"]} × ${node["Actual Loops"]}`)).toBeLessThan(200);
+  });
+
+  it("the site list's total reads no entry for anonymous callers and administrators (list_counts), and only the caller's channels for a member", async () => {
+    const db = server.app.db.prisma;
+    const read = async (viewer: Caller["viewer"]) => {
+      const nodes = await explainNodes(sqlClientOf(db), Prisma.sql`SELECT (${listStatements(ACTIVITY_LIST, { db, viewer }, {}).total})`, { analyze: true });
+      return {
+        nodes,
+        entries: nodes.filter((node) => node["Relation Name"] === "activity").reduce((sum, node) => sum + ((node["Actual Rows"] ?? 0) + Number((node as unknown as Record<string, unknown>)["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1), 0),
+      };
+    };
+    for (const viewer of [{ user: null, via: "anonymous" as const }, { user: { id: outsider.id, username: outsider.username, isAdmin: true }, via: "token" as const }]) {
+      const { nodes, entries } = await read(viewer);
+      expect(entries, describePlan(nodes)).toBe(0);
+    }
+    // The member: at most one probe per entry sent to them or their group (10,000 rows seeded, far fewer sent to them).
+    const { nodes, entries } = await read({ user: { id: member.id, username: member.username, isAdmin: false }, via: "token" });
+    expect(entries, describePlan(nodes)).toBeLessThan(2_000);
   });
 });

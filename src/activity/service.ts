@@ -32,13 +32,42 @@ export const heardBy = (id: Prisma.Sql, userId: number | null): Prisma.Sql => {
   return Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = ${id} AND ${to} LIMIT 1), FALSE)`;
 };
 
+/**
+ * A scope's entries a viewer hears, without counting rows where the counters can say (list_counts keeps,
+ * per scope and creator, the entries sent to the site and the others): administrators all; anonymous
+ * callers those sent to the site; a signed-in user those, plus their own others, plus the others sent to
+ * them or their groups by someone else — the one part counted, through the recipients' index of their
+ * channels (bounded by what was sent to them, not by the scope's entries).
+ */
+function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }): Prisma.Sql {
+  const kept = (condition: Prisma.Sql) =>
+    Prisma.sql`coalesce((SELECT sum(c.rows) FROM list_counts c WHERE c.table_name = 'activity' AND c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND ${condition}), 0)`;
+  const user = viewer.user;
+  if (user?.isAdmin) return Prisma.sql`SELECT ${kept(Prisma.sql`c.created_by = 0`)}::int`;
+  const sentToSite = kept(Prisma.sql`c.created_by = 0 AND c.published`);
+  if (!user) return Prisma.sql`SELECT ${sentToSite}::int`;
+  const ownOthers = kept(Prisma.sql`c.created_by = ${user.id} AND NOT c.published`);
+  const channel = (alias: string) =>
+    Prisma.sql`((${Prisma.raw(alias)}.scope = 'member' AND ${Prisma.raw(alias)}.scope_id = ${user.id}) OR (${Prisma.raw(alias)}.scope = 'group' AND ${Prisma.raw(alias)}.scope_id IN (${groupsOfMember(user.id)})))`;
+  // Each entry once: through the first of the caller's channels it was sent to (a probe of the recipients'
+  // primary key), so no sort or de-duplication of the rows.
+  // The entry is asked by primary key per row (a scalar sub-select: a join would sort the rows to merge them).
+  const sentToThem = Prisma.sql`(SELECT count(*) FROM activity_recipients r
+      WHERE ${channel("r")}
+        AND NOT EXISTS (SELECT 1 FROM activity_recipients o WHERE o.entry_id = r.entry_id AND (o.scope, o.scope_id) < (r.scope, r.scope_id) AND ${channel("o")})
+        AND COALESCE((SELECT TRUE FROM activity t WHERE t.id = r.entry_id AND t.scope = ${scope.scope} AND t.scope_id = ${scope.scopeId}
+                                                     AND t.sent_to_site = 0 AND t.created_by <> ${user.id}), FALSE))`;
+  return Prisma.sql`SELECT (${sentToSite} + ${ownOthers} + ${sentToThem})::int`;
+}
+
 /** Activity entries, shown to their recipients (plus their creator and administrators), never by level. */
 export const ACTIVITY_RECORDS = records({
   model: "ActivityEntry",
   scoped: true,
-  // Not asked: `audience` replaces state and levels (src/common/records.ts).
-  published: { field: "anonymous", value: 0 },
+  // "Published" is sent to the site (public): what the list's counters count by. Reads ask `audience`.
+  published: { field: "sentToSite", value: 1 },
   audience: heardBy,
+  audienceTotal: heardTotal,
   creator: "createdById",
 });
 

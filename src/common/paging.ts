@@ -159,9 +159,13 @@ export function listStatements<Item>(
   // Searches and filtered lists count the matching rows (search through its trigram indexes) once per
   // version of the table's scope and reuse the counts; plain lists add up the counts the list_counts
   // triggers keep.
-  // Records shown to an audience (activity recipients) are counted: the counters know no audience.
+  // Records shown to an audience (activity recipients): from what the declaration keeps for a plain list
+  // (`audienceTotal`), else counted: the counters know no audience.
   const total: TotalStatement = records.audience
-    ? { sql: Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`, read: async (value) => Number(value) }
+    ? {
+        sql: records.audienceTotal && scope && !matching.length ? records.audienceTotal(caller.viewer, scope) : Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`,
+        read: async (value) => Number(value),
+      }
     : matching.length
     ? cachedTotal(caller, records, scope, Prisma.join([...scoping, ...matching], " AND "), now)
     : { sql: countedTotal(caller, records, scope, now), read: async (value) => Number(value) };

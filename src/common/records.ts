@@ -53,6 +53,11 @@ export interface RecordsDeclaration {
    * `published` and `access` are then not asked; totals are counted (src/common/paging.ts); events say 'private'.
    */
   audience?: (id: Prisma.Sql, userId: number | null) => Prisma.Sql;
+  /**
+   * With `audience`: the exact number of one scope's records the viewer hears, as one SQL value, for a list
+   * with no other condition (src/common/paging.ts); absent, or with a search or filter, the rows are counted.
+   */
+  audienceTotal?: (viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
