@@ -169,3 +169,14 @@ describe("categories and sections", () => {
     }
   });
 });
+
+describe("user-category links", () => {
+  it("a request naming more categories than a forum could mean is 400 naming categoriesIds, not a 500", async () => {
+    const many = Array.from({ length: 70_000 }, (_, index) => index + 1).join(",");
+    for (const [method, path] of [["POST", "/v2.0/forum/userscategories/create"], ["DELETE", "/v2.0/forum/userscategories/destroy"]] as const) {
+      const answered = await server.rest(method, path, { token: cast.alice.token, body: { user_id: 0, categoriesIds: many } });
+      expect(answered.status, JSON.stringify(answered.body).slice(0, 200)).toBe(400);
+      expect(answered.body.errors[0].parameter).toBe("categoriesIds");
+    }
+  });
+});

@@ -724,8 +724,12 @@ function linkTarget(ctx: RequestContext, input: UserCategoriesInput) {
   const given = [...(input.categoryId != null ? [input.categoryId] : []), ...listed];
   if (given.some((id) => !Number.isInteger(id) || id < 0 || id > 2_147_483_647)) throw badInput("category_id", "must be a category id (0: the site's default category)");
   if (!given.length) throw badInput("category_id", "name at least one category");
+  // A bounded request: more categories than a forum has in a page of its lists is no link anybody means.
+  if (given.length > MAX_LINKED_CATEGORIES) throw badInput("categoriesIds", `name at most ${MAX_LINKED_CATEGORIES} categories at a time`);
   return { target, given };
 }
+
+const MAX_LINKED_CATEGORIES = 1000;
 
 /** Links the user to the categories they may see; answers the linked category ids. */
 /** The categories named, 0 standing for the site's default category. */
@@ -741,7 +745,7 @@ export async function createForumUserCategories(ctx: RequestContext, input: User
   const { target, given } = linkTarget(ctx, input);
   const ids = await categoryIds(ctx, given);
   const visible = await sqlClientOf(ctx.db).query<{ id: number }>(
-    Prisma.sql`SELECT c.id FROM forum_categories c WHERE c.id IN (${Prisma.join(ids)}) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")}`,
+    Prisma.sql`SELECT c.id FROM forum_categories c WHERE c.id = ANY(${ids}::int[]) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")}`,
   );
   const missing = ids.filter((id) => !visible.some((row) => row.id === id));
   if (missing.length) throw badInput("category_id", `Category ${missing[0]} does not exist.`);
@@ -758,7 +762,7 @@ export async function destroyForumUserCategories(ctx: RequestContext, input: Use
   const { target, given } = linkTarget(ctx, input);
   const ids = await categoryIds(ctx, given);
   const rows = await sqlClientOf(ctx.db).query<{ category_id: number }>(
-    Prisma.sql`DELETE FROM forum_user_categories WHERE user_id = ${target} AND category_id IN (${Prisma.join(ids)}) RETURNING category_id`,
+    Prisma.sql`DELETE FROM forum_user_categories WHERE user_id = ${target} AND category_id = ANY(${ids}::int[]) RETURNING category_id`,
   );
   return rows.map((row) => row.category_id);
 }
