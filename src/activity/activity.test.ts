@@ -501,3 +501,23 @@ describe("list totals from the counters (sent to the site) and the caller's chan
     expect(await total(cast.manager)).toBe(managerBefore);
   });
 });
+
+describe("an entry's events", () => {
+  it("tell its recipients to its author and administrators only (the events subscription and webhooks shape events alike)", async () => {
+    const hub = hubOf(server.app.db.prisma);
+    const query = `subscription { events(types: ["activity.activityEntryCreated"]) { recordId payload } }`;
+    const asBob = await subscribeOverSse<{ recordId: number; payload: Record<string, unknown> }>(server.url, hub, query, {}, cast.bob.token);
+    const asAuthor = await subscribeOverSse<{ recordId: number; payload: Record<string, unknown> }>(server.url, hub, query, {}, cast.member.token);
+    const made = await post(cast.member, { recipients: `site:0,group:${cast.groupId}`, description: "events tell no recipients" });
+    expect(made.status).toBe(201);
+    for (let waited = 0; (!asBob.events.some((e) => e.recordId === made.body.id) || !asAuthor.events.some((e) => e.recordId === made.body.id)) && waited < 5_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await asBob.close();
+    await asAuthor.close();
+    const seenByBob = asBob.events.find((e) => e.recordId === made.body.id)!;
+    expect(seenByBob.payload).toMatchObject({ id: made.body.id, action: "test.note" });
+    expect(seenByBob.payload).not.toHaveProperty("recipients");
+    expect(asAuthor.events.find((e) => e.recordId === made.body.id)!.payload.recipients).toBe(`site:0,group:${cast.groupId}`);
+  });
+});

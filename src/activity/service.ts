@@ -333,6 +333,8 @@ export const ACTIVITY_WRITES = writtenRecords({
   records: ACTIVITY_RECORDS,
   // `recipients` too: the feed subscription (activityFeed) keeps the events sent to the subscriber.
   names: ["action", "recipients"],
+  // The recipients a reader of the entry's events must not learn (who else it went to): the actor's and administrators' only.
+  actorOnlyNames: ["recipients"],
   anonymous: "anonymous",
   changedSubscription: "activityEntryChanged",
   notFound: (id) => `Activity entry ${id} not found.`,

@@ -44,6 +44,11 @@ export interface WrittenRecords {
   records: RecordsDeclaration;
   /** Fields that name a record (title, pagename): copied into every event's payload. Never bodies. */
   names: readonly string[];
+  /**
+   * Of `names`, those shown to the event's actor and administrators only (the server reads them all): an
+   * activity entry's `recipients`, which the feed subscription matches on but a reader must not learn.
+   */
+  actorOnlyNames?: readonly string[];
   /** `Wiki page 7 not found.` */
   notFound(id: number): string;
   /** Why a caller who may see a record may not change it (403). */

@@ -332,11 +332,16 @@ function distinctViewers(viewers: Viewer[]): Viewer[] {
   return [...byKey.values()];
 }
 
-/** The event as `viewer` may see it: an anonymous record's actor only for the actor and administrators. */
+/**
+ * The event as `viewer` may see it: an anonymous record's actor, and the payload's actor-only names
+ * (`WrittenRecords.actorOnlyNames`), only for the actor and administrators.
+ */
 export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
   const cursor = `${event.xid}:${event.id}`;
-  if (!event.anonymous || viewer.user?.isAdmin || (viewer.user && viewer.user.id === event.actorId)) return { ...event, cursor };
-  return { ...event, actorId: null, cursor };
+  if (viewer.user?.isAdmin || (viewer.user && viewer.user.id === event.actorId)) return { ...event, cursor };
+  const hidden = writtenRecordsOf(event.area)?.actorOnlyNames ?? [];
+  const payload = hidden.some((name) => name in event.payload) ? Object.fromEntries(Object.entries(event.payload).filter(([name]) => !hidden.includes(name))) : event.payload;
+  return { ...event, payload, actorId: event.anonymous ? null : event.actorId, cursor };
 }
 
 /**
