@@ -40,6 +40,8 @@ interface Subject {
   level: AccessLevelName;
   published: boolean;
   scope: ScopeKind | null;
+  /** The area's group managers moderate its records (`records.moderatedBy`: a forum's). */
+  moderated?: boolean;
 }
 
 /** An answer as the matrix compares them: read/list/search "shown"/"hidden", totals "counted"/"not counted", writes "done" or a status. */
@@ -53,6 +55,8 @@ const oracle = {
    */
   maySee(role: Role, record: Subject): boolean {
     if (role === "administrator" || role === "creator") return true;
+    // "Unpublished posts are seen only by their author, moderators and administrators" (issue 15): a group's managers moderate its forum.
+    if (record.moderated && record.scope === "group" && role === "group manager") return true;
     if (!record.published) return false;
     if (record.level === "public") return true;
     if (record.level === "registered") return role !== "anonymous";
@@ -170,7 +174,7 @@ function planOf(area: Area) {
   for (const scope of scopes) {
     for (const state of scope === "member" ? [published] : contract.states) for (const access of levels) seeds.push({ index: seeds.length, access, state, scope });
   }
-  const subject = (seed: Seed): Subject => ({ level: seed.access?.name ?? "public", published: seed.state.published, scope: seed.scope });
+  const subject = (seed: Seed): Subject => ({ level: seed.access?.name ?? "public", published: seed.state.published, scope: seed.scope, moderated: Boolean(contract.spec.records.moderatedBy) });
   const expected = (operation: Operation, role: Role, seed: Seed): Answer => {
     const seen = oracle.maySee(role, subject(seed));
     if (operation === "counted in the total") return seen ? "counted" : "not counted";

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, shownLevels, table, visibleSql, type RecordsDeclaration } from "./records.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -110,7 +110,9 @@ export function cachedTotal(
   // A scope secluded from the caller (a hidden group's, to a non-member) shows only the caller's own rows:
   // whether it is, in the same snapshot (administrators see everything).
   const secluded = scope && !user?.isAdmin ? scopeSecludedSql(scope, user?.id ?? null) : null;
-  const asksMembership = belongs !== null || privateTo !== null || secluded !== null;
+  // A scope the caller moderates (records.moderatedBy): every matching record, as for administrators.
+  const moderated = scope && user && !user.isAdmin && records.moderatedBy ? Prisma.sql`((${scope.scope}::text, ${scope.scopeId}::int) IN (${records.moderatedBy(user.id)}))` : null;
+  const asksMembership = belongs !== null || privateTo !== null || secluded !== null || moderated !== null;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
@@ -125,7 +127,13 @@ export function cachedTotal(
   const member = belongs ?? privateSeen ?? Prisma.sql`false`;
   const count = (filter: Prisma.Sql[]) => (filter.length ? Prisma.sql`count(*) FILTER (WHERE ${Prisma.join(filter, " AND ")})` : Prisma.sql`count(*)`);
   const countsOf = (owner: number) => {
-    const theirs = owner ? [Prisma.sql`${column(info, "t", records.creator!)} = ${owner}`] : [];
+    // The caller's own rows as the creator rule shows them (`creatorAlso`: a forum reply only where its thread is readable to them).
+    const theirs = owner
+      ? [
+          Prisma.sql`${column(info, "t", records.creator!)} = ${owner}`,
+          ...(records.creatorAlso ? [records.creatorAlso("t", (other) => visibleSql(db, records, viewer, other, now, scope ?? undefined, "list", true))] : []),
+        ]
+      : [];
     const levels = levelValues ? levelValues.map((value) => count([published, Prisma.sql`${access} = ${value}`, ...theirs])) : [count([published, ...theirs])];
     return [count(theirs), ...levels];
   };
@@ -140,15 +148,15 @@ export function cachedTotal(
     : [];
   const counts = Prisma.sql`(SELECT json_build_array(${Prisma.join([...owners.flatMap(countsOf), ...windowEvent])}) FROM ${table(info, "t")} WHERE ${conditions})`;
   const statement = (withCounts: boolean) =>
-    Prisma.sql`SELECT json_build_array(${version}, ${member}, ${secluded ?? Prisma.sql`false`}${withCounts ? Prisma.sql`, ${counts}` : Prisma.empty})`;
+    Prisma.sql`SELECT json_build_array(${version}, ${member}, ${secluded ?? Prisma.sql`false`}, ${moderated ?? Prisma.sql`false`}${withCounts ? Prisma.sql`, ${counts}` : Prisma.empty})`;
 
   /** The caller's total from each owner's numbers. */
   // `membership`: whether the caller belongs to the list's scope, or, for records private to some users,
   // how many of the matching private records the caller may see; `isSecluded`: whether the scope is secluded
   // from the caller (then their own rows only).
-  const combine = (entries: Counted[], membership: boolean | number, isSecluded: boolean) => {
+  const combine = (entries: Counted[], membership: boolean | number, isSecluded: boolean, moderates: boolean) => {
     const [everyone, own] = entries as [Counted, Counted | undefined];
-    if (user?.isAdmin) return everyone.all;
+    if (user?.isAdmin || moderates) return everyone.all;
     if (isSecluded) return own ? own.all : 0;
     const isMember = membership === true;
     const visible = levelValues ? levelValues.map((value) => shown!.open.includes(value) || (isMember && shown!.toMembers.includes(value))) : [true];
@@ -157,7 +165,7 @@ export function cachedTotal(
   };
 
   const read = async (value: unknown): Promise<number> => {
-    const [foundVersion, isMember, isSecluded, found] = value as [string, boolean | number, boolean, (number | string | null)[] | undefined];
+    const [foundVersion, isMember, isSecluded, moderates, found] = value as [string, boolean | number, boolean, boolean, (number | string | null)[] | undefined];
     if (found) {
       const next = records.window && typeof found.at(-1) === "string" ? decodeTimestamp(found.at(-1) as string).getTime() : Infinity;
       const width = 1 + (levelValues?.length ?? 1);
@@ -167,10 +175,10 @@ export function cachedTotal(
         if (key(owner).length <= MAX_KEY_LENGTH) cache.set(key(owner), entry);
         return entry;
       });
-      return combine(entries, isMember, isSecluded);
+      return combine(entries, isMember, isSecluded, moderates);
     }
     const kept = keptAt(foundVersion);
-    if (kept) return combine(kept, isMember, isSecluded);
+    if (kept) return combine(kept, isMember, isSecluded, moderates);
     // Written since: count again, with the version, in a statement of its own — one for all the requests
     // of this process that found the same stale counts (after a write, the popular searches all would).
     let underWay = recounts.get(db);

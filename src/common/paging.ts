@@ -331,7 +331,11 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   // whether it is, asked once in this statement (its kind's sub-select about the scope's id).
   const secluded = scope ? scopeSecludedSql(scope, user?.id ?? null) : null;
   if (secluded) shown = Prisma.sql`(CASE WHEN ${secluded} THEN 0 ELSE ${shown} END)`;
-  const total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
+  let total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
+  // A scope the caller moderates: every record of it, as for administrators.
+  if (user && scope && records.moderatedBy) {
+    total = Prisma.sql`(CASE WHEN (${scope.scope}::text, ${scope.scopeId}::int) IN (${records.moderatedBy(user.id)}) THEN ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)} ELSE ${total} END)`;
+  }
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 

@@ -60,6 +60,17 @@ export interface RecordsDeclaration {
   audienceTotal?: (viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }) => Prisma.Sql;
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
+  /**
+   * What the creator rule asks too, over the record's alias (a forum reply: its author reads it only where
+   * its thread is readable to them). `visibleAs` gives another alias's visibility, the creator rule plain.
+   */
+  creatorAlso?: (alias: string, visibleAs: (alias: string) => Prisma.Sql) => Prisma.Sql;
+  /**
+   * The scopes whose every record a user sees whatever its state and level, as a creator sees theirs (a
+   * group's managers moderating its forum): a sub-select of (scope, scope_id) pairs. Totals count every
+   * record of such a scope for them (src/common/paging.ts).
+   */
+  moderatedBy?: (userId: number) => Prisma.Sql;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
   searchOnly?: string[];
 }
@@ -426,6 +437,8 @@ export function visibleSql(
   now = new Date(),
   listScope?: FixedScope,
   purpose: Purpose = "read",
+  /** The creator rule without `creatorAlso` (how `creatorAlso` reads another record: no recursion). */
+  plainCreator = false,
 ): Prisma.Sql {
   const user = viewer.user;
   if (user?.isAdmin) return Prisma.sql`TRUE`;
@@ -440,8 +453,21 @@ export function visibleSql(
   const secluded = declaration.scoped ? secludedScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user?.id ?? null, listScope) : null;
   const levels = access ? Prisma.sql`${published} AND ${access}` : published;
   const shown = secluded ? Prisma.sql`${levels} AND NOT ${secluded}` : levels;
-  if (!user || !declaration.creator) return Prisma.sql`(${shown})`;
-  return Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR (${shown}))`;
+  if (!user) return Prisma.sql`(${shown})`;
+  const also = [
+    ...(declaration.creator
+      ? [
+          declaration.creatorAlso && !plainCreator
+            ? Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} AND ${declaration.creatorAlso(alias, (other) =>
+                visibleSql(prisma, declaration, viewer, other, now, listScope, purpose, true),
+              )})`
+            : Prisma.sql`${column(info, alias, declaration.creator)} = ${user.id}`,
+        ]
+      : []),
+    ...(declaration.moderatedBy && declaration.scoped ? [Prisma.sql`(${column(info, alias, "scope")}, ${column(info, alias, "scopeId")}) IN (${declaration.moderatedBy(user.id)})`] : []),
+  ];
+  if (!also.length) return Prisma.sql`(${shown})`;
+  return Prisma.sql`(${Prisma.join(also, " OR ")} OR (${shown}))`;
 }
 
 /**

@@ -180,3 +180,53 @@ describe("user-category links", () => {
     }
   });
 });
+
+describe("who reads a post", () => {
+  const read = async (id: number, token: string | undefined) => (await gql(`query($id: ID!) { forumPost(id: $id) { id } }`, { id }, token)).data?.forumPost?.id ?? null;
+  const thread = (id: number, token: string | undefined) => server.rest("GET", `/forum/${id}`, { token, query: { limit: 100 } });
+
+  it("a reply is never readable where its thread is not, not even to its author; the group's managers moderate (they read unpublished posts)", async () => {
+    const replier = await server.user();
+    await server.app.db.prisma.$executeRaw(Prisma.sql`INSERT INTO group_members (group_id, user_id, status, manager) VALUES (${cast.groupId}, ${replier.id}, 'member', false)`);
+    const started = await inGroup(cast.member.token, { title: "Soon unpublished" });
+    const reply = await inGroup(replier.token, { thread: String(started.body.id) });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const unpublished = await gql(`mutation($id: ID!) { publishForumPost(id: $id, published: false) { id } }`, { id: started.body.id }, cast.manager.token);
+    expect(unpublished.errors).toBeUndefined();
+
+    expect(await read(reply.body.id, replier.token)).toBeNull();
+    const listed = await server.rest("GET", "/forum/list", { token: replier.token, query: { thread: started.body.id, scope: "group", scope_id: cast.groupId } });
+    expect(listed.body.threads.map((post: { id: number }) => post.id)).not.toContain(reply.body.id);
+    expect(listed.body.total).toBe(listed.body.threads.length);
+
+    // The moderator reads the unpublished thread and its reply; its total counts what they read.
+    expect(await read(started.body.id, cast.manager.token)).toBe(String(started.body.id));
+    expect(await read(reply.body.id, cast.manager.token)).toBe(String(reply.body.id));
+    const moderated = await thread(started.body.id, cast.manager.token);
+    expect(moderated.status).toBe(200);
+    expect(moderated.body.posts.map((post: { id: number }) => post.id)).toEqual([reply.body.id]);
+    expect(moderated.body.total).toBe(1);
+    const groupList = await server.rest("GET", "/forum/list", { token: cast.manager.token, query: { scope: "group", scope_id: cast.groupId, limit: 100 } });
+    expect(groupList.body.threads.map((post: { id: number }) => post.id)).toContain(started.body.id);
+    expect(groupList.body.total).toBe(groupList.body.threads.length);
+
+    // A plain member reads neither; the thread's author reads their thread, not the others' replies in it.
+    const other = await server.user();
+    await server.app.db.prisma.$executeRaw(Prisma.sql`INSERT INTO group_members (group_id, user_id, status, manager) VALUES (${cast.groupId}, ${other.id}, 'member', false)`);
+    expect(await read(started.body.id, other.token)).toBeNull();
+    expect(await read(reply.body.id, cast.member.token)).toBeNull();
+  });
+
+  it("a thread read's total counts the posts the caller reads: their own private reply, not the administrator's", async () => {
+    const started = await post(cast.alice.token, { title: "Private to its author", access: 5 });
+    await post(cast.admin.token, { thread: String(started.body.id), comment: "From the administrator" });
+    const own = await post(cast.alice.token, { thread: String(started.body.id), comment: "From the author" });
+    const answered = await thread(started.body.id, cast.alice.token);
+    expect(answered.status).toBe(200);
+    expect(answered.body.posts.map((reply: { id: number }) => reply.id)).toEqual([own.body.id]);
+    expect(answered.body.total).toBe(1);
+    const byAdmin = await thread(started.body.id, cast.admin.token);
+    expect(byAdmin.body.total).toBe(2);
+    expect(byAdmin.body.posts).toHaveLength(2);
+  });
+});

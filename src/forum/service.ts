@@ -13,6 +13,7 @@ import { changesNothing, parseInput, timestamp, type RawInput } from "../common/
 import { domainEvents } from "../common/events.js";
 import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
+import { groupsManagedBy } from "../groups/scope.js";
 import { sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
 
@@ -34,6 +35,14 @@ export const FORUM_POSTS = records({
   published: { field: "state", value: 1 },
   access: FORUM_ACCESS,
   creator: "createdById",
+  // A reply's author reads it only where they may read its thread (issue 15: a reply is never readable where
+  // its thread is not), the thread asked by primary key (a scalar sub-select: an EXISTS became a hashed scan of every post).
+  creatorAlso: (alias, visibleAs) =>
+    Prisma.sql`(${Prisma.raw(`${alias}.starter`)} = 1 OR COALESCE((SELECT TRUE FROM forum_posts ${Prisma.raw(`${alias}_thread`)} WHERE ${Prisma.raw(
+      `${alias}_thread.id = ${alias}.thread_id`,
+    )} AND ${visibleAs(`${alias}_thread`)}), FALSE))`,
+  // A group's managers moderate its forum: they see its unpublished and private posts (issue 15).
+  moderatedBy: (userId) => Prisma.sql`SELECT 'group'::text, m.group_id FROM (${groupsManagedBy(userId)}) m`,
 });
 
 /** Sections and categories: scoped, listed to whoever may see their scope. */
@@ -389,7 +398,10 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
     ...(args.startAt ? [newest ? Prisma.sql`t.created <= ${args.startAt}` : Prisma.sql`t.created >= ${args.startAt}`] : []),
   ];
   const where = Prisma.join(bounds, " AND ");
-  const ranged = startId || args.startAt || state !== 1;
+  // The kept counts are exact for anonymous callers; a signed-in caller may also see posts they are not
+  // counted for (their own, those of a forum they moderate, an administrator's view of an unpublished
+  // thread): their total is counted on the thread's index, as a range's is.
+  const ranged = startId || args.startAt || state !== 1 || ctx.viewer.user !== null;
   // Without a range the total is the thread's kept count (what the caller may see); a range counts its rows by the thread's index.
   const statement = rowsStatement<ForumPost>(ctx.db, FORUM_POSTS, query as Selection, {
     where,
