@@ -1,5 +1,6 @@
 import { builder } from "../graphql/builder.js";
 import "./group-content.js";
+import "./activity.js";
 import { accessEnum } from "../graphql/access.js";
 import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../generated/prisma/client.js";
+import { sqlClientOf } from "../db/sql.js";
+import { drainAll } from "../events/dispatcher.js";
+import { ACTIVITY_CONSUMER } from "../activity/consumer.js";
+import { startServer, type Cast, type TestServer, type TestUser } from "../../test/server.js";
+
+/** The forum's entries in the activity feed (src/forum/activity.ts): threads to their scope and category's linked users, replies to the thread's participants and them. */
+let server: TestServer;
+let cast: Cast;
+let watcher: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  server = await startServer();
+  cast = await server.cast("Forumfeed");
+  watcher = await server.user();
+  stranger = await server.user();
+  const linked = await server.rest("POST", "/v2.0/forum/userscategories/create", { token: watcher.token, body: { category_id: 0, user_id: 0 } });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+});
+afterAll(() => server?.close());
+
+const post = (user: TestUser, body: Record<string, unknown>) =>
+  server.rest("POST", "/forum", { token: user.token, body: { category_id: 0, scope: "site", scope_id: 0, comment: "Text.", ...body } });
+const entryFor = async (recordId: number) => {
+  for (let tries = 0; tries < 100; tries++) {
+    await drainAll(server.app.db.prisma, ACTIVITY_CONSUMER);
+    const [row] = await sqlClientOf(server.app.db.prisma).query<{ id: number; recipients: string; anonymous: number; description: string }>(
+      Prisma.sql`SELECT a.id, a.recipients, a.anonymous, a.description FROM activity a JOIN outbox o ON o.id = a.source_event WHERE o.area = 'forum' AND o.record_id = ${recordId}`,
+    );
+    if (row) return row;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no activity entry for forum post ${recordId}`);
+};
+const feedOf = async (user: TestUser) => {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${user.token}` },
+    body: JSON.stringify({ query: "{ activityFeed(limit: 100) { items { id description } total } }" }),
+  });
+  return ((await response.json()) as { data: { activityFeed: { items: { id: string; description: string }[] } } }).data.activityFeed.items.map((item) => Number(item.id));
+};
+
+describe("forum posts in the activity feed", () => {
+  it("a new thread goes to its scope, its author and the category's linked users", async () => {
+    const started = await post(cast.bob, { title: "Feed thread" });
+    const entry = await entryFor(started.body.id);
+    expect(entry.description).toBe("Forum thread started: Feed thread");
+    expect(entry.recipients.split(",").sort()).toEqual(["site:0", `member:${cast.bob.id}`, `member:${watcher.id}`].sort());
+    expect(await feedOf(watcher)).toContain(entry.id);
+  });
+
+  it("a reply goes to the thread's participants and the category's linked users, not to the site or others", async () => {
+    const started = await post(cast.bob, { title: "Replied thread" });
+    await post(cast.member, { thread: String(started.body.id), comment: "First reply" });
+    const reply = await post(cast.alice, { thread: String(started.body.id), comment: "Second reply" });
+    const entry = await entryFor(reply.body.id);
+    expect(entry.description).toBe(`Forum reply in thread ${started.body.id}`);
+    expect(entry.recipients.split(",").sort()).toEqual([`member:${cast.alice.id}`, `member:${cast.bob.id}`, `member:${cast.member.id}`, `member:${watcher.id}`].sort());
+    for (const user of [cast.bob, cast.member, watcher]) expect(await feedOf(user)).toContain(entry.id);
+    expect(await feedOf(stranger)).not.toContain(entry.id);
+    expect((await server.rest("GET", `/activity/${entry.id}`)).status).toBe(404);
+  });
+
+  it("an anonymous reply's entry names no author; a private thread's entries reach only who may read it", async () => {
+    const started = await post(cast.bob, { title: "Anonymous replies here" });
+    const reply = await post(cast.alice, { thread: String(started.body.id), comment: "Who am I", anonymous: 1 });
+    const entry = await entryFor(reply.body.id);
+    expect(entry.anonymous).toBe(1);
+    const read = await server.rest("GET", `/activity/${entry.id}`, { token: cast.bob.token });
+    expect(read.status).toBe(200);
+    expect(read.body.created_by).toBeNull();
+
+    const secret = await server.rest("POST", `/groups/${cast.groupId}/forum`, { token: cast.member.token, body: { title: "Members only", comment: "Text.", access: 5 } });
+    expect(secret.status, JSON.stringify(secret.body)).toBe(201);
+    const linked = await server.rest("POST", "/v2.0/forum/userscategories/create", { token: watcher.token, body: { category_id: secret.body.category_id, user_id: 0 } });
+    expect(linked.status).toBe(200); // a visible group's category: linked, but its private posts are not theirs to read
+    const secretReply = await server.rest("POST", `/groups/${cast.groupId}/forum`, { token: cast.manager.token, body: { thread: String(secret.body.id), comment: "Reply" } });
+    const secretEntry = await entryFor(secretReply.body.id);
+    expect(secretEntry.recipients.split(",").sort()).toEqual([`member:${cast.manager.id}`, `member:${cast.member.id}`].sort());
+  });
+});

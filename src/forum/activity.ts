@@ -1,0 +1,38 @@
+import { Prisma } from "../generated/prisma/client.js";
+import { registerActivitySource, scopeAndActor } from "../activity/sources.js";
+import type { Recipient } from "../activity/service.js";
+
+/** The participants a reply's entry goes to at most (the thread's most recent posters). */
+const MAX_PARTICIPANTS = 1000;
+
+const isStarter = (payload: Record<string, unknown>, recordId: number) => Number(payload.threadId) === recordId;
+
+/**
+ * Forum posts in the activity feed (src/activity/sources.ts; issue 15): a new thread goes to its scope, its
+ * author and the users linked to its category; a reply to the thread's participants (the authors of its
+ * posts, the most recent 1,000) and the users linked to the category. The consumer keeps only those who
+ * may read the post now, and an anonymous post's entry names no author.
+ */
+registerActivitySource({
+  types: ["forum.postCreated"],
+  describe: (event) =>
+    isStarter(event.payload, event.recordId)
+      ? `Forum thread started: ${String(event.payload.title || event.recordId)}`
+      : `Forum reply in thread ${String(event.payload.threadId)}${event.payload.title ? `: ${String(event.payload.title)}` : ""}`,
+  async recipients(event, tx) {
+    const categoryId = Number(event.payload.categoryId);
+    const threadId = Number(event.payload.threadId);
+    const linked = Prisma.sql`SELECT user_id FROM forum_user_categories WHERE category_id = ${categoryId}`;
+    const starter = isStarter(event.payload, event.recordId);
+    const rows = await tx.query<{ user_id: number }>(
+      starter
+        ? linked
+        : Prisma.sql`${linked} UNION SELECT created_by FROM (
+            SELECT created_by, max(id) AS latest FROM forum_posts
+             WHERE scope = ${event.scope} AND scope_id = ${event.scopeId} AND thread_id = ${threadId}
+             GROUP BY created_by ORDER BY latest DESC LIMIT ${MAX_PARTICIPANTS}) AS participants`,
+    );
+    const members: Recipient[] = rows.map((row) => ({ scope: "member", scopeId: row.user_id }));
+    return starter ? [...scopeAndActor(event), ...members] : [...members, ...(event.actorId ? [{ scope: "member", scopeId: event.actorId }] : [])];
+  },
+});
