@@ -6,11 +6,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type CreateForumPostInput = {
   /** Default PUBLIC (1). */
   access?: ForumAccess | null | undefined;
-  /** 1: commenter is anonymous. */
+  /** 1: commenter is anonymous. Only the author and administrators change it. */
   anonymous?: number | null | undefined;
   /** The category; 0 (the default): the scope's default category. A reply takes its thread's. */
   categoryId: number;
-  /** Thread is closed to new posts (starters only). */
+  /** Thread is closed to new posts (starters only; moderators set it). */
   closed?: number | null | undefined;
   comment: string;
   created?: string | null | undefined;
@@ -24,7 +24,7 @@ export type CreateForumPostInput = {
   scopeId: number;
   /** 0 unpublished, 1 published. Default 1. */
   state?: number | null | undefined;
-  /** Thread is sticky (starters only). */
+  /** Thread is sticky (starters only; moderators set it). */
   sticky?: number | null | undefined;
   /** Trimmed; empty and repeated (case-insensitive) tags are dropped. */
   tags?: Array<string> | null | undefined;

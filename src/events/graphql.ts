@@ -68,10 +68,11 @@ function deliver(event: DeliveredEvent | SubscriptionFailure): DeliveredEvent {
 }
 
 /** The caller's address and its cap (ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS), for anonymous subscribers. */
-const subscribedFrom = (ctx: RequestContext) => (ctx.clientAddress ? { address: ctx.clientAddress, cap: ctx.config.anonymousSubscriptionsPerAddress } : undefined);
+/** Where an anonymous subscriber calls from, for their per-address cap (every subscription field passes it). */
+export const subscribedFrom = (ctx: RequestContext) => (ctx.clientAddress ? { address: ctx.clientAddress, cap: ctx.config.anonymousSubscriptionsPerAddress } : undefined);
 
 /** Where a reconnecting subscriber left off: its Last-Event-ID header, an event's `id`. */
-function resumedAfter(lastEventId: string | undefined) {
+export function resumedAfter(lastEventId: string | undefined) {
   if (lastEventId === undefined) return undefined;
   const cursor = cursorOf(lastEventId);
   if (!cursor) throw badInput("Last-Event-ID", "must be the id of an event this API sent (<transaction>:<event>)");

@@ -4,6 +4,8 @@ import { sqlClientOf } from "../db/sql.js";
 import { drainAll } from "../events/dispatcher.js";
 import { ACTIVITY_CONSUMER } from "../activity/consumer.js";
 import { startServer, type Cast, type TestServer, type TestUser } from "../../test/server.js";
+import { subscribeOverSse } from "../../test/sse.js";
+import { hubOf } from "../events/subscriptions.js";
 
 /** The forum's entries in the activity feed (src/forum/activity.ts): threads to their scope and category's linked users, replies to the thread's participants and them. */
 let server: TestServer;
@@ -80,5 +82,34 @@ describe("forum posts in the activity feed", () => {
     const secretReply = await server.rest("POST", `/groups/${cast.groupId}/forum`, { token: cast.manager.token, body: { thread: String(secret.body.id), comment: "Reply" } });
     const secretEntry = await entryFor(secretReply.body.id);
     expect(secretEntry.recipients.split(",").sort()).toEqual([`member:${cast.manager.id}`, `member:${cast.member.id}`].sort());
+  });
+});
+
+describe("a thread's new posts (subscription forumThreadPosts)", () => {
+  it("delivers the thread's new replies the subscriber may read, nothing of other threads; a thread they may not read is refused", async () => {
+    const hub = hubOf(server.app.db.prisma);
+    const started = await post(cast.bob, { title: "Watched thread" });
+    const other = await post(cast.bob, { title: "Unwatched thread" });
+    const watching = await subscribeOverSse<{ id: string; comment: string } | null>(
+      server.url,
+      hub,
+      `subscription($thread: ID!) { forumThreadPosts(thread: $thread) { id comment } }`,
+      { thread: started.body.id },
+      stranger.token,
+    );
+    expect(watching.errors).toEqual([]);
+    await post(cast.alice, { thread: String(other.body.id), comment: "Elsewhere" });
+    await post(cast.alice, { thread: String(started.body.id), comment: "Watched reply" });
+    await post(cast.alice, { thread: String(started.body.id), comment: "A draft", state: 0 });
+    await post(cast.member, { thread: String(started.body.id), comment: "Second watched reply" });
+    for (let waited = 0; watching.events.length < 2 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await watching.close();
+    expect(watching.events.map((event) => event?.comment)).toEqual(["Watched reply", "Second watched reply"]);
+
+    const hidden = await server.rest("POST", `/groups/${cast.groupId}/forum`, { token: cast.member.token, body: { title: "Members only", comment: "Text.", access: 5 } });
+    const refused = await subscribeOverSse(server.url, hub, `subscription($thread: ID!) { forumThreadPosts(thread: $thread) { id } }`, { thread: hidden.body.id }, stranger.token);
+    expect(JSON.stringify(refused.errors)).toContain("not found");
+    await refused.close();
   });
 });

@@ -1,6 +1,8 @@
 import { builder } from "../graphql/builder.js";
 import "./group-content.js";
 import "./activity.js";
+import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
+import { resumedAfter, subscribedFrom } from "../events/graphql.js";
 import { accessEnum } from "../graphql/access.js";
 import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
@@ -9,8 +11,11 @@ import { scopedPath } from "../common/scopes.js";
 import { parseId } from "../common/validation.js";
 import { UserType } from "../users/graphql.js";
 import type { ForumCategory, ForumPost } from "../generated/prisma/client.js";
+import { findVisible } from "../common/records.js";
+import { notFound } from "../common/errors.js";
 import {
   FORUM_ACCESS,
+  FORUM_POSTS,
   FORUM_CATEGORY_FIELDS,
   FORUM_CATEGORY_LIST,
   FORUM_FIELDS,
@@ -256,5 +261,35 @@ builder.mutationField("deleteForumUserCategories", (t) =>
     authScopes: { user: true },
     args: userCategoryArgs(t),
     resolve: (_root, args, ctx) => destroyForumUserCategories(ctx, args),
+  }),
+);
+
+/**
+ * A thread's new posts as they commit (issue 15: "a thread's new posts"), each as the caller may read it:
+ * the hub delivers only the posts they may read at that moment (a reply is never readable where its thread
+ * is not). A thread the caller may not read is 404; Last-Event-ID resumes as for every subscription.
+ */
+builder.subscriptionField("forumThreadPosts", (t) =>
+  t.field({
+    type: ForumPostType,
+    nullable: true,
+    description: "New posts in one thread (its replies) as they commit, those you may read; null for one deleted before it reached you.",
+    authScopes: { public: true },
+    args: { thread: t.arg.id({ required: true, description: "The thread (its starter post's id)." }) },
+    subscribe: async (_root, args, ctx) => {
+      const thread = parseId(String(args.thread));
+      const starter = await findVisible<ForumPost>(ctx, FORUM_POSTS, thread);
+      if (!starter?.starter) throw notFound(`Forum thread ${thread} not found.`);
+      return hubOf(ctx.db).subscribe(
+        ctx.viewer,
+        (event) => event.type === "forum.postCreated" && event.recordId !== thread && Number(event.payload.threadId) === thread,
+        resumedAfter(ctx.lastEventId),
+        subscribedFrom(ctx),
+      );
+    },
+    resolve: async (event: DeliveredEvent | SubscriptionFailure, _args, ctx) => {
+      if (isSubscriptionFailure(event)) throw event.failed;
+      return findVisible<ForumPost>(ctx, FORUM_POSTS, event.recordId);
+    },
   }),
 );
