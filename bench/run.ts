@@ -38,10 +38,10 @@ interface SeedMark {
   description: string;
   summary: SeedSummary;
 }
-async function seedMark(size: { wikiPages: number; blogEntries: number }): Promise<Omit<SeedMark, "summary">> {
+async function seedMark(size: { wikiPages: number; blogEntries: number; forumPosts: number; activityRows: number }): Promise<Omit<SeedMark, "summary">> {
   const source = await fs.promises.readFile(fileURLToPath(new URL("./seed.ts", import.meta.url)));
   const seedVersion = crypto.createHash("sha256").update(source).digest("hex").slice(0, 12);
-  const description = `bench/seed.ts ${seedVersion}, ${size.wikiPages} wiki pages, ${size.blogEntries} blog entries`;
+  const description = `bench/seed.ts ${seedVersion}, ${size.wikiPages} wiki pages, ${size.blogEntries} blog entries, ${size.forumPosts} forum posts, ${size.activityRows} activity entries`;
   return { key: description, description };
 }
 /** undefined: no such database; null: it exists without a seed mark. */
@@ -80,6 +80,10 @@ async function createNamedDatabase(serverUrl: string, name: string) {
 const usage = `npm run bench -- [options]
   --rows N          wiki pages to seed (default 10000); as many blog entries unless --blog-rows
   --blog-rows N     blog entries to seed
+  --forum-posts N   forum posts to seed (default 10000), a tenth of them threads' starters, over 100
+                    categories (issue 15's scale: 1000000)
+  --activity-rows N activity entries to seed (default 10000), 2 % of them sent to the feed's member
+                    (bench-member, in 50 groups) or their groups (issue 15's scale: 1000000)
   --duration S      seconds of load per case (default 5)
   --warmup S        seconds of unmeasured load on a case before its first window (default 5; longer
                     while the first round of answers is still out); 1 s before each later window
@@ -101,6 +105,8 @@ const { values: args } = parseCommandLine({
   options: {
     rows: { type: "string", default: "10000" },
     "blog-rows": { type: "string" },
+    "forum-posts": { type: "string", default: "10000" },
+    "activity-rows": { type: "string", default: "10000" },
     duration: { type: "string", default: "5" },
     warmup: { type: "string", default: "5" },
     connections: { type: "string", default: "20" },
@@ -136,6 +142,8 @@ const whole = (name: string, raw: string, minimum: number) => {
 const options = {
   wikiPages: whole("rows", args.rows, 100),
   blogEntries: whole("blog-rows", args["blog-rows"] ?? args.rows, 100),
+  forumPosts: whole("forum-posts", args["forum-posts"], 0),
+  activityRows: whole("activity-rows", args["activity-rows"], 0),
   seconds: whole("duration", args.duration, 1),
   warmupSeconds: whole("warmup", args.warmup, 0),
   connections: whole("connections", args.connections, 1),
@@ -223,7 +231,7 @@ async function main(): Promise<number> {
   };
   const seedAndDescribe = async (db: SqlRunner) => {
     log(`Seeding ${options.wikiPages} wiki pages and ${options.blogEntries} blog entries…`);
-    const summary = await seed(db, { wikiPages: options.wikiPages, blogEntries: options.blogEntries }, passwordHash, log);
+    const summary = await seed(db, { wikiPages: options.wikiPages, blogEntries: options.blogEntries, forumPosts: options.forumPosts, activityRows: options.activityRows }, passwordHash, log);
     log(`  done in ${summary.seconds.toFixed(1)} s (${summary.wikiRevisions} revisions)`);
     await describe(db, summary);
   };
@@ -237,7 +245,7 @@ async function main(): Promise<number> {
     if (leftovers.length) {
       console.warn(`Warning: databases left by an interrupted bench run: ${leftovers.join(", ")} (DROP DATABASE … WITH (FORCE) once no bench runs).`);
     }
-    const wanted = await seedMark({ wikiPages: options.wikiPages, blogEntries: options.blogEntries });
+    const wanted = await seedMark({ wikiPages: options.wikiPages, blogEntries: options.blogEntries, forumPosts: options.forumPosts, activityRows: options.activityRows });
     let scratch: { name: string; url: string };
     let reused: SeedMark | undefined;
     if (existing === undefined) {

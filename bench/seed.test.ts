@@ -6,10 +6,12 @@ import pg from "pg";
 import { applyMigrations, type SqlRunner } from "../src/db/migrate.js";
 import { openPGlite } from "../src/db/database.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
-import { BENCH_USER, SEARCH_WORD, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
+import { BENCH_MEMBER, BENCH_USER, FEED_GROUPS, FORUM_CATEGORIES, SEARCH_WORD, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 
 const PAGES = 1000;
 const ENTRIES = 300;
+const FORUM_POSTS = 3000;
+const ACTIVITY = 5000;
 
 let db: SqlRunner;
 let close: () => Promise<void>;
@@ -32,7 +34,7 @@ beforeAll(async () => {
     close = () => pglite.close();
   }
   await applyMigrations(db);
-  summary = await seed(db, { wikiPages: PAGES, blogEntries: ENTRIES }, "not-a-real-hash", () => {});
+  summary = await seed(db, { wikiPages: PAGES, blogEntries: ENTRIES, forumPosts: FORUM_POSTS, activityRows: ACTIVITY }, "not-a-real-hash", () => {});
 });
 
 afterAll(() => close?.());
@@ -117,7 +119,7 @@ describe("bench seed", () => {
   });
 
   it("moves every id sequence past the seeded rows", async () => {
-    for (const table of ["users", "groups", "wiki_pages", "wiki_revisions", "blog_entries"]) {
+    for (const table of ["users", "groups", "wiki_pages", "wiki_revisions", "blog_entries", "forum_posts", "forum_categories", "activity"]) {
       const row = await one(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS next, (SELECT max(id) FROM ${table}) AS max`);
       expect(Number(row.next), table).toBeGreaterThan(Number(row.max));
     }
@@ -132,5 +134,53 @@ describe("bench seed", () => {
     const signedIn = await visibleWikiIds(db, "bench-user", 2000);
     const own = await db.query(`SELECT id FROM wiki_pages WHERE id = ANY($1::int[]) AND created_by = ${BENCH_USER.id} AND (state = 0 OR access = 4)`, [signedIn]);
     expect(own.length).toBeGreaterThan(0);
+  });
+
+  it("seeds forum threads over the categories, some with 25 posts and more", async () => {
+    const counts = await one(
+      `SELECT count(*) AS posts, count(*) FILTER (WHERE starter = 1) AS threads, count(DISTINCT category_id) AS categories FROM forum_posts`,
+    );
+    expect([Number(counts.posts), Number(counts.threads), Number(counts.categories)]).toEqual([FORUM_POSTS, FORUM_POSTS / 10, FORUM_CATEGORIES]);
+    expect(summary.forumThreads).toBe(FORUM_POSTS / 10);
+    expect(Number((await one(`SELECT count(*) AS n FROM (SELECT thread_id FROM forum_posts GROUP BY thread_id HAVING count(*) >= 26) busy`)).n)).toBeGreaterThan(0);
+  });
+
+  it("stores the forum's rows and counters as its triggers would", async () => {
+    const rows = `SELECT id, category_id, section_id, thread_id, parent_id, scope, scope_id, state, own_state, access, sticky, closed FROM forum_posts ORDER BY id`;
+    const before = await db.query(rows);
+    await db.exec("BEGIN");
+    try {
+      // forum_posts_inherit again on every row: nothing changes (forum_posts_count takes each post out and in again).
+      await db.exec(`UPDATE forum_posts SET own_state = own_state`);
+      expect(await db.query(rows)).toEqual(before);
+      // A starter's last_activity is its newest post's time.
+      expect(
+        await db.query(
+          `SELECT s.id FROM forum_posts s WHERE s.starter = 1
+             AND s.last_activity <> greatest(s.created, (SELECT max(created) FROM forum_posts r WHERE r.thread_id = s.id AND r.starter = 0))`,
+        ),
+      ).toEqual([]);
+      // Deleting every post through the triggers takes each count back to exactly zero.
+      await db.exec(`DELETE FROM forum_posts WHERE starter = 1`);
+      expect(Number((await one(`SELECT count(*) AS n FROM forum_posts`)).n)).toBe(0);
+      expect(await db.query(`SELECT * FROM forum_counts WHERE threads <> 0 OR posts <> 0`)).toEqual([]);
+    } finally {
+      await db.exec("ROLLBACK");
+    }
+    expect(Number((await one(`SELECT sum(posts) AS n FROM forum_counts WHERE thread_id = 0`)).n)).toBe(FORUM_POSTS);
+  });
+
+  it("sends about 2 % of the activity entries to the feed's member and their 50 groups", async () => {
+    expect(Number((await one(`SELECT count(*) AS n FROM activity`)).n)).toBe(ACTIVITY);
+    expect(Number((await one(`SELECT count(*) AS n FROM activity_recipients`)).n)).toBe(ACTIVITY);
+    const groups = await one(`SELECT count(*) AS n FROM group_members WHERE user_id = ${BENCH_MEMBER.id}`);
+    expect(Number(groups.n)).toBe(FEED_GROUPS);
+    const sent = await one(
+      `SELECT count(DISTINCT r.entry_id) AS n FROM activity_recipients r
+       WHERE (r.scope = 'member' AND r.scope_id = ${BENCH_MEMBER.id})
+          OR (r.scope = 'group' AND r.scope_id IN (SELECT group_id FROM group_members WHERE user_id = ${BENCH_MEMBER.id}))`,
+    );
+    expect(Number(sent.n) / ACTIVITY).toBeGreaterThan(0.01);
+    expect(Number(sent.n) / ACTIVITY).toBeLessThan(0.03);
   });
 });

@@ -19,6 +19,19 @@ export const BENCH_USER_GROUPS = [1, 2];
 export const BENCH_ADMIN = { id: AUTHORS + 1, username: "bench-admin" } as const;
 /** A member (not a manager) of every seeded group, who writes in them: the member write cases, one scope and all 20. */
 export const BENCH_WRITER = { id: AUTHORS + 2, username: "bench-writer" } as const;
+/** The activity feed's reader (the "activityFeed" case): a member of FEED_GROUPS groups of their own. */
+export const BENCH_MEMBER = { id: AUTHORS + 3, username: "bench-member" } as const;
+/** Groups (ids FEED_GROUP_FIRST …) BENCH_MEMBER belongs to; nobody else does. */
+export const FEED_GROUPS = 50;
+export const FEED_GROUP_FIRST = GROUPS + 1;
+/** Per cent of the activity entries sent to BENCH_MEMBER or one of their groups (one recipient each). */
+export const FEED_SHARE_PERCENT = 2;
+/** Forum categories the threads are spread over (site scope, the default section). */
+export const FORUM_CATEGORIES = 100;
+/** Posts per thread on average (starter included): threads = forum posts / POSTS_PER_THREAD. */
+export const POSTS_PER_THREAD = 10;
+/** Per cent of the replies that go to the busiest 1 % of threads (so some threads have 25 posts and more). */
+const BUSY_REPLY_PERCENT = 5;
 /** Rows per INSERT statement: bounds the memory one statement needs at 10^6 rows. */
 const CHUNK = 50_000;
 /** Distinct texts the pages and entries draw from (~200 to ~1000 characters each). */
@@ -71,12 +84,19 @@ const titleOf = (row: string) =>
 export interface SeedSize {
   wikiPages: number;
   blogEntries: number;
+  /** Forum posts, starters included (threads = forumPosts / POSTS_PER_THREAD); 0: none. */
+  forumPosts?: number;
+  /** Activity entries, one recipient each; 0: none. */
+  activityRows?: number;
 }
 
 export interface SeedSummary {
   wikiPages: number;
   wikiRevisions: number;
   blogEntries: number;
+  forumPosts?: number;
+  forumThreads?: number;
+  activityRows?: number;
   users: number;
   seconds: number;
 }
@@ -104,7 +124,12 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
     BENCH_WRITER.username,
     passwordHash,
   ]);
-  await db.query(`SELECT setval(pg_get_serial_sequence('users', 'id'), $1)`, [BENCH_WRITER.id]);
+  await db.query(`INSERT INTO users (id, username, email, name, password_hash, is_admin) VALUES ($1, $2, $2 || '@example.test', 'Bench member', $3, false)`, [
+    BENCH_MEMBER.id,
+    BENCH_MEMBER.username,
+    passwordHash,
+  ]);
+  await db.query(`SELECT setval(pg_get_serial_sequence('users', 'id'), $1)`, [BENCH_MEMBER.id]);
   // The bare INSERT's table (bench/bare-server.ts): a wiki page's columns, with no trigger, index or reference.
   await db.exec(`CREATE TABLE bare_pages (id serial PRIMARY KEY, title text NOT NULL, pagename text NOT NULL, scope text NOT NULL, scope_id int NOT NULL,
     state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL, created_by int NOT NULL, modified timestamp(3) NOT NULL)`);
@@ -114,7 +139,12 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
   await db.exec(`CREATE TABLE peer.pages (id serial PRIMARY KEY, title text NOT NULL, pagename text NOT NULL, scope text NOT NULL, scope_id int NOT NULL,
     state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'), created_by int NOT NULL,
     modified timestamp(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))`);
-  await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS]);
+  await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS + FEED_GROUPS]);
+  await db.query(`INSERT INTO group_members (group_id, user_id, status, manager) SELECT g, $1::int, 'member', false FROM generate_series($2::int, $3::int) g`, [
+    BENCH_MEMBER.id,
+    FEED_GROUP_FIRST,
+    FEED_GROUP_FIRST + FEED_GROUPS - 1,
+  ]);
   await db.query(
     `INSERT INTO group_members (group_id, user_id, status, manager)
      SELECT g, $1::int, 'member', g = $3::int FROM unnest($2::int[]) g`,
@@ -141,7 +171,7 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
   const rebuild = await db.query(
     `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
      FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
-     WHERE t.relnamespace = 'public'::regnamespace AND t.relname IN ('wiki_pages', 'wiki_revisions', 'blog_entries')
+     WHERE t.relnamespace = 'public'::regnamespace AND t.relname IN ('wiki_pages', 'wiki_revisions', 'blog_entries', 'forum_posts', 'activity', 'activity_recipients')
        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
   );
   for (const index of rebuild) await db.exec(`DROP INDEX ${index.name}`);
@@ -217,8 +247,37 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
     log(`  blog entries ${last}/${size.blogEntries}`);
   }
 
+  const forum = await seedForum(db, size.forumPosts ?? 0, log);
+  const activityRows = size.activityRows ?? 0;
+  for (let first = 1; first <= activityRows; first += CHUNK) {
+    const last = Math.min(activityRows, first + CHUNK - 1);
+    // One recipient per entry: FEED_SHARE_PERCENT % to the feed's member (a tenth of those) or one of their
+    // groups; of the rest, 40 % the site, 30 % another group, 30 % another member.
+    const share = pick("g", 30, 1000);
+    await db.query(
+      `WITH spec AS (
+         SELECT g AS id, ${authorOf("g")} AS author, ${createdOf("g")} AS created,
+                CASE WHEN ${share} < $3 * 10 THEN CASE WHEN ${pick("g", 31, 10)} = 0 THEN 'member' ELSE 'group' END
+                     WHEN ${share} < 400 + $3 * 6 THEN 'site' WHEN ${share} < 700 + $3 * 3 THEN 'group' ELSE 'member' END AS to_scope,
+                CASE WHEN ${share} < $3 * 10 THEN CASE WHEN ${pick("g", 31, 10)} = 0 THEN $4::int ELSE $5::int + ${pick("g", 32, FEED_GROUPS)} END
+                     WHEN ${share} < 400 + $3 * 6 THEN 0 WHEN ${share} < 700 + $3 * 3 THEN 1 + ${pick("g", 33, GROUPS)} ELSE 1 + ${pick("g", 34, AUTHORS)} END AS to_id
+         FROM generate_series($1::int, $2::int) g
+       ), entries AS (
+         INSERT INTO activity (id, scope, scope_id, action, description, recipients, created, created_by, modified)
+         SELECT id, CASE WHEN to_scope = 'group' THEN 'group' ELSE 'site' END, CASE WHEN to_scope = 'group' THEN to_id ELSE 0 END,
+                'forum.post', 'Wrote ' || id, to_scope || ':' || to_id, created, author, created
+         FROM spec
+         RETURNING id
+       )
+       INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
+       SELECT spec.id, to_scope, to_id, created FROM spec JOIN entries USING (id)`,
+      [first, last, FEED_SHARE_PERCENT, BENCH_MEMBER.id, FEED_GROUP_FIRST],
+    );
+    log(`  activity entries ${last}/${activityRows}`);
+  }
+
   // Explicit ids above: move each sequence past them so the app's own inserts keep working.
-  for (const table of ["users", "groups", "wiki_pages", "wiki_revisions", "blog_entries"]) {
+  for (const table of ["users", "groups", "wiki_pages", "wiki_revisions", "blog_entries", "forum_posts", "activity"]) {
     await db.exec(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), greatest(1, (SELECT max(id) FROM ${table})))`);
   }
   await db.exec(`DROP TABLE bench_texts`);
@@ -234,9 +293,91 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
     wikiPages: size.wikiPages,
     wikiRevisions: revisions,
     blogEntries: size.blogEntries,
+    forumPosts: size.forumPosts ?? 0,
+    forumThreads: forum.threads,
+    activityRows,
     users: AUTHORS,
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * FORUM_CATEGORIES categories, then `posts` forum posts: the first posts/POSTS_PER_THREAD ids are the
+ * threads' starters, the rest their replies (BUSY_REPLY_PERCENT % of them to the first 1 % of threads).
+ * The forum's row triggers (forum_posts_inherit, forum_posts_count: one upsert per post on the category's
+ * hot rows) are off while the posts go in; the rows are written as forum_posts_inherit would leave them,
+ * and the starters' last_activity and forum_counts are computed afterwards in one statement each, equal to
+ * what the triggers give (bench/seed.test.ts compares them).
+ */
+async function seedForum(db: SqlRunner, posts: number, log: (line: string) => void) {
+  if (posts <= 0) return { threads: 0 };
+  const threads = Math.max(1, Math.floor(posts / POSTS_PER_THREAD));
+  const busy = Math.max(1, Math.floor(threads / 100));
+  const [section] = await db.query(`SELECT id FROM forum_sections WHERE alias = 'general' AND scope = 'site' AND scope_id = 0`);
+  const [base] = await db.query(`SELECT coalesce(max(id), 0)::int AS id FROM forum_categories`);
+  const categoryBase = Number(base!.id);
+  await db.query(
+    `INSERT INTO forum_categories (id, section_id, alias, title, scope, scope_id, ordering)
+     SELECT $2::int + c, $1::int, 'category-' || c, 'Category ' || c, 'site', 0, c FROM generate_series(1, $3::int) c`,
+    [section!.id, categoryBase, FORUM_CATEGORIES],
+  );
+  await db.exec(`SELECT setval(pg_get_serial_sequence('forum_categories', 'id'), (SELECT max(id) FROM forum_categories))`);
+  await db.exec(`ALTER TABLE forum_posts DISABLE TRIGGER forum_posts_inherit`);
+  await db.exec(`ALTER TABLE forum_posts DISABLE TRIGGER forum_posts_count`);
+  for (let first = 1; first <= threads; first += CHUNK) {
+    const last = Math.min(threads, first + CHUNK - 1);
+    // Round robin over the categories (each has threads/100); 95 % published; access 1 public 85 %, 2 registered 10 %, 5 private 5 %; 2 % anonymous, 1 % sticky.
+    await db.query(
+      `INSERT INTO forum_posts (id, category_id, section_id, thread_id, starter, parent_id, title, comment, scope, scope_id, state, own_state,
+                                access, anonymous, sticky, closed, created, created_by, modified, last_activity)
+       SELECT g, $3::int + 1 + (g - 1) % ${FORUM_CATEGORIES}, $4::int, g, 1, 0, ${titleOf("g")},
+              (SELECT body FROM bench_texts WHERE n = ${pick("g", 14, TEXTS)}), 'site', 0,
+              CASE WHEN ${pick("g", 25, 100)} < 95 THEN 1 ELSE 0 END, CASE WHEN ${pick("g", 25, 100)} < 95 THEN 1 ELSE 0 END,
+              CASE WHEN ${pick("g", 13, 100)} < 85 THEN 1 WHEN ${pick("g", 13, 100)} < 95 THEN 2 ELSE 5 END,
+              CASE WHEN ${pick("g", 27, 100)} < 2 THEN 1 ELSE 0 END, CASE WHEN ${pick("g", 28, 100)} < 1 THEN 1 ELSE 0 END, 0,
+              ${createdOf("g")}, ${authorOf("g")}, ${createdOf("g")}, ${createdOf("g")}
+       FROM generate_series($1::int, $2::int) g, (SELECT $5::text[] AS words) vocabulary`,
+      [first, last, categoryBase, section!.id, WORDS],
+    );
+    log(`  forum threads ${last}/${threads}`);
+  }
+  for (let first = threads + 1; first <= posts; first += CHUNK) {
+    const last = Math.min(posts, first + CHUNK - 1);
+    // A reply takes its thread's category, section, scope and access; it is published while it and its
+    // starter are (97 % of replies are); it comes up to 30 days after its starter, never after now.
+    await db.query(
+      `INSERT INTO forum_posts (id, category_id, section_id, thread_id, starter, parent_id, title, comment, scope, scope_id, state, own_state,
+                                access, anonymous, sticky, closed, created, created_by, modified, last_activity)
+       SELECT r.g, s.category_id, s.section_id, s.id, 0, s.id, 'Re: ' || s.title,
+              (SELECT body FROM bench_texts WHERE n = ${pick("r.g", 14, TEXTS)}), s.scope, s.scope_id,
+              CASE WHEN r.own_state = 1 AND s.own_state = 1 THEN 1 ELSE 0 END, r.own_state, s.access,
+              CASE WHEN ${pick("r.g", 27, 100)} < 2 THEN 1 ELSE 0 END, 0, 0, c.created, r.author, c.created, c.created
+       FROM (SELECT g, CASE WHEN ${pick("g", 22, 100)} < $4 THEN 1 + ${pick("g", 23, busy)} ELSE 1 + (g - $3::int - 1) % $3::int END AS thread,
+                    CASE WHEN ${pick("g", 25, 100)} < 97 THEN 1 ELSE 0 END AS own_state, ${authorOf("g")} AS author,
+                    ${pick("g", 26, 30 * 24 * 3600)} AS after
+             FROM generate_series($1::int, $2::int) g) r
+       JOIN forum_posts s ON s.id = r.thread
+       CROSS JOIN LATERAL (SELECT least(now(), s.created + make_interval(secs => r.after))::timestamp(3) AS created) c`,
+      [first, last, threads, BUSY_REPLY_PERCENT],
+    );
+    log(`  forum replies ${last - threads}/${posts - threads}`);
+  }
+  // What forum_posts_count does per post, for all of them at once: a reply moves its starter's last_activity
+  // forward; each post counts once in its thread's row and once in its category's (thread 0), per access and state.
+  await db.exec(
+    `UPDATE forum_posts s SET last_activity = r.latest
+     FROM (SELECT thread_id, max(created) AS latest FROM forum_posts WHERE starter = 0 GROUP BY thread_id) r
+     WHERE s.id = r.thread_id AND s.last_activity < r.latest`,
+  );
+  await db.exec(
+    `INSERT INTO forum_counts (category_id, thread_id, access, state, threads, posts)
+     SELECT category_id, thread_id, access, state, 0, count(*)::int FROM forum_posts WHERE thread_id <> 0 GROUP BY category_id, thread_id, access, state
+     UNION ALL
+     SELECT category_id, 0, access, state, sum(starter)::int, count(*)::int FROM forum_posts GROUP BY category_id, access, state`,
+  );
+  await db.exec(`ALTER TABLE forum_posts ENABLE TRIGGER forum_posts_inherit`);
+  await db.exec(`ALTER TABLE forum_posts ENABLE TRIGGER forum_posts_count`);
+  return { threads };
 }
 
 /** Rows the read cases cycle through: about `count` ids spread over the whole table, each visible to the caller. */
