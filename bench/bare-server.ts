@@ -6,6 +6,9 @@
 //   GET /wiki/page-total  the same page and COUNT(*) of every matching page
 //   GET /wiki/read?id=N   one page with its current revision, as GET /api/wiki/{id}
 //   GET /blog/page        the first 25 site entries an anonymous caller sees, sorted like /api/blog/list
+//   GET /captured/NAME    the statements Hubgraph sent for one request of a case (bench/capture.ts, in the
+//                         file BENCH_CAPTURED names), with the same values: the first alone, the rest together
+//                         (as our list's counts and last posts follow its page) — the forum and feed cases
 //   POST /wiki/insert     one INSERT into bare_pages (a wiki page's columns; no trigger, index or reference)
 //   POST /wiki/create-sql the statements Hubgraph's wiki create sends (src/wiki/service.ts, src/common/write-path.ts):
 //                         ONE statement inserting the page, its first revision and its outbox event, and
@@ -14,6 +17,8 @@
 //
 // The same rows and fields as the app's answers (revision counts and URLs included), so a ratio compares
 // like with like. When the app's SQL changes (a stored revision count, a new index), change these too.
+import crypto from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import pg from "pg";
 
@@ -66,6 +71,14 @@ const writes = {
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 
+let captured: Record<string, { text: string; values: unknown[] }[]> | undefined;
+/** The captured statements, read once the runner has written them (after this server started). */
+function capturedStatements(): Record<string, { text: string; values: unknown[] }[]> {
+  const file = process.env.BENCH_CAPTURED;
+  if (!captured && file && fs.existsSync(file)) captured = JSON.parse(fs.readFileSync(file, "utf8"));
+  return captured ?? {};
+}
+
 /** A POST body as JSON (the write cases send `{"title", "pagetext"}`). */
 async function readJson(req: http.IncomingMessage): Promise<{ title?: string; pagetext?: string }> {
   let text = "";
@@ -114,6 +127,15 @@ async function answer(url: URL, req: http.IncomingMessage): Promise<[number, unk
     case "/blog/page":
       return [200, { posts: (await pool.query(queries.blogPage)).rows }];
     default:
+      if (url.pathname.startsWith("/captured/")) {
+        const statements = capturedStatements()[url.pathname.slice("/captured/".length)];
+        if (!statements?.length) return [404, { message: `no statements captured for ${url.pathname}` }];
+        const run = (statement: { text: string; values: unknown[] }) =>
+          pool.query({ name: `c${crypto.createHash("sha1").update(statement.text).digest("hex").slice(0, 20)}`, text: statement.text, values: statement.values });
+        const [first, ...rest] = statements;
+        const answers = [await run(first!), ...(await Promise.all(rest.map(run)))];
+        return [200, { results: answers.map((answer) => answer.rows) }];
+      }
       return [404, { message: "not found" }];
   }
 }

@@ -1,6 +1,6 @@
 // What the benchmark measures: one row per case, run in this order. To add a case, add a row (see
 // docs/performance.md, "Adding a case"); `--only <name>` runs it together with its bare counterpart.
-import { SEARCH_WORD } from "./seed.js";
+import { SEARCH_WORD, type ForumFixture } from "./seed.js";
 
 /** What the cases need from the seeded database and the running server. */
 export interface Fixture {
@@ -13,6 +13,10 @@ export interface Fixture {
   /** Wiki page ids spread over the table, visible to anonymous callers / to the bench user. */
   anonymousReadIds: number[];
   userReadIds: number[];
+  /** Bearer token of the feed's reader (bench/seed.ts BENCH_MEMBER), for the activity feed case. */
+  memberToken: string;
+  /** The forum cases' category and threads (bench/seed.ts forumFixture); null when no forum was seeded. */
+  forum: ForumFixture | null;
 }
 
 export interface RequestSpec {
@@ -204,13 +208,61 @@ export const cases: BenchCase[] = [
     expect: (body) => listWithTotal(body?.posts, body?.total),
     targets: [restList],
   },
+
+  // Issue 15, item 4: the forum and the feed at 10^6 rows, each beside a bare handler sending the same
+  // statements with the same values (bench/capture.ts records ours; bench/bare-server.ts /captured/…).
+  ...capturedCases(),
 ];
+
+/** The statements of one of our requests, replayed by the bare server (its results are our statements' rows). */
+const capturedRows = (body: any) => (Array.isArray(body?.results) && body.results.length > 0 ? null : `expected the captured statements' rows, got ${JSON.stringify(body).slice(0, 200)}`);
+const forumOnly = (fixture: Fixture) => {
+  if (!fixture.forum) throw new Error("the forum cases need a seeded forum: --forum-posts N");
+  return fixture.forum;
+};
+// Issue 15, item 4.
+const forumRead: Target = { kind: "ratio", min: 0.4 };
+export const FEED_QUERY = "{ activityFeed(limit: 25) { items { id action description created createdById } total } }";
+
+/** The forum and feed read cases, with their bare twins and what bench/capture.ts records for them. */
+function capturedCases(): BenchCase[] {
+  const read = (name: string, description: string, request: (fixture: Fixture) => RequestSpec, expect: BenchCase["expect"]): BenchCase[] => [
+    { name: `bare-${name}`, description: `bare: ${description} (our statements)`, server: "bare", request: () => ({ path: `/captured/${name}` }), expect: capturedRows, targets: [] },
+    { name, description, server: "hubgraph", bare: `bare-${name}`, request, expect, targets: [forumRead] },
+  ];
+  return [
+    ...read("forum-threads", "REST /api/forum/list?category=…&threads_only=1: a category's threads with authors and counts", (fixture) => ({ path: capturedRequests(fixture)[0]!.path }), (body) =>
+      listWithTotal(body?.threads, body?.total),
+    ),
+    ...read("forum-thread", "REST /api/forum/{thread}: a thread and 25 of its replies", (fixture) => ({ path: capturedRequests(fixture)[1]!.path }), (body) =>
+      body?.thread?.id && Array.isArray(body?.posts) && body.posts.length === PAGE ? null : `expected a thread with ${PAGE} posts, got ${JSON.stringify(body).slice(0, 200)}`,
+    ),
+    ...read(
+      "activity-feed",
+      "GraphQL activityFeed { items total }: a member of 50 groups",
+      (fixture) => ({ ...graphql(FEED_QUERY), headers: { "content-type": "application/json", authorization: `Bearer ${fixture.memberToken}` } }),
+      (body) => graphqlData(body) ?? listWithTotal(body?.data?.activityFeed?.items, body?.data?.activityFeed?.total),
+    ),
+  ];
+}
+
+/** What bench/capture.ts sends for the captured cases (the same requests as theirs). */
+export function capturedRequests(fixture: Fixture): { name: string; method?: "GET" | "POST"; path: string; signedInAs?: string; body?: string }[] {
+  const forum = forumOnly(fixture);
+  return [
+    { name: "forum-threads", path: `/api/forum/list?category=${forum.category}&threads_only=1` },
+    { name: "forum-thread", path: `/api/forum/${forum.busyThread}` },
+    { name: "activity-feed", method: "POST", path: "/graphql", signedInAs: "bench-member", body: JSON.stringify({ query: FEED_QUERY }) },
+  ];
+}
 
 /** The write cases' bodies: a new unique title per request (`[<id>]`), so every create derives a new page name. */
 const newPage = (extra: Record<string, unknown> = {}) => JSON.stringify({ title: "Bench write [<id>]", pagetext: "Written by the bench, [<id>].", state: 1, ...extra });
 const json = { "content-type": "application/json" };
 const admin = (fixture: Fixture) => ({ ...json, authorization: `Bearer ${fixture.adminToken}` });
 const createdPage = (body: any) => (typeof body?.id === "number" && typeof body?.pagetext === "string" ? null : `expected the created page, got ${JSON.stringify(body).slice(0, 200)}`);
+const writer = (fixture: Fixture) => ({ ...json, authorization: `Bearer ${fixture.writerToken}` });
+const createdPost = (body: any) => (typeof body?.id === "number" && typeof body?.thread === "number" ? null : `expected the created reply, got ${JSON.stringify(body).slice(0, 200)}`);
 /** The groups the write cases spread over (bench/seed.ts GROUPS), and the one the bench user writes in as a member. */
 const TWENTY_GROUPS = Array.from({ length: 20 }, (_, index) => index + 1);
 
@@ -320,7 +372,31 @@ export const writeCases: BenchCase[] = [
     expect: createdPage,
     targets: [],
   },
+  // Issue 15, item 4: replies to one busy thread keep half the rate of replies spread over 20 threads of the
+  // same category (its counters' rows are shared by both; the busy thread's row is every reply's).
+  {
+    name: "forum-reply-spread",
+    description: "REST POST /api/forum: replies spread over 20 threads of one category",
+    server: "hubgraph",
+    request: (fixture) => ({
+      method: "POST",
+      path: "/api/forum",
+      headers: writer(fixture),
+      body: forumOnly(fixture).spreadThreads.map((thread) => JSON.stringify({ thread: String(thread), comment: "Replied by the bench, [<id>]." })),
+    }),
+    expect: createdPost,
+    targets: [],
+  },
+  {
+    name: "forum-reply-busy",
+    description: "REST POST /api/forum: replies to one busy thread from 20 writers",
+    server: "hubgraph",
+    request: (fixture) => ({ method: "POST", path: "/api/forum", headers: writer(fixture), body: JSON.stringify({ thread: String(forumOnly(fixture).busyThread), comment: "Replied by the bench, [<id>]." }) }),
+    expect: createdPost,
+    targets: [{ kind: "ratioOf", of: "forum-reply-spread", min: 0.5 }],
+  },
 ];
+
 
 /** Server memory goal: resident set size of the Hubgraph process after the run. */
 export const RSS_LIMIT_MB = 250;

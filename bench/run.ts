@@ -17,8 +17,9 @@ import { openDatabase, openPGlite } from "../src/db/database.js";
 import type { SqlRunner } from "../src/db/migrate.js";
 import { hashPassword } from "../src/auth/secrets.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
-import { BENCH_ADMIN, BENCH_USER, BENCH_WRITER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
-import { RSS_LIMIT_MB, selectCases, type Fixture, type RequestSpec } from "./cases.js";
+import { BENCH_ADMIN, BENCH_MEMBER, BENCH_USER, BENCH_WRITER, forumFixture, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
+import { captureStatements } from "./capture.js";
+import { RSS_LIMIT_MB, capturedRequests, selectCases, type Fixture, type RequestSpec } from "./cases.js";
 import { combine, measure, probe, stopLoad, type Measurement, type Slice } from "./load.js";
 import { installedPeer, productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
 import { judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
@@ -221,13 +222,13 @@ async function main(): Promise<number> {
   let serverEnv: NodeJS.ProcessEnv;
   let seeded: SeedSummary;
   let databaseVersion: string;
-  let fixtureIds: Pick<Fixture, "anonymousReadIds" | "userReadIds">;
+  let fixtureIds: Pick<Fixture, "anonymousReadIds" | "userReadIds" | "forum">;
   const passwordHash = await hashPassword(BENCH_USER.password);
   let keepScratch = false;
   const describe = async (db: SqlRunner, summary: SeedSummary) => {
     seeded = summary;
     databaseVersion = String((await db.query(`SHOW server_version`))[0]!.server_version);
-    fixtureIds = { anonymousReadIds: await visibleWikiIds(db, "anonymous"), userReadIds: await visibleWikiIds(db, "bench-user") };
+    fixtureIds = { anonymousReadIds: await visibleWikiIds(db, "anonymous"), userReadIds: await visibleWikiIds(db, "bench-user"), forum: await forumFixture(db) };
   };
   const seedAndDescribe = async (db: SqlRunner) => {
     log(`Seeding ${options.wikiPages} wiki pages and ${options.blogEntries} blog entries…`);
@@ -317,8 +318,9 @@ async function main(): Promise<number> {
     return server;
   };
   const servers: Partial<Record<"hubgraph" | "bare" | "postgraphile", ChildServer>> = {};
+  const capturedFile = `${base}-captured.json`;
   if (selected.some((benchCase) => benchCase.server === "bare")) {
-    servers.bare = await startServer("bare", ["--import", "tsx", "bench/bare-server.ts"], serverEnv);
+    servers.bare = await startServer("bare", ["--import", "tsx", "bench/bare-server.ts"], { ...serverEnv, BENCH_CAPTURED: capturedFile });
   }
   if (selected.some((benchCase) => benchCase.server === "postgraphile")) {
     servers.postgraphile = await startServer("postgraphile", [installedPeer(root, "postgraphile")], serverEnv);
@@ -342,7 +344,13 @@ async function main(): Promise<number> {
     return body.access_token;
   };
   const [token, adminToken, writerToken] = [await signIn(BENCH_USER.username), await signIn(BENCH_ADMIN.username), await signIn(BENCH_WRITER.username)];
-  const fixture: Fixture = { token, adminToken, writerToken, ...fixtureIds! };
+  const memberToken = fixtureIds!.forum ? await signIn(BENCH_MEMBER.username) : "";
+  const fixture: Fixture = { token, adminToken, writerToken, memberToken, ...fixtureIds! };
+  // The statements our app sends for the forum and feed cases, for their bare twins (read by the bare server at its first such request).
+  if (servers.bare && serverEnv.DATABASE_URL && fixture.forum && selected.some((benchCase) => capturedRequests(fixture).some((request) => benchCase.name === `bare-${request.name}`))) {
+    const captured = await captureStatements(serverEnv.DATABASE_URL, BENCH_USER.password, capturedRequests(fixture), capturedFile);
+    log(`Captured our statements for the bare handlers: ${Object.entries(captured).map(([name, statements]) => `${name} ${statements.length}`).join(", ")}`);
+  }
 
   // 3. The cases, one after the other.
   log(

@@ -48,7 +48,7 @@ function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; sc
   if (!user) return Prisma.sql`SELECT ${sentToSite}::int`;
   const ownOthers = kept(Prisma.sql`c.created_by = ${user.id} AND NOT c.published`);
   const channel = (alias: string) =>
-    Prisma.sql`((${Prisma.raw(alias)}.scope = 'member' AND ${Prisma.raw(alias)}.scope_id = ${user.id}) OR (${Prisma.raw(alias)}.scope = 'group' AND ${Prisma.raw(alias)}.scope_id IN (${groupsOfMember(user.id)})))`;
+    Prisma.sql`((${Prisma.raw(alias)}.scope = 'member' AND ${Prisma.raw(alias)}.scope_id = ${user.id}) OR (${Prisma.raw(alias)}.scope = 'group' AND ${Prisma.raw(alias)}.scope_id = ANY(ARRAY(${groupsOfMember(user.id)}))))`;
   // Each entry once: through the first of the caller's channels it was sent to (a probe of the recipients'
   // primary key), so no sort or de-duplication of the rows.
   // The entry is asked by primary key per row (a scalar sub-select: a join would sort the rows to merge them).
@@ -271,7 +271,8 @@ export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs,
 export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, args: { limit?: number | null; start?: number | null }, query: Query = {}) {
   const user = caller.viewer.user!;
   const { take, skip } = pageWindow(args);
-  const to = Prisma.sql`((r.scope = 'member' AND r.scope_id = ${user.id}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(user.id)})))`;
+  // The groups as an array the recipients' index is probed with (an IN sub-select read every group recipient: 313,000 rows at 10^6 entries).
+  const to = Prisma.sql`((r.scope = 'member' AND r.scope_id = ${user.id}) OR (r.scope = 'group' AND r.scope_id = ANY(ARRAY(${groupsOfMember(user.id)}))))`;
   // The caller's channels (themselves, each of their groups), each walked newest first through the
   // recipients' (scope, scope_id, created, entry_id) index for as many rows as the page reaches, merged and
   // de-duplicated (an entry sent to the caller and to their group comes once): a page costs the same however

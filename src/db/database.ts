@@ -51,8 +51,11 @@ export interface ListenOptions {
 export interface Database {
   prisma: PrismaClient;
   kind: "pglite" | "postgresql";
-  /** Called with every SQL statement sent (Prisma's and the SqlClient's); used by tests to catch N+1 regressions. */
-  onQuery(listener: (sql: string) => void): () => void;
+  /**
+   * Called with every SQL statement sent (Prisma's and the SqlClient's; the SqlClient's with its values):
+   * used by tests to catch N+1 regressions, and by the bench to replay our statements from a bare handler.
+   */
+  onQuery(listener: (sql: string, values?: readonly unknown[]) => void): () => void;
   /** Connections of the PostgreSQL pool (absent for PGlite, which has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
   ping(): Promise<boolean>;
@@ -68,7 +71,7 @@ export interface Database {
 
 /** Opens the database, applies pending migrations, and returns a ready Prisma client. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const listeners = new Set<(sql: string) => void>();
+  const listeners = new Set<(sql: string, values?: readonly unknown[]) => void>();
   let prisma: PrismaClient;
   let runner: SqlRunner;
   let closeDriver: () => Promise<void>;
@@ -124,7 +127,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
     listen = (channel, onNotice, onListening, listenOptions) => listenOnPostgres(options.databaseUrl!, channel, onNotice, onListening, listenOptions);
     const run = async <Row>(on: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<Row[]> => {
-      for (const listener of listeners) listener(statement.text);
+      for (const listener of listeners) listener(statement.text, statement.values);
       const result = await on.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
       return result.rows as Row[];
     };
@@ -213,7 +216,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
     const run = async <Row>(on: Pick<PGlite, "query">, statement: Prisma.Sql): Promise<Row[]> => {
-      for (const listener of listeners) listener(statement.text);
+      for (const listener of listeners) listener(statement.text, statement.values);
       return (await on.query<Row>(statement.text, statement.values, { parsers: keepTimestampText })).rows;
     };
     registerSqlClient(prisma, {
@@ -403,10 +406,10 @@ function describeUrl(url: string): string {
 // protocol is the one Prisma 6.19 speaks, so its factory is used as Prisma's own type.
 type AdapterFactory = NonNullable<ConstructorParameters<typeof PrismaClient>[0]>["adapter"];
 
-function clientWithQueryEvents(adapter: PrismaPg | PrismaPGlite, listeners: Set<(sql: string) => void>): PrismaClient {
+function clientWithQueryEvents(adapter: PrismaPg | PrismaPGlite, listeners: Set<(sql: string, values?: readonly unknown[]) => void>): PrismaClient {
   const client = new PrismaClient({ adapter: adapter as unknown as AdapterFactory, log: [{ emit: "event", level: "query" }] });
   client.$on("query", (event) => {
-    for (const listener of listeners) listener(event.query);
+    for (const listener of listeners) listener(event.query, parsedParams(event.params));
   });
   return client;
 }
@@ -414,4 +417,14 @@ function clientWithQueryEvents(adapter: PrismaPg | PrismaPGlite, listeners: Set<
 /** pg's parsers, except timestamps, which stay text for decodeTimestamp (pg would read them as local time). */
 function pgTypeParser(type: number, format?: string) {
   return TIMESTAMP_TYPES.includes(type) ? (text: string) => text : pg.types.getTypeParser(type, format as "text");
+}
+
+/** Prisma's query event gives its values as JSON text. */
+function parsedParams(params: string): unknown[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(params);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
