@@ -181,3 +181,24 @@ describe("20261124121100_group_membership_status", () => {
     );
   });
 });
+
+describe("20261126220417_activity_sent_to_site", () => {
+  it("runs without the connection's statement timeout (rewriting a large table takes longer than a request may), and marks the entries sent to the site", async () => {
+    const { db, migrateRest } = await databaseBefore("20261126220417_activity_sent_to_site");
+    const [user] = await db.query(`INSERT INTO users (username, email, name, password_hash) VALUES ('mig', 'mig@example.test', 'Mig', 'x') RETURNING id`);
+    await db.query(
+      `INSERT INTO activity (scope, scope_id, action, description, recipients, created_by)
+       SELECT 'site', 0, 'test', 'Entry ' || g, CASE WHEN g % 2 = 0 THEN 'site:0,member:1' ELSE 'group:3' END, $1 FROM generate_series(1, 50000) g`,
+      [user!.id],
+    );
+    // Lower than the migration's work takes: it failed at every start before it ran without a timeout.
+    await db.exec(`SET statement_timeout = '20ms'`);
+    try {
+      expect(await migrateRest()).toContain("20261126220417_activity_sent_to_site");
+    } finally {
+      await db.exec(`SET statement_timeout = 0`);
+    }
+    const [counted] = await db.query(`SELECT count(*) FILTER (WHERE sent_to_site = 1)::int AS sent, count(*)::int AS total FROM activity`);
+    expect(counted).toEqual({ sent: 25000, total: 50000 });
+  });
+});

@@ -52,7 +52,9 @@ export async function applyMigrations(db: SqlRunner, log: (line: string) => void
       if (!/^\w+$/.test(name)) throw new Error(`migration folder name "${name}" must be letters, digits and _`);
       await db
         .exec(
-          `BEGIN;\n${sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) ` +
+          // No statement timeout inside it: the pool's (30 s, for requests) would fail a migration that rewrites
+          // a large table (adding activity's sent_to_site to 10^6 entries took longer), at every start.
+          `BEGIN;\nSET LOCAL statement_timeout = 0;\n${sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) ` +
             `VALUES ('${crypto.randomUUID()}', '${checksum}', now(), '${name}', 1);\nCOMMIT;`,
         )
         .catch(async (error: unknown) => {
