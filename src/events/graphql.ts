@@ -6,7 +6,8 @@ import { findVisible } from "../common/records.js";
 import { scopeKind } from "../common/scope-kinds.js";
 import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
 import type { StoredEvent } from "../common/outbox.js";
-import { cursorOf, hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "./subscriptions.js";
+import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "./subscriptions.js";
+import { resumedAfter, subscribedFrom } from "./subscription-request.js";
 
 /**
  * The subscriptions (docs/events.md, "Subscriptions"): `events(types, scope, scopeId)`, and per record
@@ -67,17 +68,6 @@ function deliver(event: DeliveredEvent | SubscriptionFailure): DeliveredEvent {
   return event;
 }
 
-/** The caller's address and its cap (ANONYMOUS_SUBSCRIPTIONS_PER_ADDRESS), for anonymous subscribers. */
-/** Where an anonymous subscriber calls from, for their per-address cap (every subscription field passes it). */
-export const subscribedFrom = (ctx: RequestContext) => (ctx.clientAddress ? { address: ctx.clientAddress, cap: ctx.config.anonymousSubscriptionsPerAddress } : undefined);
-
-/** Where a reconnecting subscriber left off: its Last-Event-ID header, an event's `id`. */
-export function resumedAfter(lastEventId: string | undefined) {
-  if (lastEventId === undefined) return undefined;
-  const cursor = cursorOf(lastEventId);
-  if (!cursor) throw badInput("Last-Event-ID", "must be the id of an event this API sent (<transaction>:<event>)");
-  return cursor;
-}
 
 /** `<record>Changed(id)`: one record's events, from the moment of subscribing; a record the caller may not read is 404. */
 function recordChangedSubscription(written: WrittenRecords & { changedSubscription: string }) {

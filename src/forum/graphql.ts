@@ -2,7 +2,7 @@ import { builder } from "../graphql/builder.js";
 import "./group-content.js";
 import "./activity.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
-import { resumedAfter, subscribedFrom } from "../events/graphql.js";
+import { resumedAfter, subscribedFrom } from "../events/subscription-request.js";
 import { accessEnum } from "../graphql/access.js";
 import { tableInput } from "../graphql/fields.js";
 import { recordFields } from "../graphql/crud.js";
