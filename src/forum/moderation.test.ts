@@ -23,14 +23,7 @@ const post = (token: string | undefined, body: Record<string, unknown>) =>
   server.rest("POST", "/forum", { token, body: { category_id: 0, scope: "site", scope_id: 0, comment: "Text.", ...body } });
 const inGroup = (token: string | undefined, body: Record<string, unknown>) =>
   server.rest("POST", `/groups/${cast.groupId}/forum`, { token, body: { title: "In the group", comment: "Text.", ...body } });
-const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as { data: any; errors?: { message: string; extensions?: any }[] };
-};
+const gql = (query: string, variables: Record<string, unknown>, token?: string) => server.graphqlText(query, variables, token);
 const stored = async (id: number) =>
   (await sql().query<{ anonymous: number; sticky: number; closed: number; created_by: number }>(Prisma.sql`SELECT anonymous, sticky, closed, created_by FROM forum_posts WHERE id = ${id}`))[0]!;
 
