@@ -390,6 +390,10 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
   const newest = sort === "newest";
   const direction = Prisma.raw(newest ? "DESC" : "ASC");
   const bounds = [
+    // The thread's scope too: the page then walks the (scope, scope_id, thread_id, created, id) index in the
+    // sort's order instead of sorting the thread's posts (src/forum/thread-plan.test.ts).
+    Prisma.sql`t.scope = ${thread.scope}`,
+    Prisma.sql`t.scope_id = ${thread.scopeId}`,
     Prisma.sql`t.thread_id = ${id}`,
     Prisma.sql`t.starter = 0`,
     Prisma.sql`t.own_state = ${state}`,

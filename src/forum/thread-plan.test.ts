@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../generated/prisma/client.js";
+import { startServer, type Cast, type TestServer } from "../../test/server.js";
+import { describePlan, explainNodes } from "../../test/plan.js";
+import { BACKGROUND_MARK, sqlClientOf } from "../db/sql.js";
+import { testingOf } from "../../test/areas.js";
+
+// The thread read (GET /forum/{thread}) is no list of the spec (test/plans.test.ts derives those): its
+// statements are taken as the server sends them, with their values, over the forum plan seed, and each must
+// be answered through indexes — no sequential scan of the posts, no sort (its page walks the thread's index).
+
+let server: TestServer;
+let cast: Cast;
+let thread: number;
+
+beforeAll(async () => {
+  server = await startServer();
+  cast = await server.cast("threadplan");
+  const db = server.app.db.prisma;
+  const authors = [cast.alice.id, cast.bob.id, cast.member.id, cast.manager.id];
+  await sqlClientOf(db).query(testingOf("forum")!.contract!.plan!.seed!(10_000, { authors, groupId: cast.groupId }));
+  const started = await server.rest("POST", "/forum", { token: cast.alice.token, body: { category_id: 0, scope: "site", scope_id: 0, title: "Planned", comment: "Text." } });
+  thread = started.body.id;
+  // A busy thread: 5,000 replies (a thread of 30 is sorted, rightly, in no time).
+  await sqlClientOf(db).query(Prisma.sql`INSERT INTO forum_posts (category_id, section_id, thread_id, starter, parent_id, title, comment, scope, scope_id, own_state, state, access, created_by, created, last_activity)
+    SELECT s.category_id, s.section_id, s.id, 0, s.id, '', 'Reply ' || n, s.scope, s.scope_id, 1, 1, s.access, ${cast.bob.id}, s.created + n * interval '1 second', s.created
+      FROM forum_posts s, generate_series(1, 5000) n WHERE s.id = ${thread}`);
+  await sqlClientOf(db).query(Prisma.sql`VACUUM ANALYZE forum_posts`);
+  // The seeding outlasted the keep-alive of the connection the requests above used: the first request after
+  // it may meet the server's close (ECONNRESET); this one takes it, the tests' requests open a fresh one.
+  await fetch(`${server.url}/api/forum/sections`).catch(() => {});
+}, 120_000);
+afterAll(() => server?.close());
+
+/** The statements a request sent, with their values (Database.onQuery), as Prisma.Sql to explain. */
+async function statementsOf(run: () => Promise<unknown>): Promise<Prisma.Sql[]> {
+  const sent: Prisma.Sql[] = [];
+  const stop = server.app.db.onQuery((text, values) => {
+    if (values && /forum_posts/.test(text) && !/oauth_tokens/.test(text) && !text.startsWith(BACKGROUND_MARK)) sent.push(new Prisma.Sql(text.split(/\$\d+/), [...values]));
+  });
+  try {
+    await run();
+  } finally {
+    stop();
+  }
+  return sent;
+}
+
+describe("a thread read's statements go through indexes", () => {
+  for (const [who, sort] of [["anonymous", "newest"], ["anonymous", "oldest"], ["member", "newest"]] as const) {
+    it(`${who}, ${sort}: no sequential scan of the posts, no sort`, async () => {
+      const token = who === "member" ? cast.member.token : undefined;
+      const statements = await statementsOf(() => server.rest("GET", `/forum/${thread}`, { token, query: { sort, limit: 25 } }));
+      expect(statements.length).toBeGreaterThan(0);
+      for (const statement of statements) {
+        const nodes = await explainNodes(sqlClientOf(server.app.db.prisma), statement);
+        const bad = nodes.filter((node) => (node["Node Type"] === "Seq Scan" && node["Relation Name"] === "forum_posts") || node["Node Type"] === "Sort");
+        expect(bad, describePlan(nodes)).toEqual([]);
+      }
+    });
+  }
+});
