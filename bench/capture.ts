@@ -6,13 +6,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { BACKGROUND_MARK } from "../src/db/sql.js";
 import { silentLogger } from "../src/observability/logger.js";
-
-export interface CapturedStatement {
-  text: string;
-  values: unknown[];
-}
+import { recordStatements, type SentStatement } from "../test/request-statements.js";
 
 export interface CaptureRequest {
   name: string;
@@ -23,17 +18,15 @@ export interface CaptureRequest {
   body?: string;
 }
 
-const BEARER_LOOKUP = /FROM oauth_tokens t JOIN users u/;
-
-/** Records each request's statements; writes them to `file` as { name: CapturedStatement[] }. */
-export async function captureStatements(databaseUrl: string, password: string, requests: CaptureRequest[], file: string): Promise<Record<string, CapturedStatement[]>> {
+/** Records each request's statements; writes them to `file` as { name: SentStatement[] } (test/request-statements.ts: the same statements the tests count). */
+export async function captureStatements(databaseUrl: string, password: string, requests: CaptureRequest[], file: string): Promise<Record<string, SentStatement[]>> {
   const config = { ...loadConfig(), databaseUrl, rateLimit: 0, loginRateLimit: 0, admin: undefined };
   const app = await createApp({ config, inMemory: true, logger: silentLogger() });
   const server = await new Promise<http.Server>((resolve) => {
     const listening = http.createServer(app.app).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const captured: Record<string, CapturedStatement[]> = {};
+  const captured: Record<string, SentStatement[]> = {};
   try {
     for (const request of requests) {
       const headers: Record<string, string> = { "content-type": "application/json" };
@@ -47,16 +40,7 @@ export async function captureStatements(databaseUrl: string, password: string, r
         await response.text();
       };
       await send();
-      const statements: CapturedStatement[] = [];
-      const stop = app.db.onQuery((text, values) => {
-        if (values && !BEARER_LOOKUP.test(text) && !text.startsWith(BACKGROUND_MARK)) statements.push({ text, values: [...values] });
-      });
-      try {
-        await send();
-      } finally {
-        stop();
-      }
-      captured[request.name] = statements;
+      captured[request.name] = (await recordStatements(app.db, send)).statements;
     }
   } finally {
     server.close();

@@ -2,6 +2,7 @@
 // docs/performance.md, "Adding a case"); `--only <name>` runs it together with its bare counterpart.
 import { SEARCH_WORD } from "./seed.js";
 import type { ForumFixture } from "./forum-fixture.js";
+import type { CaptureRequest } from "./capture.js";
 
 /** What the cases need from the seeded database and the running server. */
 export interface Fixture {
@@ -249,7 +250,7 @@ export const cases: BenchCase[] = [
 ];
 
 /** What bench/capture.ts sends for the captured cases (the same requests as theirs). */
-export function capturedRequests(fixture: Fixture): { name: string; method?: "GET" | "POST"; path: string; signedInAs?: string; body?: string }[] {
+export function capturedRequests(fixture: Fixture): CaptureRequest[] {
   const forum = forumOnly(fixture);
   return [
     { name: "forum-threads", path: `/api/forum/list?category=${forum.category}&threads_only=1` },

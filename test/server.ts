@@ -4,16 +4,15 @@ import crypto from "node:crypto";
 import { GraphQLClient, ClientError, type RequestOptions } from "graphql-request";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
-import { BACKGROUND_MARK } from "../src/db/sql.js";
 import { createApp, type App } from "../src/app.js";
 import { hashPassword } from "../src/auth/secrets.js";
 import { createLogger, silentLogger, type Logger } from "../src/observability/logger.js";
 import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { checkingResponses } from "./openapi-responses.js";
+import { recordStatements } from "./request-statements.js";
 
-/** The statement that looks up a bearer token (src/auth/http.ts, bearerOf). */
-export const BEARER_LOOKUP = /FROM oauth_tokens t JOIN users u/;
+export { BEARER_LOOKUP } from "./request-statements.js";
 
 /**
  * A real server on a loopback port over a real database: in-memory PGlite by default, or, when
@@ -133,16 +132,8 @@ export async function startServer(
     app,
     kind: app.db.kind,
     async recordQueries(run) {
-      const queries: string[] = [];
-      // Not the bearer token's lookup: whether a request sends it depends on what the bearer cache holds
-      // (src/auth/bearer-cache.ts); test/bearer-cache.test.ts counts it.
-      // Nor the statements of background work (the outbox dispatcher a write wakes, src/db/sql.ts).
-      const stop = app.db.onQuery((sql) => BEARER_LOOKUP.test(sql) || sql.startsWith(BACKGROUND_MARK) || queries.push(sql));
-      try {
-        return { result: await run(), queries };
-      } finally {
-        stop();
-      }
+      const { result, statements } = await recordStatements(app.db, run);
+      return { result, queries: statements.map((statement) => statement.text) };
     },
     async user(options = {}) {
       users += 1;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client.js";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import { describePlan, explainNodes } from "../../test/plan.js";
-import { BACKGROUND_MARK, sqlClientOf } from "../db/sql.js";
+import { sqlClientOf } from "../db/sql.js";
+import { recordStatements } from "../../test/request-statements.js";
 import { testingOf } from "../../test/areas.js";
 
 // The thread read (GET /forum/{thread}) is no list of the spec (test/plans.test.ts derives those): its
@@ -32,18 +33,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-/** The statements a request sent, with their values (Database.onQuery), as Prisma.Sql to explain. */
+/** The statements a request sent to the posts, with their values, as Prisma.Sql to explain. */
 async function statementsOf(run: () => Promise<unknown>): Promise<Prisma.Sql[]> {
-  const sent: Prisma.Sql[] = [];
-  const stop = server.app.db.onQuery((text, values) => {
-    if (values && /forum_posts/.test(text) && !/oauth_tokens/.test(text) && !text.startsWith(BACKGROUND_MARK)) sent.push(new Prisma.Sql(text.split(/\$\d+/), [...values]));
-  });
-  try {
-    await run();
-  } finally {
-    stop();
-  }
-  return sent;
+  const { statements } = await recordStatements(server.app.db, run);
+  return statements.filter((statement) => /forum_posts/.test(statement.text)).map((statement) => new Prisma.Sql(statement.text.split(/\$\d+/), statement.values));
 }
 
 describe("a thread read's statements go through indexes", () => {
