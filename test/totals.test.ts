@@ -6,7 +6,7 @@ import { createApp, type App } from "../src/app.js";
 import { restName } from "../src/common/fields.js";
 import { accessFieldOf, countTriggerArguments, modelInfo, records as declareRecords, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
 import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
-import { sqlClientOf } from "../src/db/sql.js";
+import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { contractAreas, graphqlList, graphqlScope, listedRecords, listedTotal, listTakes, scopedRequest, type ListContract, type Where } from "./areas.js";
@@ -516,7 +516,7 @@ for (const testing of areas) {
         const info = modelInfo(db, model);
         const scopes = [await scopeOfOwn(31), { scope: "group", scopeId: cast.groupId, where: castGroup() }];
         const [days, group] = scopes as [(typeof scopes)[number], (typeof scopes)[number]];
-        const rest = (moment: Date) => moment.toISOString().slice(0, 23).replace("T", " ");
+        const rest = utcTimestampText;
         const [up, down] = [window.up, window.down].map((field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)) as [string, string];
         const groupBefore = await expectExactTotals(server, cast, contract, group.where, "the group, before");
         const now = Date.now();

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import type { SqlClient } from "../db/sql.js";
+import { utcTimestampText, type SqlClient } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import { anonymous } from "../common/context.js";
 import { outboxWritten, type StoredEvent } from "../common/outbox.js";
@@ -60,7 +60,7 @@ function entriesStatement(db: PrismaClient, events: StoredEvent[], recipients: M
       SELECT e.scope, e.scope_id, e.action, '', e.description, e.anonymous, 0, e.recipients, e.created, e.created_by, e.created, e.source_event
         FROM unnest(${column((event) => event.scope)}::text[], ${column((event) => (event.scope === "site" ? 0 : event.scopeId))}::int[], ${column((event) => event.type)}::text[],
                     ${column((event) => activitySourceOf(event.type)!.describe(event))}::text[], ${column((event) => (event.anonymous ? 1 : 0))}::int[],
-                    ${column((event) => recipientsText(recipients.get(event)!))}::text[], ${column((event) => event.occurredAt.toISOString().slice(0, 23).replace("T", " "))}::timestamp(3)[],
+                    ${column((event) => recipientsText(recipients.get(event)!))}::text[], ${column((event) => utcTimestampText(event.occurredAt))}::timestamp(3)[],
                     ${column((event) => event.actorId)}::int[], ${column((event) => event.id)}::bigint[])
              WITH ORDINALITY AS e(scope, scope_id, action, description, anonymous, recipients, created, created_by, source_event, position)
        ORDER BY e.position

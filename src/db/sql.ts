@@ -118,8 +118,11 @@ export function decodeTimestamp(text: string): Date {
   return new StoredTimestamp(time, `${text.slice(0, 10)}T${text.slice(11)}${FRACTIONS[23 - text.length]}Z`);
 }
 
+/** A moment as the text of a `timestamp(3)` (UTC, no zone, milliseconds), as Prisma writes them. */
+export const utcTimestampText = (moment: Date) => moment.toISOString().slice(0, 23).replace("T", " ");
+
 /** A moment as a `timestamp(3)` parameter (UTC, no zone), as Prisma writes them. */
-export const utcTimestamp = (moment: Date) => Prisma.sql`${moment.toISOString().slice(0, 23).replace("T", " ")}::timestamp(3)`;
+export const utcTimestamp = (moment: Date) => Prisma.sql`${utcTimestampText(moment)}::timestamp(3)`;
 
 /**
  * The pool had no free connection within its wait: the server is busy, not broken. 503 with Retry-After,
