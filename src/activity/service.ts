@@ -18,15 +18,22 @@ import { groupsOfMember } from "../groups/scope.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
 /**
+ * Whether the recipient row `alias` is the user's: sent to them, or to a group they belong to now (the feed,
+ * reads, list totals). The groups as an array the recipients' indexes are probed with: an IN sub-select read
+ * every group recipient (313,000 rows at 10^6 entries).
+ */
+function sentToMember(alias: string, userId: number): Prisma.Sql {
+  const r = Prisma.raw(alias);
+  return Prisma.sql`((${r}.scope = 'member' AND ${r}.scope_id = ${userId}) OR (${r}.scope = 'group' AND ${r}.scope_id = ANY(ARRAY(${groupsOfMember(userId)}))))`;
+}
+
+/**
  * Who hears an entry (docs/decisions.md, "Activity"): everyone when it is sent to the site (`site:0`, public),
  * a member when sent to them (`member:<id>`), a group's current members when sent to the group. Membership
  * is asked at read time: a new member sees the group's earlier entries, a member who left no longer does.
  */
 export const heardBy = (id: Prisma.Sql, userId: number | null): Prisma.Sql => {
-  const to =
-    userId === null
-      ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0`
-      : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR (r.scope = 'member' AND r.scope_id = ${userId}) OR (r.scope = 'group' AND r.scope_id IN (${groupsOfMember(userId)})))`;
+  const to = userId === null ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0` : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR ${sentToMember("r", userId)})`;
   // A scalar sub-select, not EXISTS: asked per row of the list's own index order through the recipients'
   // primary key (an EXISTS becomes a semi-join from the recipients, and a sort).
   return Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = ${id} AND ${to} LIMIT 1), FALSE)`;
@@ -47,14 +54,12 @@ function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; sc
   const sentToSite = kept(Prisma.sql`c.created_by = 0 AND c.published`);
   if (!user) return Prisma.sql`SELECT ${sentToSite}::int`;
   const ownOthers = kept(Prisma.sql`c.created_by = ${user.id} AND NOT c.published`);
-  const channel = (alias: string) =>
-    Prisma.sql`((${Prisma.raw(alias)}.scope = 'member' AND ${Prisma.raw(alias)}.scope_id = ${user.id}) OR (${Prisma.raw(alias)}.scope = 'group' AND ${Prisma.raw(alias)}.scope_id = ANY(ARRAY(${groupsOfMember(user.id)}))))`;
   // Each entry once: through the first of the caller's channels it was sent to (a probe of the recipients'
   // primary key), so no sort or de-duplication of the rows.
   // The entry is asked by primary key per row (a scalar sub-select: a join would sort the rows to merge them).
   const sentToThem = Prisma.sql`(SELECT count(*) FROM activity_recipients r
-      WHERE ${channel("r")}
-        AND NOT EXISTS (SELECT 1 FROM activity_recipients o WHERE o.entry_id = r.entry_id AND (o.scope, o.scope_id) < (r.scope, r.scope_id) AND ${channel("o")})
+      WHERE ${sentToMember("r", user.id)}
+        AND NOT EXISTS (SELECT 1 FROM activity_recipients o WHERE o.entry_id = r.entry_id AND (o.scope, o.scope_id) < (r.scope, r.scope_id) AND ${sentToMember("o", user.id)})
         AND COALESCE((SELECT TRUE FROM activity t WHERE t.id = r.entry_id AND t.scope = ${scope.scope} AND t.scope_id = ${scope.scopeId}
                                                      AND t.sent_to_site = 0 AND t.created_by <> ${user.id}), FALSE))`;
   return Prisma.sql`SELECT (${sentToSite} + ${ownOthers} + ${sentToThem})::int`;
@@ -271,8 +276,6 @@ export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs,
 export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, args: { limit?: number | null; start?: number | null }, query: Query = {}) {
   const user = caller.viewer.user!;
   const { take, skip } = pageWindow(args);
-  // The groups as an array the recipients' index is probed with (an IN sub-select read every group recipient: 313,000 rows at 10^6 entries).
-  const to = Prisma.sql`((r.scope = 'member' AND r.scope_id = ${user.id}) OR (r.scope = 'group' AND r.scope_id = ANY(ARRAY(${groupsOfMember(user.id)}))))`;
   // The caller's channels (themselves, each of their groups), each walked newest first through the
   // recipients' (scope, scope_id, created, entry_id) index for as many rows as the page reaches, merged and
   // de-duplicated (an entry sent to the caller and to their group comes once): a page costs the same however
@@ -290,7 +293,7 @@ export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, ar
       limit: take,
       viewer: caller.viewer,
     }),
-    total: Prisma.sql`SELECT count(DISTINCT r.entry_id)::int AS total FROM activity_recipients r WHERE ${to}`,
+    total: Prisma.sql`SELECT count(DISTINCT r.entry_id)::int AS total FROM activity_recipients r WHERE ${sentToMember("r", user.id)}`,
   };
 }
 

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, shownLevels, table, visibleSql, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -111,7 +111,7 @@ export function cachedTotal(
   // whether it is, in the same snapshot (administrators see everything).
   const secluded = scope && !user?.isAdmin ? scopeSecludedSql(scope, user?.id ?? null) : null;
   // A scope the caller moderates (records.moderatedBy): every matching record, as for administrators.
-  const moderated = scope && user && !user.isAdmin && records.moderatedBy ? Prisma.sql`((${scope.scope}::text, ${scope.scopeId}::int) IN (${records.moderatedBy(user.id)}))` : null;
+  const moderated = scope && user && !user.isAdmin ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
   const asksMembership = belongs !== null || privateTo !== null || secluded !== null || moderated !== null;
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
@@ -127,13 +127,9 @@ export function cachedTotal(
   const member = belongs ?? privateSeen ?? Prisma.sql`false`;
   const count = (filter: Prisma.Sql[]) => (filter.length ? Prisma.sql`count(*) FILTER (WHERE ${Prisma.join(filter, " AND ")})` : Prisma.sql`count(*)`);
   const countsOf = (owner: number) => {
-    // The caller's own rows as the creator rule shows them (`creatorAlso`: a forum reply only where its thread is readable to them).
-    const theirs = owner
-      ? [
-          Prisma.sql`${column(info, "t", records.creator!)} = ${owner}`,
-          ...(records.creatorAlso ? [records.creatorAlso("t", (other) => visibleSql(db, records, viewer, other, now, scope ?? undefined, "list", true))] : []),
-        ]
-      : [];
+    // The caller's own rows (the only owner besides everyone, 0) as the creator rule shows them (`creatorAlso`:
+    // a forum reply only where its thread is readable to them).
+    const theirs = owner ? [ownRecordSql(db, records, viewer, "t", now, scope ?? undefined, "list")!] : [];
     const levels = levelValues ? levelValues.map((value) => count([published, Prisma.sql`${access} = ${value}`, ...theirs])) : [count([published, ...theirs])];
     return [count(theirs), ...levels];
   };

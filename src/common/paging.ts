@@ -5,7 +5,7 @@ import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { belongsSql, describeScopeKinds, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, modelInfo, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { accessFieldOf, column, moderatedScopeSql, modelInfo, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -333,9 +333,8 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   if (secluded) shown = Prisma.sql`(CASE WHEN ${secluded} THEN 0 ELSE ${shown} END)`;
   let total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
   // A scope the caller moderates: every record of it, as for administrators.
-  if (user && scope && records.moderatedBy) {
-    total = Prisma.sql`(CASE WHEN (${scope.scope}::text, ${scope.scopeId}::int) IN (${records.moderatedBy(user.id)}) THEN ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)} ELSE ${total} END)`;
-  }
+  const moderated = user && scope ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
+  if (moderated) total = Prisma.sql`(CASE WHEN ${moderated} THEN ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)} ELSE ${total} END)`;
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 

@@ -446,7 +446,8 @@ export function visibleSql(
   const info = modelInfo(prisma, declaration.model);
   if (declaration.audience) {
     const heard = declaration.audience(column(info, alias, "id"), user?.id ?? null);
-    return user && declaration.creator ? Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} OR ${heard})` : Prisma.sql`(${heard})`;
+    const own = ownRecordSql(prisma, declaration, viewer, alias, now, listScope, purpose, plainCreator);
+    return own ? Prisma.sql`(${own} OR ${heard})` : Prisma.sql`(${heard})`;
   }
   const access = accessSql(info, declaration, alias, viewer, listScope?.scope, purpose);
   const published = publishedSql(info, declaration, alias, now);
@@ -454,20 +455,37 @@ export function visibleSql(
   const levels = access ? Prisma.sql`${published} AND ${access}` : published;
   const shown = secluded ? Prisma.sql`${levels} AND NOT ${secluded}` : levels;
   if (!user) return Prisma.sql`(${shown})`;
-  const also = [
-    ...(declaration.creator
-      ? [
-          declaration.creatorAlso && !plainCreator
-            ? Prisma.sql`(${column(info, alias, declaration.creator)} = ${user.id} AND ${declaration.creatorAlso(alias, (other) =>
-                visibleSql(prisma, declaration, viewer, other, now, listScope, purpose, true),
-              )})`
-            : Prisma.sql`${column(info, alias, declaration.creator)} = ${user.id}`,
-        ]
-      : []),
-    ...(declaration.moderatedBy && declaration.scoped ? [Prisma.sql`(${column(info, alias, "scope")}, ${column(info, alias, "scopeId")}) IN (${declaration.moderatedBy(user.id)})`] : []),
-  ];
+  const own = ownRecordSql(prisma, declaration, viewer, alias, now, listScope, purpose, plainCreator);
+  const moderated = declaration.scoped ? moderatedScopeSql(declaration, user.id, column(info, alias, "scope"), column(info, alias, "scopeId")) : null;
+  const also = [...(own ? [own] : []), ...(moderated ? [moderated] : [])];
   if (!also.length) return Prisma.sql`(${shown})`;
   return Prisma.sql`(${Prisma.join(also, " OR ")} OR (${shown}))`;
+}
+
+/**
+ * The creator rule for the signed-in viewer, over the record's alias: their own record, and what
+ * `creatorAlso` asks too (a forum reply: its thread readable to them). Null without a creator field. The
+ * list totals count the viewer's own rows by it (src/common/cached-totals.ts).
+ */
+export function ownRecordSql(
+  prisma: PrismaClient,
+  declaration: RecordsDeclaration,
+  viewer: RequestContext["viewer"],
+  alias: string,
+  now: Date,
+  listScope?: FixedScope,
+  purpose: Purpose = "read",
+  plainCreator = false,
+): Prisma.Sql | null {
+  if (!declaration.creator || !viewer.user) return null;
+  const own = Prisma.sql`${column(modelInfo(prisma, declaration.model), alias, declaration.creator)} = ${viewer.user.id}`;
+  if (!declaration.creatorAlso || plainCreator) return own;
+  return Prisma.sql`(${own} AND ${declaration.creatorAlso(alias, (other) => visibleSql(prisma, declaration, viewer, other, now, listScope, purpose, true))})`;
+}
+
+/** Whether the user moderates the scope (`moderatedBy`: they see every record of it), or null for records no one moderates. */
+export function moderatedScopeSql(declaration: RecordsDeclaration, userId: number, scope: Prisma.Sql, scopeId: Prisma.Sql): Prisma.Sql | null {
+  return declaration.moderatedBy ? Prisma.sql`((${scope}, ${scopeId}) IN (${declaration.moderatedBy(userId)}))` : null;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { builder } from "../graphql/builder.js";
-import type { RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
 import { eventCatalogue } from "../common/events.js";
 import { findVisible } from "../common/records.js";
@@ -67,7 +66,6 @@ function deliver(event: DeliveredEvent | SubscriptionFailure): DeliveredEvent {
   if (isSubscriptionFailure(event)) throw event.failed;
   return event;
 }
-
 
 /** `<record>Changed(id)`: one record's events, from the moment of subscribing; a record the caller may not read is 404. */
 function recordChangedSubscription(written: WrittenRecords & { changedSubscription: string }) {
