@@ -45,6 +45,22 @@ export interface AreaTesting {
   pathFor?(server: TestServer, token: string, operation: RestOperation): Promise<string>;
 }
 
+/**
+ * A fixture's create through the GraphQL mutation `field` (records written only through GraphQL: citations,
+ * forum sections and categories): the new record's id, or the `AreaTesting.create` error, `… failed (<HTTP
+ * status>): <errors>`, carrying the errors' codes (a refusal answers 200 with FORBIDDEN).
+ */
+export async function createThroughGraphql(server: TestServer, token: string, field: string, inputType: string, input: Record<string, unknown>): Promise<number> {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query: `mutation($input: ${inputType}!) { created: ${field}(input: $input) { id } }`, variables: { input } }),
+  });
+  const body = (await response.json()) as { data?: { created: { id: string } | null }; errors?: unknown[] };
+  if (!body.data?.created) throw new Error(`${field} failed (${response.status}): ${JSON.stringify(body.errors)}`);
+  return Number(body.data.created.id);
+}
+
 /** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
 export type SharedSuite =
   | "contract"
@@ -64,7 +80,7 @@ export interface ListContract {
     path: string;
     key?: string;
     graphql: string;
-    /** Sent with every list request of the contract suite (groups: `fields`, so every key is answered). */
+    /** Sent with every list request of the shared suites (`listRequest`; groups: `fields`, so every key is answered; forum categories: the required `section`). */
     query?: Record<string, string>;
     /** The REST key of a record's id (default `id`; groups: `gidNumber`). */
     idKey?: string;
@@ -248,6 +264,9 @@ export function scopedRequest(template: string, where: Where): { path: string; q
   }
   return { path, query };
 }
+
+/** The list row's path and query for `where`, with what every list request of the suites sends (`list.query`: a required `section`, groups' `fields`). */
+export const listRequest = (contract: ListContract, where: Where) => scopedRequest(contract.list.path, { ...contract.list.query, ...where });
 
 /** A record row's path: `{id}` or `{record_id}` the record's id, other placeholders from `where` (a path scope). */
 export const recordPath = (template: string, id: number | string, where: Where = {}) =>

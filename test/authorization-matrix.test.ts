@@ -3,7 +3,7 @@ import { getNamedType, parse, type GraphQLObjectType } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { schema } from "../src/graphql/schema.js";
 import type { AccessLevelName } from "../src/common/access.js";
-import { contractAreas, graphqlScope, listedRecords, listedTotal, listTakes, recordPath, scopedRequest, type AreaTesting, type ListContract, type PublishingState, type Where } from "./areas.js";
+import { contractAreas, graphqlScope, listedRecords, listedTotal, listRequest, listTakes, recordPath, type AreaTesting, type ListContract, type PublishingState, type Where } from "./areas.js";
 import { startServer, type RestOptions, type TestServer } from "./server.js";
 
 /**
@@ -305,13 +305,13 @@ for (const area of areas) {
           return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
         },
         async list(where, token, search) {
-          const request = scopedRequest(contract.list.path, where);
+          const request = listRequest(contract, where);
           const response = await rest("GET", request.path, { query: { ...request.query, limit: 0, ...(search ? { search } : {}) }, token });
           if (response.status !== 200) return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
           return { ids: (listedRecords(contract, response.body) as { id: number }[]).map((item) => item.id), total: listedTotal(contract, response) };
         },
         async total(where, token) {
-          const request = scopedRequest(contract.list.path, where);
+          const request = listRequest(contract, where);
           const response = await rest("GET", request.path, { query: { ...request.query, limit: 1 }, token });
           return response.status === 200 ? listedTotal(contract, response) : `HTTP ${response.status}`;
         },
@@ -394,8 +394,10 @@ for (const area of areas) {
       // scope_id: a rule that looked at scope_id without the scope kind would show in the member-scope cells.
       // (Not server.cast: its group's id is whatever the sequence gives.) The "other user" manages another group.
       const db = server.app.db.prisma;
-      const group = await db.group.create({ data: { id: creator.id, cn: `matrix${area.area}`, title: "The matrix's group" } });
-      const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `matrix${area.area}other`, title: "Another group" } });
+      // A cn holds letters and digits only (forum-categories → matrixforumcategories).
+      const cn = `matrix${area.area.replace(/[^a-z0-9]/g, "")}`;
+      const group = await db.group.create({ data: { id: creator.id, cn, title: "The matrix's group" } });
+      const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `${cn}other`, title: "Another group" } });
       await db.groupMember.createMany({
         data: [
           { groupId: group.id, userId: creator.id, status: "member" },

@@ -4,7 +4,7 @@ import { GraphQLObjectType, getNamedType, isNonNullType } from "graphql";
 import { MAX_PAGE_SIZE } from "../src/common/paging.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
-import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listRow, listTakes, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";
+import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listRequest, listRow, listTakes, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
 
 /**
@@ -44,7 +44,7 @@ for (const testing of contractAreas("contract")) {
     const startName = listRow(contract).params.find((param) => param.variable === "start")?.name ?? "start";
     const list = (query: Where, token?: string) => {
       const { start, ...rest } = query;
-      const request = scopedRequest(contract.list.path, { ...contract.list.query, ...rest, ...(start === undefined ? {} : { [startName]: start }) });
+      const request = listRequest(contract, { ...rest, ...(start === undefined ? {} : { [startName]: start }) });
       return server.rest("GET", request.path, { query: request.query, token });
     };
     /** `sort`, `sort_Dir` and `search` go through the REST list where its row takes them, else through the GraphQL list (a group plugin's twin). */
@@ -71,38 +71,55 @@ for (const testing of contractAreas("contract")) {
         made = [];
         // Titles run against creation order and authors alternate, so no sort falls back to id order by
         // accident and relations (authors) differ between records.
-        const authors = contract.writers === "users" ? [cast.admin, cast.alice, cast.bob] : contract.writers === "managers" ? [cast.admin, cast.manager] : [cast.admin];
+        // The cast's manager manages a path's scope (ownScope), not the suite's own `project` scopes, which nobody manages.
+        const authors = contract.writers === "users" ? [cast.admin, cast.alice, cast.bob] : contract.writers === "managers" && fromPath ? [cast.admin, cast.manager] : [cast.admin];
         for (let index = 0; index < 105; index++) {
           made.push(await create({ ...where, title: `Bulk ${String(104 - index).padStart(3, "0")}` }, authors[index % authors.length]!.token));
         }
       });
 
-      it(`answers ${spec.defaults.limit} records by default with the total of all that match`, async () => {
-        const response = await list(where);
-        expect(response.status, JSON.stringify(response.body)).toBe(200);
-        expect(items(response)).toHaveLength(spec.defaults.limit);
-        expect(totalOf(response)).toBeGreaterThanOrEqual(105);
-        if (spec.scoped) expect(totalOf(response)).toBe(105);
+      /**
+       * A page and its total: through the REST list where its row pages, else through the GraphQL list (the
+       * sections' row documents no paging: it answers the first page of the maximum size, checked below).
+       */
+      const restPages = listTakes(contract, "limit");
+      const page = async (query: Where): Promise<{ ids: number[]; total: number }> => {
+        if (restPages) {
+          const response = await list(query);
+          expect(response.status, JSON.stringify(response.body)).toBe(200);
+          return { ids: ids(response), total: totalOf(response) };
+        }
+        const { start, limit, sort, sort_Dir: sortDir, ...rest } = query;
+        const paging = { limit, start, sort, sortDir };
+        const answer = await graphqlList(server, contract, rest, Object.fromEntries(Object.entries(paging).filter(([, value]) => value !== undefined)));
+        expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+        return { ids: answer.ids, total: answer.total };
+      };
+
+      it(`answers ${spec.defaults.limit} records by default with the total of all that match${restPages ? "" : " (through GraphQL: the REST list takes no paging)"}`, async () => {
+        const answer = await page(where);
+        expect(answer.ids).toHaveLength(spec.defaults.limit);
+        expect(answer.total).toBeGreaterThanOrEqual(105);
+        if (spec.scoped) expect(answer.total).toBe(105);
       });
 
-      /** Sorted by id ascending where the REST list sorts, else in its fixed order (the same for every page). */
-      const byId: Where = restSorts ? { sort: "id", sort_Dir: "asc" } : {};
+      /** Sorted by id ascending where the list sorts, else in its fixed order (the same for every page). */
+      const byId: Where = restSorts || !restPages ? { sort: "id", sort_Dir: "asc" } : {};
 
-      it(`pages with limit and start, clamps to ${MAX_PAGE_SIZE} and treats 0 as the maximum`, async () => {
-        const all = await list({ ...where, ...byId, limit: 0 });
-        expect(items(all)).toHaveLength(MAX_PAGE_SIZE);
-        const total = totalOf(all);
-        const last = await list({ ...where, ...byId, limit: 10, start: total - 5 });
-        expect(items(last)).toHaveLength(5);
-        expect(totalOf(last)).toBe(total);
-        expect(items(await list({ ...where, limit: 500 }))).toHaveLength(MAX_PAGE_SIZE);
-        expect(items(await list({ ...where, limit: "5" }))).toHaveLength(5);
-        const second = await list({ ...where, ...byId, limit: 5, start: 5 });
-        expect(ids(second)).toEqual(ids(all).slice(5, 10));
-        const beyond = await list({ ...where, start: total + 10 });
-        expect(beyond.status).toBe(200);
-        expect(items(beyond)).toEqual([]);
-        expect(totalOf(beyond)).toBe(total);
+      it(`pages with limit and start, clamps to ${MAX_PAGE_SIZE} and treats 0 as the maximum${restPages ? "" : " (through GraphQL)"}`, async () => {
+        const all = await page({ ...where, ...byId, limit: 0 });
+        expect(all.ids).toHaveLength(MAX_PAGE_SIZE);
+        const total = all.total;
+        const last = await page({ ...where, ...byId, limit: 10, start: total - 5 });
+        expect(last.ids).toHaveLength(5);
+        expect(last.total).toBe(total);
+        expect((await page({ ...where, limit: 500 })).ids).toHaveLength(MAX_PAGE_SIZE);
+        if (restPages) expect(items(await list({ ...where, limit: "5" }))).toHaveLength(5);
+        const second = await page({ ...where, ...byId, limit: 5, start: 5 });
+        expect(second.ids).toEqual(all.ids.slice(5, 10));
+        const beyond = await page({ ...where, start: total + 10 });
+        expect(beyond.ids).toEqual([]);
+        expect(beyond.total).toBe(total);
       });
 
       // The parameters the REST list row takes (a group plugin's: limit and start).
@@ -165,7 +182,7 @@ for (const testing of contractAreas("contract")) {
       it(`sorts by ${spec.defaults.sort} ${spec.defaults.sortDir} by default`, async () => {
         const explicit = await sorted(spec.defaults.sort, spec.defaults.sortDir, 0);
         expect((await sorted(undefined, undefined, 0)).ids).toEqual(explicit.ids);
-        if (!restSorts) expect(ids(await list({ ...where, limit: 0 }))).toEqual(explicit.ids);
+        if (!restSorts) expect((await page({ ...where, limit: 0 })).ids).toEqual(explicit.ids);
       });
 
       if (spec.scoped && !fromPath) {
@@ -197,19 +214,29 @@ for (const testing of contractAreas("contract")) {
         });
       };
 
-      it("costs as many SQL statements for 25 records as for 2 through every list row, and for 10 as for 2 through GraphQL with every field", async () => {
+      it("costs as many SQL statements for 25 records as for 2 through every list row (100 as 2 where it takes no paging), and for 10 as for 2 through GraphQL with every field", async () => {
         // The area's own list rows (a group plugin's list, in the groups area, is its declaration's: src/groups/plugins.testing.ts),
         // and the contract's list row (a group plugin's, for its area).
         const rows = restOperations.filter(
           (operation) => (documentedIn(operation) === testing.area || (operation.method === "GET" && operation.path === contract.list.path)) && ["list", "array"].includes(operation.response.kind),
         );
         expect(rows.length).toBeGreaterThan(0);
+        // A row that takes no paging (the sections') answers a scope of 2 records, and this one's first 100.
+        let twoRecords: Where | undefined;
         for (const row of rows) {
+          const paged = row.params.some((param) => param.variable === "limit");
+          if (!paged && !twoRecords) {
+            twoRecords = await ownScope();
+            for (const title of ["One", "Two"]) await create({ ...twoRecords, title });
+          }
           for (const version of row.versions) {
-            const request = scopedRequest(row.path, where);
-            const run = (limit: number) => server.recordQueries(() => server.rest("GET", request.path, { query: { ...request.query, limit, v: version }, token: cast.admin.token }));
-            const [small, large] = [await run(2), await run(25)];
-            expect(items(large.result)).toHaveLength(25);
+            const run = (scope: Where, limit?: number) => {
+              const request = scopedRequest(row.path, { ...contract.list.query, ...scope });
+              return server.recordQueries(() => server.rest("GET", request.path, { query: { ...request.query, ...(paged ? { limit } : {}), v: version }, token: cast.admin.token }));
+            };
+            const [small, large] = paged ? [await run(where, 2), await run(where, 25)] : [await run(twoRecords!), await run(where)];
+            expect(items(small.result)).toHaveLength(2);
+            expect(items(large.result)).toHaveLength(paged ? 25 : MAX_PAGE_SIZE);
             expect(large.queries.length, `${row.path} ${version}: ${large.queries.join("\n")}`).toBe(small.queries.length);
           }
         }
@@ -236,9 +263,11 @@ for (const testing of contractAreas("contract")) {
       it("lists the same records with the same total through GraphQL", async () => {
         // By id where the REST list sorts, else both in the list's default order.
         const sort: Where = restSorts ? { sort: "id" } : {};
-        const answer = await graphqlList(server, contract, where, { limit: 7, start: 3, ...sort });
+        // A REST list that takes no paging (the sections') answers one page of the maximum size.
+        const paging: Where = restPages ? { limit: 7, start: 3 } : { limit: 0 };
+        const answer = await graphqlList(server, contract, where, { ...paging, ...sort });
         expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
-        const rest = await list({ ...where, limit: 7, start: 3, ...sort });
+        const rest = await list({ ...where, ...(restPages ? paging : {}), ...sort });
         expect(answer.ids).toEqual(ids(rest));
         expect(answer.total).toBe(totalOf(rest));
       });

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractAreas, graphqlList, listedRecords, listedTotal, listTakes, recordPath, scopedRequest, type Where } from "./areas.js";
+import { contractAreas, graphqlList, listedRecords, listedTotal, listRequest, listTakes, recordPath, type Where } from "./areas.js";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
@@ -34,7 +34,7 @@ describe("statements per request on the hot paths", () => {
     const ownScope = async (): Promise<Where> => (fromPath ? { [fromPath.placeholder]: (await fromPath.make(server, cast.admin.token)).value } : {});
     const searchScope = async (): Promise<Where> => (fromPath ? ownScope() : contract.spec.scoped ? { scope: "project", scope_id: 1 + scopes++ } : {});
     const listOf = (where: Where, query: Where = {}, token?: string) => {
-      const request = scopedRequest(contract.list.path, where);
+      const request = listRequest(contract, where);
       return server.rest("GET", request.path, { query: { ...request.query, ...query }, token });
     };
 

@@ -9,7 +9,7 @@ import { listStatements, type Caller, type ListSpec } from "../src/common/paging
 import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
 import { createScratchDatabase } from "./scratch-database.js";
-import { contractAreas, graphqlList, graphqlScope, listedRecords, listedTotal, listTakes, scopedRequest, type ListContract, type Where } from "./areas.js";
+import { contractAreas, graphqlList, graphqlScope, listedRecords, listedTotal, listRequest, listTakes, type ListContract, type Where } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
 import { describeOnPostgres } from "./postgres-only.js";
 
@@ -51,7 +51,7 @@ async function expectExactTotals(server: TestServer, cast: Cast, contract: ListC
       expect(answer.errors, `${step}, ${viewer}: ${JSON.stringify(answer.errors)}`).toBeUndefined();
       [shown, total] = [answer.ids.length, answer.total];
     } else {
-      const request = scopedRequest(contract.list.path, where);
+      const request = listRequest(contract, where);
       const response: RestResult = await server.rest("GET", request.path, { query: { ...request.query, limit: 0 }, token });
       expect(response.status, `${step}, ${viewer}: ${JSON.stringify(response.body)}`).toBe(200);
       [shown, total] = [listedRecords(contract, response.body).length, listedTotal(contract, response)];
@@ -490,7 +490,7 @@ for (const testing of areas) {
         await create(writerToken(), { ...where, title: "closed", [up!]: ago(120_000), [down!]: ago(60_000) });
         await create(writerToken(), { ...where, title: "open", [up!]: ago(60_000), [down!]: rest(new Date(now + 3_600_000)) });
         const titles = async () =>
-          listedRecords(contract, (await server.rest("GET", scopedRequest(contract.list.path, where).path, { query: { ...scopedRequest(contract.list.path, where).query, limit: 0 } })).body)
+          listedRecords(contract, (await server.rest("GET", listRequest(contract, where).path, { query: { ...listRequest(contract, where).query, limit: 0 } })).body)
             .map((item) => item.title as string)
             .sort();
         const first = await expectExactTotals(server, cast, contract, where, "before");

@@ -26,8 +26,7 @@ const scope: RestParam[] = [
 /** The user-category links: the documented names, and the original client's (`userId`, `categoriesIds[]`). */
 const links: RestParam[] = [
   { name: "category_id", type: "integer", required: true, description: "Category ID.", variable: "categoryId", orGiven: ["categoriesIds"] },
-  { name: "user_id", type: "integer", required: true, description: "User ID (yours; administrators may name anyone).", variable: "userId", orGiven: ["userId"] },
-  { name: "userId", type: "integer", required: false, description: "User ID, as the original client names it.", variable: "originalUserId" },
+  { name: "user_id", type: "integer", required: true, description: "User ID (yours; administrators may name anyone).", variable: "userId", alsoNamed: ["userId"] },
   { name: "categoriesIds", type: "array", required: false, description: "Category IDs, as the original client sends them (categoriesIds[]).", variable: "categoriesIds" },
 ];
 
@@ -36,7 +35,7 @@ const operations: RestOperation[] = [
     area: "forum",
     method: "POST",
     path: "/forum/userscategories/create",
-    documentedIn: "forum-structure",
+    documentedIn: "forum-categories",
     versions: ["2.0"],
     task: "create a user's category link",
     params: links,
@@ -50,7 +49,7 @@ const operations: RestOperation[] = [
     area: "forum",
     method: "DELETE",
     path: "/forum/userscategories/destroy",
-    documentedIn: "forum-structure",
+    documentedIn: "forum-categories",
     versions: ["2.0"],
     task: "destroy a user's category link",
     params: links,
@@ -77,7 +76,7 @@ const operations: RestOperation[] = [
     area: "forum",
     method: "GET",
     path: "/forum/categories",
-    documentedIn: "forum-structure",
+    documentedIn: "forum-categories",
     versions: ["1.0"],
     task: "list categories for a section",
     params: [
@@ -119,7 +118,7 @@ const operations: RestOperation[] = [
     area: "forum",
     method: "GET",
     path: "/forum/sections",
-    documentedIn: "forum-structure",
+    documentedIn: "forum-sections",
     versions: ["1.0"],
     task: "list sections",
     params: scope,

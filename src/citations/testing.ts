@@ -1,4 +1,4 @@
-import type { AreaTesting, Documented } from "../../test/areas.js";
+import { createThroughGraphql, type AreaTesting, type Documented } from "../../test/areas.js";
 import { CITATION_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Citations": 1.0 and 1.1, same parameters). */
@@ -12,8 +12,6 @@ const list: Documented = {
 
 let serial = 0;
 
-const CREATE = `mutation($input: CreateCitationInput!) { createCitation(input: $input) { id } }`;
-
 export const testing: AreaTesting = {
   area: "citations",
   documented: { "GET /citations/list 1.0": { ...list }, "GET /citations/list 1.1": { ...list } },
@@ -21,14 +19,7 @@ export const testing: AreaTesting = {
   async create(server, token, values = {}) {
     serial += 1;
     const input = { title: `Citation ${serial}`, authors: ["Curie, Marie"], year: 1903, published: 1, ...values };
-    const response = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: CREATE, variables: { input } }),
-    });
-    const body = (await response.json()) as { data?: { createCitation: { id: string } }; errors?: unknown[] };
-    if (!body.data?.createCitation) throw new Error(`creating a citation failed (${response.status}): ${JSON.stringify(body.errors)}`);
-    return Number(body.data.createCitation.id);
+    return createThroughGraphql(server, token, "createCitation", "CreateCitationInput", input);
   },
   contract: {
     table: "citations",

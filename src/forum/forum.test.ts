@@ -209,6 +209,12 @@ describe("user-category links (2.0)", () => {
     expect(original.status, JSON.stringify(original.body)).toBe(200);
     const other = await server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { category_id: id, user_id: cast.alice.id } });
     expect(other.status).toBe(403);
+    // `userId` is `user_id` under the original client's name: the same rule, and `user_id` wins when both are sent.
+    const otherByOriginalName = await server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { categoriesIds: [id], userId: cast.alice.id } });
+    expect(otherByOriginalName.status).toBe(403);
+    expect(otherByOriginalName.body.message).toContain("only themselves");
+    const both = await server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { category_id: id, user_id: cast.bob.id, userId: cast.alice.id } });
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
     const byAdmin = await server.rest("POST", "/forum/userscategories/create", { token: cast.admin.token, body: { category_id: id, user_id: cast.alice.id } });
     expect(byAdmin.status).toBe(200);
     const links = await server.app.db.prisma.forumUserCategory.findMany({ where: { categoryId: id } });

@@ -239,7 +239,6 @@ for (const { field, arg, description, run } of moderation) {
 
 const userCategoryArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
   userId: t.arg.int({ description: "The user (0 or absent: yourself); only administrators link others." }),
-  originalUserId: t.arg.int({ description: "The user, as the original client names it (REST `userId`)." }),
   categoryId: t.arg.int({ description: "A category." }),
   categoriesIds: t.arg({ type: ["JSON"], description: "Categories (the original client's name), with or instead of categoryId." }),
 });

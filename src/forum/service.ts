@@ -724,14 +724,13 @@ export const deleteForumSection = (ctx: RequestContext, id: number) =>
 
 export interface UserCategoriesInput {
   userId?: number | null;
-  originalUserId?: number | null;
   categoryId?: number | null;
   categoriesIds?: unknown[] | null;
 }
 
 function linkTarget(ctx: RequestContext, input: UserCategoriesInput) {
   const user = requireUser(ctx);
-  const userId = input.userId ?? input.originalUserId ?? 0;
+  const userId = input.userId ?? 0;
   if (!Number.isInteger(userId) || userId < 0) throw badInput("user_id", "must be a user id (0: yourself)");
   const target = userId || user.id;
   if (target !== user.id && !user.isAdmin) throw forbidden("A user links only themselves to categories.");

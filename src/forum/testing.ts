@@ -1,6 +1,7 @@
-import type { AreaTesting, Documented } from "../../test/areas.js";
+import { createThroughGraphql, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { TestServer } from "../../test/server.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST } from "./service.js";
+import { FORUM_ACCESS, FORUM_CATEGORY_LIST, FORUM_FIELDS, FORUM_LIST, FORUM_SECTION_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Forum"). */
 const scope: Documented = { scope: ["string", false, "site"], scope_id: ["integer", false, 0] };
@@ -108,27 +109,115 @@ function seedPosts(rows: number, authors: number[], groupId: number): Prisma.Sql
 }
 
 /**
- * Sections, categories and the user-category links (2.0), documented apart from the posts (their field
- * table and list contract are the posts'). The links take the API document's
- * `category_id` and `user_id`, and the names the original's own client sends (`userId`, `categoriesIds[]`),
- * which issue 15 asks the rows to accept too.
+ * The structure's records are made through GraphQL (sections and categories have no REST writes), by the
+ * scope's managers: administrators, and a group's managers in its scope. Each scope's section for new
+ * categories is the first one listed to the caller (the site's "general", from the migration), else one made
+ * as the caller.
  */
-const linkTesting: AreaTesting = {
-  area: "forum-structure",
+const structureSerial = () => `${(serial += 1)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** The REST values the shared suites give `create` (scope, scope_id, title), as a section's or category's GraphQL input; a state other than published is refused (neither has an unpublished state to write). */
+function structureInput(kind: string, values: Record<string, unknown>) {
+  const { scope = "site", scope_id: scopeId = 0, title, state = 1, ...rest } = values;
+  if (state !== 1 || Object.keys(rest).length) throw new Error(`a forum ${kind} takes scope, scope_id and title only (asked: ${JSON.stringify(values)})`);
+  const alias = `${kind}-${structureSerial()}`;
+  return { scope: scope as string, scopeId: scopeId as number, input: { alias, title: (title as string | undefined) ?? `The ${kind} ${alias}` } };
+}
+
+async function sectionOf(server: TestServer, token: string, scope: string, scopeId: number): Promise<number> {
+  const listed = await server.graphqlText<{ forumSections: { items: { id: string }[] } }>(
+    `query($scope: String, $scopeId: Int) { forumSections(scope: $scope, scopeId: $scopeId, sort: "id", limit: 1) { items { id } } }`,
+    { scope, scopeId },
+    token,
+  );
+  const first = listed.data?.forumSections.items[0];
+  return first ? Number(first.id) : createThroughGraphql(server, token, "createForumSection", "CreateForumSectionInput", { scope, scopeId, alias: `section-${structureSerial()}`, title: "Section" });
+}
+
+/** Transcribed by hand (as above): each list is one shared-contract area; the links are the categories'. */
+const structureScope = { ...scope };
+
+const categoryTesting: AreaTesting = {
+  area: "forum-categories",
   documented: {
     "GET /forum/categories 1.0": {
       limit: ["integer", false, 25],
       limitstart: ["integer", false, 0],
       section: ["integer", true, 0],
       search: ["string", false],
-      ...scope,
+      ...structureScope,
       closed: ["integer", false],
     },
-    "GET /forum/sections 1.0": { ...scope },
-    "POST /forum/userscategories/create 2.0": { ...links, userId: ["integer", false], categoriesIds: ["array", false] },
-    "DELETE /forum/userscategories/destroy 2.0": { ...links, userId: ["integer", false], categoriesIds: ["array", false] },
+    // The original's own client sends `categoriesIds[]` (a list, a parameter of its own, which may stand in for
+    // `category_id`) and `userId` (read as `user_id`, RestParam.alsoNamed): issue 15 asks the rows to accept both.
+    "POST /forum/userscategories/create 2.0": { ...links, categoriesIds: ["array", false] },
+    "DELETE /forum/userscategories/destroy 2.0": { ...links, categoriesIds: ["array", false] },
   },
-  create: (server, token, values) => testing.create(server, token, values),
+  async create(server, token, values = {}) {
+    const { scope, scopeId, input } = structureInput("category", values);
+    return createThroughGraphql(server, token, "createForumCategory", "CreateForumCategoryInput", { ...input, sectionId: await sectionOf(server, token, scope, scopeId) });
+  },
+  contract: {
+    table: "forum_categories",
+    list: { path: "/forum/categories", key: "categories", graphql: "forumCategories", query: { section: "0" } },
+    spec: FORUM_CATEGORY_LIST,
+    searchField: "title",
+    // Always published: the column is the kit's, no write unpublishes a category (closing one stops new posts only).
+    states: [{ name: "published", published: true, values: {} }],
+    // Administrators, and a group's managers in its scope (the suites' own scopes, `project`, have no managers).
+    writers: "managers",
+    notFound: (id) => `Forum category ${id} not found.`,
+    skips: {
+      "hot paths":
+        "a category list also answers each category's thread and post counts and its last post the caller may see: two more statements per list (forum_counts, and one index probe per category batched in one statement), the same for 2 categories as for 25 (the contract's statement count)",
+      totals:
+        "categories never move scope and have no state a write changes, while the shared totals test moves records between scopes and unpublishes them; their list totals are the kit's (list_counts on `published`, checked by the plan test), and src/forum/forum.test.ts checks counts after writes",
+    },
+    plan: {
+      filters: [{ sectionId: 1 }, { closed: 1 }, { sectionId: 1, closed: 0 }],
+      seed: (rows, { groupId }) => seedStructure("forum_categories", rows, groupId),
+    },
+  },
 };
 
-export const testings: AreaTesting[] = [testing, linkTesting];
+const sectionTesting: AreaTesting = {
+  area: "forum-sections",
+  documented: { "GET /forum/sections 1.0": { ...structureScope } },
+  async create(server, token, values = {}) {
+    const { scope, scopeId, input } = structureInput("section", values);
+    return createThroughGraphql(server, token, "createForumSection", "CreateForumSectionInput", { ...input, scope, scopeId });
+  },
+  contract: {
+    table: "forum_sections",
+    list: { path: "/forum/sections", key: "sections", graphql: "forumSections" },
+    spec: FORUM_SECTION_LIST,
+    searchField: "title",
+    states: [{ name: "published", published: true, values: {} }],
+    writers: "managers",
+    notFound: (id) => `Forum section ${id} not found.`,
+    skips: {
+      totals:
+        "sections never move scope and have no state a write changes, while the shared totals test moves records between scopes and unpublishes them; their list totals are the kit's (list_counts on `published`, checked by the plan test)",
+    },
+    plan: { seed: (rows, { groupId }) => seedStructure("forum_sections", rows, groupId) },
+  },
+};
+
+/**
+ * Sections or categories for the plan test, mostly the site's, some a group's, every tenth closed: each
+ * category in a section of its own scope (the site's first, the group's one made here).
+ */
+function seedStructure(table: "forum_sections" | "forum_categories", rows: number, groupId: number): Prisma.Sql {
+  const scopeOf = Prisma.sql`CASE WHEN n % 10 = 9 THEN 'group' ELSE 'site' END`;
+  const scopeIdOf = Prisma.sql`CASE WHEN n % 10 = 9 THEN ${groupId}::int ELSE 0 END`;
+  if (table === "forum_sections")
+    return Prisma.sql`INSERT INTO forum_sections (alias, title, scope, scope_id, ordering)
+      SELECT 'plan-' || n, 'Section ' || md5(n::text), ${scopeOf}, ${scopeIdOf}, n % 7 FROM generate_series(1, ${rows}) AS n`;
+  return Prisma.sql`WITH sections AS (
+      INSERT INTO forum_sections (alias, title, scope, scope_id) VALUES ('plan-site', 'Plan', 'site', 0), ('plan-group', 'Plan', 'group', ${groupId}::int) RETURNING id, scope)
+    INSERT INTO forum_categories (section_id, alias, title, scope, scope_id, closed, ordering)
+      SELECT (SELECT id FROM sections WHERE scope = ${scopeOf}), 'plan-' || n, 'Category ' || md5(n::text), ${scopeOf}, ${scopeIdOf}, (n % 10 = 3)::int, n % 7
+      FROM generate_series(1, ${rows}) AS n`;
+}
+
+export const testings: AreaTesting[] = [testing, categoryTesting, sectionTesting];
