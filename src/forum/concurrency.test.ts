@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type Cast, type TestServer } from "../../test/server.js";
 import { skipUnlessPostgres } from "../../test/postgres-only.js";
@@ -29,5 +30,34 @@ describe("replies at the same time", () => {
     const read = await server.rest("GET", `/forum/${started.body.id}`, { query: { limit: 100 } });
     expect(read.status).toBe(200);
     expect(read.body.total).toBe(24);
+  });
+});
+
+describe("user-category links at the same time", () => {
+  it("a link to a category being deleted waits for the deletion and is a 400 naming category_id (it was the 409 of a record removed while the request ran)", async (context) => {
+    skipUnlessPostgres(context, "a deletion in another transaction at the same time", "PGlite runs one transaction at a time");
+    const section = await server.graphqlText(`mutation { createForumSection(input: { alias: "race", title: "Race" }) { id } }`, {}, cast.admin.token);
+    const category = await server.graphqlText(
+      `mutation($section: Int!) { createForumCategory(input: { sectionId: $section, alias: "race", title: "Race" }) { id } }`,
+      { section: Number(section.data.createForumSection.id) },
+      cast.admin.token,
+    );
+    const id = Number(category.data.createForumCategory.id);
+    const deleting = new pg.Client({ connectionString: server.databaseUrl });
+    await deleting.connect();
+    try {
+      await deleting.query("BEGIN");
+      await deleting.query("DELETE FROM forum_categories WHERE id = $1", [id]);
+      // The link's check reads the category as its snapshot has it; its insert then waits on the deletion.
+      const link = server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { category_id: id, user_id: cast.bob.id } });
+      const early = await Promise.race([link.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+      expect(early).toBe("waiting");
+      await deleting.query("COMMIT");
+      const answered = await link;
+      expect(answered.status, JSON.stringify(answered.body)).toBe(400);
+      expect(answered.body.errors[0].parameter).toBe("category_id");
+    } finally {
+      await deleting.end();
+    }
   });
 });

@@ -223,6 +223,14 @@ describe("user-category links (2.0)", () => {
     expect(destroyed.status, JSON.stringify(destroyed.body)).toBe(200);
     expect(await server.app.db.prisma.forumUserCategory.count({ where: { categoryId: id, userId: cast.bob.id } })).toBe(0);
     expect((await server.rest("POST", "/forum/userscategories/create", { body: { category_id: id, user_id: 1 } })).status).toBe(401);
+    // One category missing: 400 naming it, and none of the others linked.
+    const partly = await server.rest("POST", "/forum/userscategories/create", { token: cast.alice.token, body: { user_id: cast.alice.id, categoriesIds: [id, 987654] } });
+    expect(partly.status).toBe(400);
+    expect(partly.body.errors[0]).toMatchObject({ parameter: "category_id", message: "Category 987654 does not exist." });
+    expect(await server.app.db.prisma.forumUserCategory.count({ where: { categoryId: id, userId: cast.alice.id } })).toBe(1);
+    const unknownUser = await server.rest("POST", "/forum/userscategories/create", { token: cast.admin.token, body: { category_id: id, user_id: 987654 } });
+    expect(unknownUser.status).toBe(400);
+    expect(unknownUser.body.errors[0].parameter).toBe("user_id");
   });
 });
 

@@ -759,16 +759,20 @@ async function categoryIds(ctx: RequestContext, given: number[]): Promise<number
 export async function createForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
   const { target, given } = linkTarget(ctx, input);
   const ids = await categoryIds(ctx, given);
-  const visible = await sqlClientOf(ctx.db).query<{ id: number }>(
-    Prisma.sql`SELECT c.id FROM forum_categories c WHERE c.id = ANY(${ids}::int[]) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")}`,
+  // One statement: the categories the caller may see and the user, held FOR KEY SHARE (a deletion racing the
+  // link is waited for, and what it deleted then counts as missing), linked only when all are there: a missing
+  // one stores nothing.
+  const [row] = await sqlClientOf(ctx.db).query<{ found: number[]; user_found: boolean }>(
+    Prisma.sql`WITH found AS (SELECT c.id FROM forum_categories c WHERE c.id = ANY(${ids}::int[]) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR KEY SHARE OF c),
+                    target AS (SELECT id FROM users WHERE id = ${target} FOR KEY SHARE),
+                    linked AS (INSERT INTO forum_user_categories (user_id, category_id)
+                                 SELECT t.id, f.id FROM found f, target t WHERE (SELECT count(*) FROM found) = ${ids.length}
+                                 ON CONFLICT DO NOTHING)
+               SELECT COALESCE((SELECT array_agg(id) FROM found), '{}') AS found, EXISTS (SELECT 1 FROM target) AS user_found`,
   );
-  const missing = ids.filter((id) => !visible.some((row) => row.id === id));
-  if (missing.length) throw badInput("category_id", `Category ${missing[0]} does not exist.`);
-  const [exists] = await sqlClientOf(ctx.db).query<{ id: number }>(Prisma.sql`SELECT id FROM users WHERE id = ${target}`);
-  if (!exists) throw badInput("user_id", `User ${target} does not exist.`);
-  await sqlClientOf(ctx.db).query(
-    Prisma.sql`INSERT INTO forum_user_categories (user_id, category_id) SELECT ${target}, unnest(${ids}::int[]) ON CONFLICT DO NOTHING`,
-  );
+  const missing = ids.find((id) => !row!.found.includes(id));
+  if (missing !== undefined) throw badInput("category_id", `Category ${missing} does not exist.`);
+  if (!row!.user_found) throw badInput("user_id", `User ${target} does not exist.`);
   return ids;
 }
 
