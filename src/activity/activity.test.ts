@@ -265,6 +265,27 @@ describe("GET /activity/list 1.1", () => {
     expect(await list({ start_date: "2001-02-03", end_date: "2001-02-04", recipients: "0" })).toEqual([note]);
   });
 
+  it("matches only the recipients the caller is shown: naming another member or a group they are not in finds nothing of others' (it told who an entry went to, an anonymous author included)", async () => {
+    // The site's entry also went to bob and to the group; alice is in neither.
+    const id = (await post(cast.admin, { created: "2001-03-03 04:05:06", recipients: `site:0,member:${cast.bob.id},group:${cast.groupId}` })).body.id;
+    const listed = async (user: TestUser | undefined, recipients: string) => {
+      const response = await server.rest("GET", "/activity/list", { token: user?.token, query: { v: "1.1", limit: "100", start_date: "2001-03-03", end_date: "2001-03-04", recipients } });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return { ids: (response.body as { id: number }[]).map((item) => item.id), total: Number(response.headers.get("X-Total-Count")) };
+    };
+    for (const recipients of [`member:${cast.bob.id}`, `group:${cast.groupId}`]) {
+      expect(await listed(cast.alice, recipients), recipients).toEqual({ ids: [], total: 0 });
+      expect(await listed(undefined, recipients), recipients).toEqual({ ids: [], total: 0 });
+    }
+    // Those it concerns, its author and administrators still find it by them.
+    expect((await listed(cast.bob, `member:${cast.bob.id}`)).ids).toEqual([id]);
+    expect((await listed(cast.member, `group:${cast.groupId}`)).ids).toEqual([id]);
+    expect((await listed(cast.admin, `member:${cast.bob.id}`)).ids).toEqual([id]);
+    expect((await listed(cast.alice, "site:0")).ids).toEqual([id]);
+    const gql = await server.graphqlText(`query($r: String) { activityEntries(recipients: $r, limit: 100, sort: "id") { items { id } total } }`, { r: `member:${cast.bob.id}` }, cast.alice.token);
+    expect(gql.data.activityEntries.items.map((item: { id: string }) => Number(item.id))).not.toContain(id);
+  });
+
   for (const [parameter, value] of [["start_date", "2001-13-01"], ["end_date", "yesterday"], ["sort", "password"], ["sort_Dir", "sideways"], ["recipients", "a:b:c"]] as const) {
     it(`a bad ${parameter} is 400 naming it`, async () => {
       const response = await server.rest("GET", "/activity/list", { query: { v: "1.1", [parameter]: value } });

@@ -259,12 +259,18 @@ export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs,
   if (end) conditions.push(Prisma.sql`t.created < ${end}`);
   if (args.recipients?.trim()) {
     const wanted = parseRecipients(args.recipients, DEFAULT_SCOPE, "recipients");
+    // A recipient is matched only where the caller is shown it (shownRecipients): the site, themselves, their
+    // groups, or any of their own entries'. Otherwise naming a member would tell who an entry went to, and an
+    // anonymous thread's entry, sent to its author, who wrote it.
+    const user = ctx.viewer.user;
+    const site = Prisma.sql`(f.scope = 'site' AND f.scope_id = 0)`;
+    const shown = user?.isAdmin ? Prisma.sql`TRUE` : user ? Prisma.sql`(t.created_by = ${user.id} OR ${site} OR ${sentToMember("f", user.id)})` : site;
     conditions.push(
       wanted.length
         ? Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id AND (${Prisma.join(
             wanted.map((r) => Prisma.sql`(f.scope = ${r.scope} AND f.scope_id = ${r.scopeId})`),
             " OR ",
-          )}))`
+          )}) AND ${shown})`
         : // 0: the entries sent to nobody (notes to self), as `recipients` 0 writes them.
           Prisma.sql`NOT EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id)`,
     );
