@@ -524,6 +524,17 @@ describe("list totals from the counters (sent to the site) and the caller's chan
 });
 
 describe("an entry's events", () => {
+  it("an update appends activity.activityEntryUpdated naming what changed, and keeps the recipients' rows in step with a new created", async () => {
+    const made = await post(cast.member, { recipients: `site:0,group:${cast.groupId}`, description: "to be edited" });
+    expect(made.status).toBe(201);
+    const edited = await server.rest("PATCH", `/activity/${made.body.id}`, { token: cast.member.token, body: { description: "edited", created: "2003-04-05 06:07:08" } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const events = await sql().query<{ changed: string[] }>(Prisma.sql`SELECT changed FROM outbox WHERE type = 'activity.activityEntryUpdated' AND record_id = ${made.body.id}`);
+    expect(events.map((event) => [...event.changed].sort())).toEqual([["created", "description"]]);
+    const rows = await sql().query<{ created: string }>(Prisma.sql`SELECT created::text AS created FROM activity_recipients WHERE entry_id = ${made.body.id}`);
+    expect(rows.map((row) => row.created)).toEqual(["2003-04-05 06:07:08", "2003-04-05 06:07:08"]);
+  });
+
   it("tell its recipients to its author and administrators only (the events subscription and webhooks shape events alike)", async () => {
     const hub = hubOf(server.app.db.prisma);
     const query = `subscription { events(types: ["activity.activityEntryCreated"]) { recordId payload } }`;

@@ -13,7 +13,7 @@ import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/sc
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { parseTimestamp } from "../common/time.js";
-import { sqlClientOf } from "../db/sql.js";
+import { sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { groupsOfMember } from "../groups/scope.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
@@ -388,13 +388,14 @@ export async function updateActivityEntry(ctx: RequestContext, id: number, input
       assertMayChangeAddressing(tx, record, { anonymous: data.anonymous, recipients });
       if (recipients) await assertMayAddress(tx, recipients);
       const columns = { ...columnValues(ACTIVITY_FIELDS, { ...data, createdBy }, "update"), ...scope, ...(recipients ? { recipients: recipientsText(recipients) } : {}) };
-      const [row] = await tx.tx.query<Record<string, unknown>>(updateStatement(tx, ACTIVITY_RECORDS, id, columns));
+      // The recipient rows first (they carry the entry's `created`, as the update will store it), then the
+      // entry through the write path's update, so its event names the fields that changed.
       if (recipients || data.created) {
         const kept: Recipient[] = recipients ?? (await tx.tx.query<Recipient>(Prisma.sql`SELECT scope, scope_id AS "scopeId" FROM activity_recipients WHERE entry_id = ${id}`));
         await tx.tx.query(Prisma.sql`DELETE FROM activity_recipients WHERE entry_id = ${id}`);
-        if (kept.length) await tx.tx.query(recipientRows(Prisma.sql`${id}::int`, Prisma.sql`(SELECT created FROM activity WHERE id = ${id})`, kept));
+        if (kept.length) await tx.tx.query(recipientRows(Prisma.sql`${id}::int`, utcTimestamp(data.created ?? record.created), kept));
       }
-      return { row: decodeScalars<ActivityEntry>(modelInfo(ctx.db, "ActivityEntry"), row!) };
+      return { update: updateStatement(tx, ACTIVITY_RECORDS, id, columns) };
     },
   });
   return changedRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);

@@ -215,10 +215,16 @@ export async function changeRecord<R extends Row>(
     authorize?(locked: Locked<R>): void;
     /** The change deletes the record: its event is appended first, from the row as it was. */
     deletes?: boolean;
+    /**
+     * Locks taken before the record's own, in the order the area's other writes take them (a forum reply's
+     * thread: a moderator's change to the thread locks it, then its counts, then its replies).
+     */
+    lockFirst?(tx: RequestContext & { tx: SqlClient }): Promise<unknown>;
     change(tx: RequestContext & { tx: SqlClient }, locked: R): Promise<Change<R>>;
   },
 ): Promise<R | null> {
   return inWriteTransaction(ctx, async (tx) => {
+    await options.lockFirst?.(tx);
     const locked = await lockRecord<R>(tx, target, id);
     if (!locked) throw notFound(target.notFound(id));
     if (options.authorize) options.authorize(locked);
@@ -266,11 +272,13 @@ export async function deleteRecord(
     authorize?(locked: Locked<Row>): void;
     /** Removes what goes with the record (a category's posts, each with its event), in its transaction, once it is locked and authorized. */
     before?(tx: RequestContext & { tx: SqlClient }, locked: Row): Promise<unknown>;
+    lockFirst?(tx: RequestContext & { tx: SqlClient }): Promise<unknown>;
   } = {},
 ): Promise<number> {
   await changeRecord(ctx, target, id, {
     event,
     authorize: options.authorize,
+    lockFirst: options.lockFirst,
     deletes: true,
     async change(tx, locked) {
       await options.before?.(tx, locked);

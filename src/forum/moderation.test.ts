@@ -223,3 +223,80 @@ describe("who reads a post", () => {
     expect(byAdmin.body.posts).toHaveLength(2);
   });
 });
+
+describe("a review's findings (the second)", () => {
+  const counts = async (category: number) =>
+    (await gql(`query($id: ID!) { forumCategory(id: $id) { threadCount postCount } }`, { id: category })).data.forumCategory as { threadCount: number; postCount: number };
+  const recount = async () =>
+    sql().query<{ wrong: number }>(
+      Prisma.sql`SELECT count(*)::int AS wrong FROM (
+        SELECT category_id, thread_id, access, state, sum(threads)::int AS threads, sum(posts)::int AS posts FROM forum_counts GROUP BY 1, 2, 3, 4 HAVING sum(threads) <> 0 OR sum(posts) <> 0
+        EXCEPT (SELECT category_id, thread_id, access, state, 0, count(*)::int FROM forum_posts WHERE thread_id <> 0 GROUP BY 1, 2, 3, 4
+                UNION ALL SELECT category_id, 0, access, state, sum(starter)::int, count(*)::int FROM forum_posts GROUP BY 1, 3, 4)) differing`,
+    );
+  const newCategory = async (alias: string) => {
+    const [section] = await sql().query<{ id: number }>(Prisma.sql`SELECT id FROM forum_sections WHERE scope = 'site' AND scope_id = 0 ORDER BY id LIMIT 1`);
+    const made = await gql(`mutation($input: CreateForumCategoryInput!) { createForumCategory(input: $input) { id } }`, { input: { sectionId: section!.id, alias, title: alias } }, cast.admin.token);
+    return Number(made.data.createForumCategory.id);
+  };
+
+  it("unpublishing or republishing a post moves the counts (they missed a change of own_state), which never go negative", async () => {
+    const category = await newCategory("review-counts");
+    const thread = (await post(cast.alice.token, { category_id: category, title: "Counted" })).body.id;
+    const reply = (await post(cast.bob.token, { thread: String(thread) })).body.id;
+    expect(await counts(category)).toEqual({ threadCount: 1, postCount: 2 });
+    expect((await gql(`mutation($id: ID!) { publishForumPost(id: $id, published: false) { id } }`, { id: reply }, cast.bob.token)).errors).toBeUndefined();
+    expect(await counts(category)).toEqual({ threadCount: 1, postCount: 1 });
+    const read = await server.rest("GET", `/forum/${thread}`);
+    expect({ total: read.body.total, shown: read.body.posts.length, posts: read.body.thread.posts }).toEqual({ total: 0, shown: 0, posts: 1 });
+    expect((await gql(`mutation($id: ID!) { publishForumPost(id: $id, published: false) { id } }`, { id: thread }, cast.alice.token)).errors).toBeUndefined();
+    expect(await counts(category)).toEqual({ threadCount: 0, postCount: 0 });
+    expect((await gql(`mutation($id: ID!, $input: UpdateForumPostInput!) { updateForumPost(id: $id, input: $input) { id } }`, { id: thread, input: { access: "REGISTERED" } }, cast.alice.token)).errors).toBeUndefined();
+    expect((await gql(`mutation($id: ID!) { publishForumPost(id: $id, published: true) { id } }`, { id: thread }, cast.alice.token)).errors).toBeUndefined();
+    expect(await counts(category)).toEqual({ threadCount: 0, postCount: 0 });
+    expect(await gql(`query($id: ID!) { forumCategory(id: $id) { threadCount postCount } }`, { id: category }, cast.bob.token)).toMatchObject({ data: { forumCategory: { threadCount: 1, postCount: 1 } } });
+    expect(await recount()).toEqual([{ wrong: 0 }]);
+  });
+
+  it("edits, closing, pinning and unpublishing append forum.postUpdated naming what changed", async () => {
+    const thread = (await post(cast.alice.token, { title: "Evented" })).body.id;
+    expect((await gql(`mutation($id: ID!, $input: UpdateForumPostInput!) { updateForumPost(id: $id, input: $input) { id } }`, { id: thread, input: { title: "Evented again" } }, cast.alice.token)).errors).toBeUndefined();
+    expect((await gql(`mutation($id: ID!) { closeForumThread(id: $id, closed: true) { id } }`, { id: thread }, cast.admin.token)).errors).toBeUndefined();
+    expect((await gql(`mutation($id: ID!) { publishForumPost(id: $id, published: false) { id } }`, { id: thread }, cast.admin.token)).errors).toBeUndefined();
+    const events = await sql().query<{ changed: string[] }>(Prisma.sql`SELECT changed FROM outbox WHERE type = 'forum.postUpdated' AND record_id = ${thread} ORDER BY id`);
+    expect(events.map((event) => event.changed)).toEqual([["title"], ["closed"], expect.arrayContaining(["ownState", "state"])]);
+  });
+
+  it("a category moved to another section takes its posts along: the section filter finds them there, and deleting the old section leaves them", async () => {
+    const category = await newCategory("review-moving");
+    const thread = (await post(cast.alice.token, { category_id: category, title: "Moving" })).body.id;
+    const made = await gql(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { alias: "review-target", title: "Target" } }, cast.admin.token);
+    const target = Number(made.data.createForumSection.id);
+    const old = await gql(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { alias: "review-old", title: "Old" } }, cast.admin.token);
+    const oldSection = Number(old.data.createForumSection.id);
+    // Into a section of its own first, then on to the target: the posts follow each move.
+    for (const sectionId of [oldSection, target]) {
+      const moved = await gql(`mutation($id: ID!, $input: UpdateForumCategoryInput!) { updateForumCategory(id: $id, input: $input) { id } }`, { id: category, input: { sectionId } }, cast.admin.token);
+      expect(moved.errors, JSON.stringify(moved.errors)).toBeUndefined();
+    }
+    expect((await server.rest("GET", "/forum/list", { query: { section: target, threads_only: "true" } })).body.threads.map((item: { id: number }) => item.id)).toEqual([thread]);
+    expect((await server.rest("GET", "/forum/list", { query: { section: oldSection } })).body.total).toBe(0);
+    expect((await gql(`mutation($id: ID!) { deleteForumSection(id: $id) }`, { id: oldSection }, cast.admin.token)).errors).toBeUndefined();
+    expect((await server.rest("GET", `/forum/${thread}`)).status).toBe(200);
+  });
+
+  it("an outsider's thread in a hidden group's scope is refused alike whether its default category is closed or not (a 409 told the group exists)", async () => {
+    const { groupId, member, manager } = await server.cast("Reviewhidden");
+    const first = await server.rest("POST", `/groups/${groupId}/forum`, { token: member.token, body: { title: "t", comment: "x" } });
+    expect(first.status).toBe(201);
+    expect((await server.rest("PUT", `/groups/${groupId}`, { token: manager.token, body: { title: "Reviewhidden", join_policy: "open", discoverability: "hidden" } })).status).toBe(200);
+    const outsider = async (scopeId: number) => {
+      const response = await post(cast.alice.token, { scope: "group", scope_id: scopeId, title: "probe" });
+      return [response.status, response.body.errors?.[0]?.parameter];
+    };
+    const missing = await outsider(987654);
+    expect(await outsider(groupId)).toEqual(missing);
+    expect((await gql(`mutation($id: ID!) { updateForumCategory(id: $id, input: { closed: 1 }) { id } }`, { id: first.body.category_id }, manager.token)).errors).toBeUndefined();
+    expect(await outsider(groupId)).toEqual(missing);
+  });
+});

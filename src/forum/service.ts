@@ -12,7 +12,7 @@ import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreato
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { sqlClientOf } from "../db/sql.js";
+import { sqlClientOf, type SqlClient } from "../db/sql.js";
 import { groupsManagedBy } from "../groups/scope.js";
 import { sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
@@ -502,6 +502,9 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
     } else {
       const requested = data.categoryId ?? 0;
       const scope = { scope: data.scope ?? DEFAULT_SCOPE.scope, scopeId: data.scopeId ?? DEFAULT_SCOPE.scopeId };
+      // The scope's default category is looked up (or made) only for those who may write there: an outsider's
+      // 409 for a closed one told that a hidden group exists, and a refused first post made the default first.
+      if (!requested) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
       [category] = await sql.query<LockedCategory>(
         requested
           ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR SHARE`
@@ -561,6 +564,7 @@ export async function updateForumPost(ctx: RequestContext, id: number, input: Up
   const data = parseInput(FORUM_FIELDS.update, input);
   await changeRecord<ForumPost>(ctx, FORUM_WRITES, id, {
     event: FORUM_EVENTS.postUpdated,
+    lockFirst: (tx) => lockThreadOfReply(tx, id),
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
       const moderating = MODERATION.filter((field) => field !== "state" && data[field] != null && data[field] !== record[field]);
@@ -582,14 +586,21 @@ export async function updateForumPost(ctx: RequestContext, id: number, input: Up
       }
       if (!record.starter && (data.sticky === 1 || data.closed === 1)) throw badInput(data.sticky === 1 ? "sticky" : "closed", "applies only to thread starter posts");
       const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
-      const [row] = await tx.tx.query<Record<string, unknown>>(
-        updateStatement(tx, FORUM_POSTS, id, { ...columnValues(FORUM_FIELDS, { ...data, createdBy }, "update"), ...(unpublishedBy !== undefined ? { unpublishedBy } : {}) }),
-      );
-      return { row: decodeScalars<ForumPost>(modelInfo(ctx.db, "ForumPost"), row!) };
+      // Through the write path's update, so its event names the fields that changed.
+      return { update: updateStatement(tx, FORUM_POSTS, id, { ...columnValues(FORUM_FIELDS, { ...data, createdBy }, "update"), ...(unpublishedBy !== undefined ? { unpublishedBy } : {}) }) };
     },
   });
   return changedRecord<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
 }
+
+/**
+ * A reply's change or deletion first locks its thread, FOR NO KEY UPDATE as a new reply does: a moderator's
+ * change to the thread holds the thread, then its counts, then updates its replies, so a reply locked first
+ * and then waiting for the counts deadlocked with it (a post never changes thread, so the unlocked read of
+ * `thread_id` stays true).
+ */
+const lockThreadOfReply = (tx: RequestContext & { tx: SqlClient }, id: number) =>
+  tx.tx.query(Prisma.sql`SELECT t.id FROM forum_posts p JOIN forum_posts t ON t.id = p.thread_id WHERE p.id = ${id} AND p.starter = 0 FOR NO KEY UPDATE OF t`);
 
 /** Moderation shortcuts (GraphQL): close, pin, publish state. */
 export const closeForumThread = (ctx: RequestContext, id: number, closed: boolean, query: Query = {}) => updateForumPost(ctx, id, { closed: closed ? 1 : 0 }, query);
@@ -599,6 +610,7 @@ export const publishForumPost = (ctx: RequestContext, id: number, published: boo
 /** Deletes a post (a starter takes its replies): its author, a group manager or an administrator. */
 export async function deleteForumPost(ctx: RequestContext, id: number): Promise<number> {
   return deleteRecord(ctx, FORUM_WRITES, id, FORUM_EVENTS.postDeleted, {
+    lockFirst: (tx) => lockThreadOfReply(tx, id),
     // Its replies first, each with its own deleted event (the trigger would take them silently).
     before: (tx, locked) => (locked.starter ? deleteRecordsWhere(tx, FORUM_WRITES, { threadId: id, starter: 0 }, FORUM_EVENTS.postDeleted) : Promise.resolve()),
   });
@@ -713,8 +725,9 @@ export const deleteForumCategory = (ctx: RequestContext, id: number) =>
 export const deleteForumSection = (ctx: RequestContext, id: number) =>
   deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_SECTION_EVENTS.sectionDeleted, {
     authorize: manageAuthorize(ctx) as never,
-    before: async (tx) => {
-      await deleteRecordsWhere(tx, FORUM_WRITES, { sectionId: id }, FORUM_EVENTS.postDeleted);
+    before: async (tx, locked) => {
+      // By the section's scope too: the posts' (scope, scope_id, section_id, id) index, not a walk of every post.
+      await deleteRecordsWhere(tx, FORUM_WRITES, { scope: locked.scope as string, scopeId: locked.scopeId as number, sectionId: id }, FORUM_EVENTS.postDeleted);
       await deleteRecordsWhere(tx, FORUM_CATEGORY_WRITES, { sectionId: id }, FORUM_CATEGORY_EVENTS.categoryDeleted);
     },
   });
