@@ -535,6 +535,19 @@ describe("an entry's events", () => {
     expect(rows.map((row) => row.created)).toEqual(["2003-04-05 06:07:08", "2003-04-05 06:07:08"]);
   });
 
+  it("a group manager's change of a member's entry does not tell the manager its recipients", async () => {
+    const hub = hubOf(server.app.db.prisma);
+    const made = await post(cast.member, { scope: "group", scope_id: cast.groupId, recipients: `group:${cast.groupId},member:${cast.member.id}`, description: "a manager edits it" });
+    expect(made.status).toBe(201);
+    const asManager = await subscribeOverSse<{ recordId: number; payload: Record<string, unknown> }>(server.url, hub, `subscription { events(types: ["activity.activityEntryUpdated"]) { recordId payload } }`, {}, cast.manager.token);
+    expect((await server.rest("PATCH", `/activity/${made.body.id}`, { token: cast.manager.token, body: { description: "edited by the manager" } })).status).toBe(200);
+    for (let waited = 0; !asManager.events.some((e) => e.recordId === made.body.id) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await asManager.close();
+    const seen = asManager.events.find((e) => e.recordId === made.body.id)!;
+    expect(seen.payload).toMatchObject({ id: made.body.id });
+    expect(seen.payload).not.toHaveProperty("recipients");
+  });
+
   it("tell its recipients to its author and administrators only (the events subscription and webhooks shape events alike)", async () => {
     const hub = hubOf(server.app.db.prisma);
     const query = `subscription { events(types: ["activity.activityEntryCreated"]) { recordId payload } }`;

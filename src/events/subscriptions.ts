@@ -338,10 +338,14 @@ function distinctViewers(viewers: Viewer[]): Viewer[] {
  */
 export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
   const cursor = `${event.xid}:${event.id}`;
-  if (viewer.user?.isAdmin || (viewer.user && viewer.user.id === event.actorId)) return { ...event, cursor };
-  const hidden = writtenRecordsOf(event.area)?.actorOnlyNames ?? [];
+  if (viewer.user?.isAdmin) return { ...event, cursor };
+  const actor = viewer.user !== null && viewer.user.id === event.actorId;
+  // The actor-only names are the record's author's: the actor of its creation. A later change's actor may be
+  // someone else who may change it (a group's manager), who is not told who else an entry went to.
+  const creation = event.type.endsWith("Created");
+  const hidden = actor && creation ? [] : (writtenRecordsOf(event.area)?.actorOnlyNames ?? []);
   const payload = hidden.some((name) => name in event.payload) ? Object.fromEntries(Object.entries(event.payload).filter(([name]) => !hidden.includes(name))) : event.payload;
-  return { ...event, payload, actorId: event.anonymous ? null : event.actorId, cursor };
+  return { ...event, payload, actorId: event.anonymous && !actor ? null : event.actorId, cursor };
 }
 
 /**

@@ -46,6 +46,24 @@ const feedOf = async (user: TestUser) => {
 };
 
 describe("forum posts in the activity feed", () => {
+  it("a new thread goes to the most recently linked 1,000 of its category's users, not to every one (anyone may link themselves)", async () => {
+    const sql = sqlClientOf(server.app.db.prisma);
+    const [section] = await sql.query<{ id: number }>(Prisma.sql`SELECT id FROM forum_sections WHERE scope = 'site' AND scope_id = 0 ORDER BY id LIMIT 1`);
+    const made = await server.graphqlText(`mutation($input: CreateForumCategoryInput!) { createForumCategory(input: $input) { id } }`, { input: { sectionId: section!.id, alias: "followed", title: "Followed" } }, cast.admin.token);
+    const category = Number(made.data.createForumCategory.id);
+    // 1,050 followers, linked a second apart, the earliest 50 first.
+    await sql.query(Prisma.sql`WITH made AS (
+        INSERT INTO users (username, email, name, password_hash) SELECT 'follower' || n, 'follower' || n || '@example.org', 'Follower', 'x' FROM generate_series(1, 1050) AS n RETURNING id)
+      INSERT INTO forum_user_categories (user_id, category_id, created) SELECT id, ${category}, now() - (2000 - id) * interval '1 second' FROM made`);
+    const earliest = await sql.query<{ user_id: number }>(Prisma.sql`SELECT user_id FROM forum_user_categories WHERE category_id = ${category} ORDER BY created LIMIT 50`);
+    const thread = await post(cast.alice, { category_id: category, title: "To the followers" });
+    expect(thread.status).toBe(201);
+    const members = (await entryFor(thread.body.id)).recipients.split(",").filter((recipient) => recipient.startsWith("member:"));
+    // The followers and the author.
+    expect(members).toHaveLength(1001);
+    for (const { user_id: left } of earliest) expect(members).not.toContain(`member:${left}`);
+  }, 120_000);
+
   it("a new thread goes to its scope, its author and the category's linked users", async () => {
     const started = await post(cast.bob, { title: "Feed thread" });
     const entry = await entryFor(started.body.id);

@@ -4,13 +4,18 @@ import type { Recipient } from "../activity/service.js";
 
 /** The participants a reply's entry goes to at most (the thread's most recent posters). */
 const MAX_PARTICIPANTS = 1000;
+/**
+ * The users linked to a category an entry goes to at most (the most recently linked): anyone may link
+ * themselves to a category, and the consumer asks, per recipient, whether they may read the post.
+ */
+const MAX_LINKED = 1000;
 
 const isStarter = (payload: Record<string, unknown>, recordId: number) => Number(payload.threadId) === recordId;
 
 /**
  * Forum posts in the activity feed (src/activity/sources.ts; issue 15): a new thread goes to its scope, its
  * author and the users linked to its category; a reply to the thread's participants (the authors of its
- * posts, the most recent 1,000) and the users linked to the category. The consumer keeps only those who
+ * posts, the most recent 1,000) and the users linked to the category (the most recently linked 1,000). The consumer keeps only those who
  * may read the post now, and an anonymous post's entry names no author.
  */
 registerActivitySource({
@@ -22,7 +27,7 @@ registerActivitySource({
   async recipients(event, tx) {
     const categoryId = Number(event.payload.categoryId);
     const threadId = Number(event.payload.threadId);
-    const linked = Prisma.sql`SELECT user_id FROM forum_user_categories WHERE category_id = ${categoryId}`;
+    const linked = Prisma.sql`SELECT user_id FROM (SELECT user_id FROM forum_user_categories WHERE category_id = ${categoryId} ORDER BY created DESC, user_id LIMIT ${MAX_LINKED}) AS linked`;
     const starter = isStarter(event.payload, event.recordId);
     const rows = await tx.query<{ user_id: number }>(
       starter

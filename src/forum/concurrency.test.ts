@@ -61,3 +61,27 @@ describe("user-category links at the same time", () => {
     }
   });
 });
+
+describe("a thread's moderation and its replies' edits at the same time", () => {
+  it("never deadlock: a reply's change locks its thread first, as the thread's own change does", async (context) => {
+    skipUnlessPostgres(context, "writes in concurrent transactions", "PGlite runs one transaction at a time");
+    const gql = (query: string, variables: Record<string, unknown>, token: string) => server.graphqlText(query, variables, token);
+    const pairs: { thread: number; reply: number }[] = [];
+    for (let index = 0; index < 12; index++) {
+      const thread = (await post(cast.alice.token!, { title: `Moderated ${index}` })).body.id;
+      const reply = (await post(cast.bob.token!, { thread: String(thread) })).body.id;
+      pairs.push({ thread, reply });
+    }
+    const failures: string[] = [];
+    for (const published of [false, true, false]) {
+      const answers = await Promise.all(
+        pairs.flatMap(({ thread, reply }) => [
+          gql(`mutation($id: ID!, $published: Boolean!) { publishForumPost(id: $id, published: $published) { id } }`, { id: thread, published }, cast.admin.token!),
+          gql(`mutation($id: ID!, $input: UpdateForumPostInput!) { updateForumPost(id: $id, input: $input) { id } }`, { id: reply, input: { comment: `Edited ${String(published)}`, state: published ? 1 : 0 } }, cast.bob.token!),
+        ]),
+      );
+      for (const answer of answers) if (answer.errors) failures.push(JSON.stringify(answer.errors));
+    }
+    expect(failures).toEqual([]);
+  });
+});
