@@ -177,6 +177,13 @@ describe("a server on a fresh DATA_DIR", () => {
   });
 });
 
+/**
+ * The tests that start several processes one after another (servers, the CLI): each compiles the source
+ * through tsx and opens PGlite, a few seconds alone and several times that while the suites run beside
+ * each other on two cores, where three of them went past the default 30 s.
+ */
+const SEVERAL_PROCESSES = 120_000;
+
 describe("the first run", () => {
   const signIn = (url: string, username: string, password: string) =>
     fetch(`${url}/api/developer/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username, password }) });
@@ -213,7 +220,7 @@ describe("the first run", () => {
     expect(changed.code).toBe(0);
     expect(changed.stdout).toContain(`deleted ${passwordFile}`);
     expect(fs.existsSync(passwordFile)).toBe(false);
-  });
+  }, SEVERAL_PROCESSES);
 
   it("creates nothing when ADMIN_* is set (as before) or an administrator exists", async () => {
     const dir = dataDir();
@@ -230,7 +237,7 @@ describe("the first run", () => {
     expect(next.lines.join("\n")).not.toContain("created administrator");
     next.child.kill("SIGTERM");
     expect(await next.exit).toBe(0);
-  });
+  }, SEVERAL_PROCESSES);
 });
 
 describe("the CLI beside a running server on the embedded database", () => {
@@ -268,7 +275,7 @@ describe("the CLI beside a running server on the embedded database", () => {
     const alone = await runCliProcess(["user", "list"], { DATA_DIR: dir });
     expect(alone.code).toBe(0);
     expect(alone.stdout).toMatch(/^2\s+ada/m);
-  });
+  }, SEVERAL_PROCESSES);
 
   it("--version prints the package's version; output piped to a reader that goes away ends quietly", async () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
