@@ -135,8 +135,6 @@ async function sectionOf(server: TestServer, token: string, scope: string, scope
 }
 
 /** Transcribed by hand (as above): each list is one shared-contract area; the links are the categories'. */
-const structureScope = { ...scope };
-
 const categoryTesting: AreaTesting = {
   area: "forum-categories",
   documented: {
@@ -145,7 +143,7 @@ const categoryTesting: AreaTesting = {
       limitstart: ["integer", false, 0],
       section: ["integer", true, 0],
       search: ["string", false],
-      ...structureScope,
+      ...scope,
       closed: ["integer", false],
     },
     // The original's own client sends `categoriesIds[]` (a list, a parameter of its own, which may stand in for
@@ -182,7 +180,7 @@ const categoryTesting: AreaTesting = {
 
 const sectionTesting: AreaTesting = {
   area: "forum-sections",
-  documented: { "GET /forum/sections 1.0": { ...structureScope } },
+  documented: { "GET /forum/sections 1.0": { ...scope } },
   async create(server, token, values = {}) {
     const { scope, scopeId, input } = structureInput("section", values);
     return createThroughGraphql(server, token, "createForumSection", "CreateForumSectionInput", { ...input, scope, scopeId });
