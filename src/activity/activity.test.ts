@@ -446,7 +446,7 @@ describe("who may change what in an entry (a review's findings)", () => {
     expect((await server.rest("GET", `/activity/${note.body.id}`, { token: cast.manager.token })).status).toBe(404);
   });
 
-  it("an entry the site wrote for a record keeps the recipients who may read the record: its author cannot re-address it", async () => {
+  it("an entry the site wrote for a record follows it: nobody re-addresses it or unmasks it, administrators included", async () => {
     await testingOf("wiki")!.create(server, cast.member.token, { title: "Re-addressed secret page", access: 4, scope: "group", scope_id: cast.groupId });
     let entry: { id: number } | undefined;
     for (let tries = 0; !entry && tries < 100; tries++) {
@@ -460,6 +460,10 @@ describe("who may change what in an entry (a review's findings)", () => {
     expect((await put(cast.member, entry!.id, { recipients: 1 })).status).toBe(403);
     expect((await server.rest("GET", `/activity/${entry!.id}`)).status).toBe(404);
     expect((await put(cast.admin, entry!.id, { description: "kept to the group" })).status).toBe(200);
+    const byAdmin = await gql(`mutation($id: ID!, $to: String) { updateActivityEntry(id: $id, input: { recipients: $to }) { id } }`, { id: entry!.id, to: "site:0" }, cast.admin.token);
+    expect(byAdmin.errors?.[0]?.extensions.code).toBe("FORBIDDEN");
+    expect((await put(cast.admin, entry!.id, { anonymous: 1 })).status).toBe(403);
+    expect((await server.rest("GET", `/activity/${entry!.id}`)).status).toBe(404);
   });
 
   it("a parent the caller may not read is 400 like one that does not exist (no existence oracle)", async () => {

@@ -185,20 +185,22 @@ async function assertParent(ctx: RequestContext, parent: number | null | undefin
 /**
  * Who an entry is sent to, and whether it names its author, are its author's to change (and administrators'):
  * a group manager moderates what an entry says, but re-addressing a note to self would read it, and clearing
- * `anonymous` would unmask its author. An entry the site wrote for a record (the outbox consumer's) keeps
- * the recipients who may read that record: only administrators re-address it.
+ * `anonymous` would unmask its author. An entry the site wrote for a record (the outbox consumer's) follows
+ * that record (src/activity/readers.ts): its recipients are those who may read the record, its anonymity the
+ * record's, and nobody changes them, administrators included (they change the record, or delete the entry).
  */
 function assertMayChangeAddressing(ctx: RequestContext, record: ActivityEntry, change: { anonymous?: number | null; recipients?: Recipient[] | null }): void {
   const user = requireUser(ctx);
-  if (user.isAdmin) return;
-  const own = record.createdById === user.id;
-  if (change.anonymous != null && change.anonymous !== record.anonymous && !own) {
-    throw forbidden("Only the entry's author or an administrator can change anonymous.");
+  const changesAnonymous = change.anonymous != null && change.anonymous !== record.anonymous;
+  const changesRecipients = change.recipients != null && recipientsText(change.recipients) !== record.recipients;
+  if (record.sourceEvent !== null) {
+    if (changesRecipients) throw forbidden("This entry's recipients follow its record: they are those who may read it (change the record, or delete the entry).");
+    if (changesAnonymous) throw forbidden("This entry's anonymous follows its record (change the record, or delete the entry).");
+    return;
   }
-  if (change.recipients && recipientsText(change.recipients) !== record.recipients) {
-    if (!own) throw forbidden("Only the entry's author or an administrator can change its recipients.");
-    if (record.sourceEvent !== null) throw forbidden("This entry's recipients are those who may read its record: only an administrator can change recipients.");
-  }
+  if (user.isAdmin || record.createdById === user.id) return;
+  if (changesAnonymous) throw forbidden("Only the entry's author or an administrator can change anonymous.");
+  if (changesRecipients) throw forbidden("Only the entry's author or an administrator can change its recipients.");
 }
 
 /**

@@ -1,3 +1,6 @@
+import { Prisma } from "../generated/prisma/client.js";
+import { accessFieldOf } from "../common/records.js";
+import { writtenRecordsOf } from "../common/write-path.js";
 import type { SqlClient } from "../db/sql.js";
 import type { StoredEvent } from "../common/outbox.js";
 import type { Recipient } from "./service.js";
@@ -18,23 +21,80 @@ export interface ActivitySource {
    * Membership requests and invitations: the group's managers and the person concerned (`groupManagersAndSubject`).
    */
   recipients?(event: StoredEvent, tx: SqlClient): Promise<Recipient[]> | Recipient[];
+  /**
+   * The record's own later events (its updates, its deletion, its publishing window's opening and closing):
+   * after each, the entries written for the record are decided again (src/activity/follow.ts): an update only
+   * when it changed what readers depend on. `followers`: other records whose readability follows this one's
+   * (a thread's replies follow their starter, by trigger, with no events of their own), as a sub-select of ids.
+   */
+  follows?: { types: readonly string[]; followers?(event: StoredEvent): Prisma.Sql | null };
+}
+
+/**
+ * Other events after which entries are decided again (a group hidden or shown, a member joining or leaving
+ * it): `entries` names them as a condition over \`activity a\` (null: none), among the followed records' entries.
+ */
+export interface ActivityRevision {
+  types: readonly string[];
+  entries(event: StoredEvent): Prisma.Sql | null;
 }
 
 const sources = new Map<string, ActivitySource>();
+const revisions = new Map<string, ActivityRevision[]>();
+/** The areas whose entries follow their records. */
+const followedAreas = new Set<string>();
 
-/** Registers an area's source (each event type once). */
+/** Registers an area's source (each event type once), and the revision its `follows` declares. */
 export function registerActivitySource(source: ActivitySource): ActivitySource {
   for (const type of source.types) {
     if (sources.has(type)) throw new Error(`activity source for ${type} is registered twice`);
     sources.set(type, source);
   }
+  const follows = source.follows;
+  if (follows) {
+    for (const type of source.types) followedAreas.add(type.slice(0, type.indexOf(".")));
+    registerActivityRevision({ types: follows.types, entries: (event) => recordEntries(event, follows.followers?.(event) ?? null) });
+  }
   return source;
 }
 
+/** Registers events after which entries are decided again. */
+export function registerActivityRevision(revision: ActivityRevision): void {
+  for (const type of revision.types) revisions.set(type, [...(revisions.get(type) ?? []), revision]);
+}
+
 export const activitySourceOf = (type: string) => sources.get(type);
+export const activityRevisionsOf = (type: string): readonly ActivityRevision[] => revisions.get(type) ?? [];
+export const isFollowedArea = (area: string) => followedAreas.has(area);
 
 /** The record's own scope (the site is `site:0`), and the actor: the default recipients. */
 export const scopeAndActor = (event: StoredEvent): Recipient[] => [
   { scope: event.scope, scopeId: event.scope === "site" ? 0 : event.scopeId },
   ...(event.actorId ? [{ scope: "member", scopeId: event.actorId }] : []),
 ];
+
+/**
+ * The fields of an area's records that who may read a record, or whether it names its author, depends on:
+ * publishing (and its window), access level, scope, creator, anonymity.
+ */
+function readershipFields(area: string): Set<string> {
+  const written = writtenRecordsOf(area);
+  if (!written) return new Set();
+  const { records } = written;
+  return new Set(
+    [records.published.field, records.window?.up, records.window?.down, records.access ? accessFieldOf(records) : undefined, records.creator, written.anonymous, "scope", "scopeId"].filter(
+      (field): field is string => field !== undefined,
+    ),
+  );
+}
+
+/**
+ * The entries of the event's record (and of its `followers`), when the event can have changed who may read
+ * it: a deletion, a window's opening or closing (no `changed`), or an update of a readership field.
+ */
+function recordEntries(event: StoredEvent, followers: Prisma.Sql | null): Prisma.Sql | null {
+  const fields = readershipFields(event.area);
+  if (event.changed.length && !event.changed.some((field) => fields.has(field))) return null;
+  const records = followers ? Prisma.sql`(a.source_record = ${event.recordId} OR a.source_record IN (${followers}))` : Prisma.sql`a.source_record = ${event.recordId}`;
+  return Prisma.sql`(a.source_area = ${event.area} AND ${records})`;
+}

@@ -24,6 +24,12 @@ registerActivitySource({
     isStarter(event.payload, event.recordId)
       ? `Forum thread started: ${String(event.payload.title || event.recordId)}`
       : `Forum reply in thread ${String(event.payload.threadId)}${event.payload.title ? `: ${String(event.payload.title)}` : ""}`,
+  // A thread's replies are readable only where it is (a trigger keeps their state with it): their entries
+  // follow the starter's changes too.
+  follows: {
+    types: ["forum.postUpdated", "forum.postDeleted"],
+    followers: (event) => (isStarter(event.payload, event.recordId) ? Prisma.sql`SELECT id FROM forum_posts WHERE thread_id = ${event.recordId}` : null),
+  },
   async recipients(event, tx) {
     const categoryId = Number(event.payload.categoryId);
     const threadId = Number(event.payload.threadId);

@@ -1,12 +1,15 @@
 import type { StoredEvent } from "../common/outbox.js";
-import { registerActivitySource } from "../activity/sources.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { registerActivityRevision, registerActivitySource } from "../activity/sources.js";
 import { groupManagersAndSubject } from "../activity/consumer.js";
 
 const title = (event: StoredEvent) => String(event.payload.title ?? event.payload.cn ?? event.scopeId);
 
+const MEMBERSHIP_CHANGES = ["groups.memberJoined", "groups.requestApproved", "groups.invitationAccepted", "groups.memberPromoted", "groups.memberDemoted", "groups.memberRemoved", "groups.memberLeft"];
+
 /** Membership changes the group sees: to the group, the person concerned and the actor. */
 registerActivitySource({
-  types: ["groups.memberJoined", "groups.requestApproved", "groups.invitationAccepted", "groups.memberPromoted", "groups.memberDemoted", "groups.memberRemoved", "groups.memberLeft"],
+  types: MEMBERSHIP_CHANGES,
   describe: (event) => `Group ${title(event)}: ${event.type.slice("groups.".length)}`,
   recipients: (event) => [
     { scope: "group", scopeId: event.scopeId },
@@ -20,4 +23,21 @@ registerActivitySource({
   types: ["groups.joinRequested", "groups.requestCancelled", "groups.requestDenied", "groups.memberInvited", "groups.invitationDeclined", "groups.invitationWithdrawn"],
   describe: (event) => `Group ${title(event)}: ${event.type.slice("groups.".length)}`,
   recipients: groupManagersAndSubject,
+});
+
+/**
+ * What a group's changes do to the entries of its records (src/activity/readers.ts): hiding or showing the
+ * group decides all of them again (a hidden group's records are its members' only); a member joining,
+ * leaving, or made or no longer a manager (managers read its unpublished posts), those that named the member.
+ */
+registerActivityRevision({
+  types: ["groups.groupUpdated"],
+  entries: (event) => (event.changed.includes("discoverability") ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId})` : null),
+});
+registerActivityRevision({
+  types: MEMBERSHIP_CHANGES,
+  entries: (event) =>
+    event.subjectId
+      ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId} AND (',' || a.candidates || ',') LIKE ${`%,member:${event.subjectId},%`})`
+      : null,
 });
