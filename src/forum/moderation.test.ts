@@ -224,6 +224,55 @@ describe("who reads a post", () => {
   });
 });
 
+describe("a thread read's total is what the caller reads", () => {
+  const read = (id: number, token: string | undefined) => server.rest("GET", `/forum/${id}`, { token, query: { limit: 100 } });
+
+  it("for every kind of caller: anonymous, a stranger, authors of uncounted replies, members, a moderator, an administrator, an author outside a hidden group", async () => {
+    const stranger = await server.user();
+    const site = (await post(cast.alice.token, { title: "Totals by caller" })).body.id;
+    await post(cast.bob.token, { thread: String(site), comment: "Public" });
+    await post(cast.bob.token, { thread: String(site), comment: "Registered", access: 2 });
+    await post(cast.alice.token, { thread: String(site), comment: "Alice's private", access: 5 });
+    await post(cast.bob.token, { thread: String(site), comment: "Bob's private", access: 5 });
+    await post(cast.bob.token, { thread: String(site), comment: "Bob's draft", state: 0 });
+    const group = (await inGroup(cast.member.token, { title: "Group totals" })).body.id;
+    await inGroup(cast.manager.token, { thread: String(group), comment: "Members only", access: 5 });
+    await inGroup(cast.member.token, { thread: String(group), comment: "Public" });
+    // A hidden group its thread's author has left: they still read their thread, none of its replies.
+    const hidden = await server.app.db.prisma.group.create({ data: { cn: "forumtotalshidden", title: "Hidden totals", discoverability: 1 } });
+    const leaver = await server.user();
+    await server.app.db.prisma.groupMember.createMany({ data: [leaver, cast.member].map((user) => ({ groupId: hidden.id, userId: user.id, status: "member" })) });
+    const secluded = (await server.rest("POST", `/groups/${hidden.id}/forum`, { token: leaver.token, body: { title: "Left behind", comment: "Text." } })).body.id;
+    await server.rest("POST", `/groups/${hidden.id}/forum`, { token: cast.member.token, body: { thread: String(secluded), comment: "Public, hidden" } });
+    await server.app.db.prisma.groupMember.deleteMany({ where: { groupId: hidden.id, userId: leaver.id } });
+
+    const callers = { anonymous: undefined, stranger: stranger.token, alice: cast.alice.token, bob: cast.bob.token, member: cast.member.token, manager: cast.manager.token, admin: cast.admin.token, leaver: leaver.token };
+    const totals: Record<string, (number | null)[]> = {};
+    for (const [name, token] of Object.entries(callers)) {
+      totals[name] = [];
+      for (const id of [site, group, secluded]) {
+        const answered = await read(id, token);
+        if (answered.status === 404) {
+          totals[name]!.push(null);
+          continue;
+        }
+        expect(answered.body.total, `${name} reading ${id}`).toBe(answered.body.posts.length);
+        totals[name]!.push(answered.body.total);
+      }
+    }
+    expect(totals).toEqual({
+      anonymous: [1, 1, null],
+      stranger: [2, 1, null],
+      alice: [3, 1, null],
+      bob: [3, 1, null],
+      member: [2, 2, 1],
+      manager: [2, 2, null],
+      admin: [4, 2, 1],
+      leaver: [2, 1, 0],
+    });
+  });
+});
+
 describe("a review's findings (the second)", () => {
   const counts = async (category: number) =>
     (await gql(`query($id: ID!) { forumCategory(id: $id) { threadCount postCount } }`, { id: category })).data.forumCategory as { threadCount: number; postCount: number };

@@ -6,8 +6,8 @@ import { ApiError, badInput, conflict, forbidden, notFound } from "../common/err
 import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
 import { accessLevels } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
-import { belongsToRecordScopeSql, describeScopeKinds, recordScopeSql, scopeKind, scopeKindField } from "../common/scope-kinds.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
+import { belongsToRecordScopeSql, describeScopeKinds, recordScopeSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
@@ -280,17 +280,18 @@ export interface ForumCounts {
   posts: number;
 }
 
-/** What the caller may count in forum_counts `fc` of category `c`: published, at a level they qualify for. */
-function countedSql(ctx: RequestContext): Prisma.Sql {
+/** Whether the caller is counted posts at level `access` of scope (`scope`, `scopeId`): a level they qualify for. */
+function countedLevelSql(ctx: RequestContext, access: Prisma.Sql, scope: Prisma.Sql, scopeId: Prisma.Sql): Prisma.Sql {
   const shown = shownLevels(FORUM_POSTS, ctx.viewer)!;
   const user = ctx.viewer.user;
-  if (user?.isAdmin) return Prisma.sql`fc.state = 1`;
-  const inList = (values: number[]) => (values.length ? Prisma.sql`fc.access IN (${Prisma.join(values)})` : Prisma.sql`FALSE`);
-  const belongs = user && shown.toMembers.length ? belongsToRecordScopeSql(Prisma.sql`c.scope`, Prisma.sql`c.scope_id`, user.id) : null;
-  return belongs
-    ? Prisma.sql`fc.state = 1 AND (${inList(shown.open)} OR (${inList(shown.toMembers)} AND ${belongs}))`
-    : Prisma.sql`fc.state = 1 AND ${inList(shown.open)}`;
+  if (user?.isAdmin) return Prisma.sql`TRUE`;
+  const inList = (values: number[]) => (values.length ? Prisma.sql`${access} IN (${Prisma.join(values)})` : Prisma.sql`FALSE`);
+  const belongs = user && shown.toMembers.length ? belongsToRecordScopeSql(scope, scopeId, user.id) : null;
+  return belongs ? Prisma.sql`(${inList(shown.open)} OR (${inList(shown.toMembers)} AND ${belongs}))` : inList(shown.open);
 }
+
+/** What the caller may count in forum_counts `fc` of category `c`: published, at a level they qualify for. */
+const countedSql = (ctx: RequestContext): Prisma.Sql => Prisma.sql`fc.state = 1 AND ${countedLevelSql(ctx, Prisma.sql`fc.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`)}`;
 
 const countsLoader = defineLoader(
   (ctx) =>
@@ -402,11 +403,6 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
     ...(args.startAt ? [newest ? Prisma.sql`t.created <= ${args.startAt}` : Prisma.sql`t.created >= ${args.startAt}`] : []),
   ];
   const where = Prisma.join(bounds, " AND ");
-  // The kept counts are exact for anonymous callers; a signed-in caller may also see posts they are not
-  // counted for (their own, those of a forum they moderate, an administrator's view of an unpublished
-  // thread): their total is counted on the thread's index, as a range's is.
-  const ranged = startId || args.startAt || state !== 1 || ctx.viewer.user !== null;
-  // Without a range the total is the thread's kept count (what the caller may see); a range counts its rows by the thread's index.
   const statement = rowsStatement<ForumPost>(ctx.db, FORUM_POSTS, query as Selection, {
     where,
     orderBy: Prisma.sql`t.created ${direction}, t.id ${direction}`,
@@ -417,11 +413,37 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
   const sql = sqlClientOf(ctx.db);
   const [rows, total] = await Promise.all([
     sql.query<Record<string, unknown>>(statement.sql).then((found) => statement.finish(found)),
-    ranged
-      ? sql.query<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM forum_posts t WHERE ${where}`).then(([row]) => row!.total)
-      : forumCounts(ctx, thread.categoryId, id).then((counts) => Math.max(0, counts.posts - (thread.state ? 1 : 0))),
+    threadTotal(ctx, thread, where, Boolean(startId || args.startAt || state !== 1)),
   ]);
   return { thread, posts: rows, total };
+}
+
+/**
+ * The exact total of a thread page's replies (`where`, the page's conditions). Of a published thread's
+ * published replies, from the kept counts: anonymous callers and administrators read only them; a signed-in
+ * caller adds their own replies at levels they are not counted for (through the (thread_id, created_by)
+ * index), a moderator of the thread's scope counts every level, and a thread read in a scope secluded from
+ * the caller (their own, in a hidden group they left) counts its rows, in one statement. A range, unpublished
+ * replies, or an unpublished thread (its author's, a moderator's view) count the rows on the thread's index.
+ */
+async function threadTotal(ctx: RequestContext, thread: ForumPost, where: Prisma.Sql, ranged: boolean): Promise<number> {
+  const sql = sqlClientOf(ctx.db);
+  if (ranged || thread.state !== 1) return (await sql.query<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM forum_posts t WHERE ${where}`))[0]!.total;
+  const user = ctx.viewer.user;
+  // The starter is counted too when it is published (it is): the replies are the rest.
+  if (!user || user.isAdmin) return Math.max(0, (await forumCounts(ctx, thread.categoryId, thread.id)).posts - 1);
+  const kept = (levels: Prisma.Sql) =>
+    Prisma.sql`(SELECT coalesce(sum(fc.posts), 0) FROM forum_counts fc WHERE fc.category_id = ${thread.categoryId} AND fc.thread_id = ${thread.id} AND fc.state = 1 AND ${levels})`;
+  const counted = (access: Prisma.Sql) => countedLevelSql(ctx, access, Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`);
+  const moderates = moderatedScopeSql(FORUM_POSTS, user.id, Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`) ?? Prisma.sql`FALSE`;
+  // A thread its author reads in a hidden group they have left: the group's replies are secluded from them, counted or not.
+  const secluded = secludedScopeSql(Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`, user.id) ?? Prisma.sql`FALSE`;
+  const [row] = await sql.query<{ total: number }>(Prisma.sql`SELECT (CASE WHEN ${moderates} THEN ${kept(Prisma.sql`TRUE`)} - 1
+      WHEN ${secluded} THEN (SELECT count(*) FROM forum_posts t WHERE ${where})
+      ELSE ${kept(counted(Prisma.sql`fc.access`))} - (CASE WHEN ${counted(Prisma.sql`${thread.access}::int`)} THEN 1 ELSE 0 END)
+         + (SELECT count(*) FROM forum_posts t WHERE t.thread_id = ${thread.id} AND t.created_by = ${user.id} AND t.starter = 0 AND t.own_state = 1 AND NOT ${counted(Prisma.sql`t.access`)})
+      END)::int AS total`);
+  return Math.max(0, row!.total);
 }
 
 // ---------------------------------------------------------------------------------------------------
