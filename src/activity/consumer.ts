@@ -3,7 +3,7 @@ import { utcTimestampText, type SqlClient } from "../db/sql.js";
 import { outboxWritten, type StoredEvent } from "../common/outbox.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
 import { activityRevisionsOf, activitySourceOf, scopeAndActor } from "./sources.js";
-import { readableRecipients, reviseEntries, uniqueRecipients } from "./readers.js";
+import { markForRevision, readableRecipients, reviseBacklog, uniqueRecipients } from "./readers.js";
 import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
 import { eventStatement, returningScalars } from "../common/write-path.js";
 
@@ -25,10 +25,17 @@ export const ACTIVITY_CONSUMER = registerOutboxConsumer({
   },
   async handle(events, tx, db) {
     await writeEntries(events, tx, db);
-    // Then the entries whose records changed (in the batch's order: an entry written above follows its
-    // record's later change in the same batch).
+    // Then the entries whose records changed are marked (an entry written above follows its record's later
+    // change in the same batch), and decided again in bounded steps (`backlog`).
     const revisions = events.filter((event) => event.area !== "activity").flatMap((event) => activityRevisionsOf(event.type).map((revision) => revision.entries(event)));
-    if (await reviseEntries(db, tx, revisions.filter((condition): condition is Prisma.Sql => condition !== null))) wroteEntries.add(db);
+    await markForRevision(tx, revisions.filter((condition): condition is Prisma.Sql => condition !== null));
+  },
+  // One step of the marked entries per drain, after its batch: a thread's 10^5 replies take many
+  // transactions, each bounded, with the feed's new events going out between them.
+  async backlog(tx, db) {
+    const step = await reviseBacklog(db, tx);
+    if (step.worked) wroteEntries.add(db);
+    return step;
   },
 });
 

@@ -6,12 +6,14 @@ import type { StoredEvent } from "../common/outbox.js";
 import { column, modelInfo, publishedSql, table } from "../common/records.js";
 import { eventStatement, NOW, returningScalars, writtenRecordsOf } from "../common/write-path.js";
 import { readableBy, viewerKey } from "../events/subscriptions.js";
-import { isFollowedArea } from "./sources.js";
+import { followedAreasList } from "./sources.js";
 import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
 
 /**
  * Per event, the candidates who may read its record now (src/events/subscriptions.ts, `readableBy`): asked
- * for the whole batch at once, every candidate member with every event. The site (`site:0`) is kept only
+ * for the whole batch at once, every candidate member with every event. A member is asked as a member, never
+ * as an administrator: administrators read every entry anyway, and one no longer an administrator must not
+ * keep what only that let them read (a demotion raises no event to decide entries again). The site (`site:0`) is kept only
  * when anonymous callers may read the record; a member when they may; a group when the record is its own
  * published record (its members read its private ones too, by the scope kind's rule) or anonymous callers may.
  */
@@ -19,7 +21,7 @@ export async function readableRecipients(db: PrismaClient, tx: SqlClient, candid
   const unique = new Map([...candidates].map(([event, list]) => [event, uniqueRecipients(list)]));
   const memberIds = [...new Set([...unique.values()].flat().filter((r) => r.scope === "member").map((r) => r.scopeId))];
   const users = memberIds.length
-    ? await tx.query<{ id: number; username: string; isAdmin: boolean }>(Prisma.sql`SELECT id, username, is_admin AS "isAdmin" FROM users WHERE id = ANY(${memberIds}::int[])`)
+    ? await tx.query<{ id: number; username: string; isAdmin: boolean }>(Prisma.sql`SELECT id, username, FALSE AS "isAdmin" FROM users WHERE id = ANY(${memberIds}::int[])`)
     : [];
   const viewers: Viewer[] = [anonymous, ...users.map((user): Viewer => ({ user, via: "token" }))];
   const readable = await readableBy(db, viewers, [...unique.keys()], tx);
@@ -46,13 +48,14 @@ export async function readableRecipients(db: PrismaClient, tx: SqlClient, candid
 /** Each recipient once, in the order first named. */
 export const uniqueRecipients = (list: Recipient[]): Recipient[] => [...new Map(list.map((r) => [`${r.scope}:${r.scopeId}`, r])).values()];
 
-/** A record's facts an entry follows: its scope, whether readers see it published now, whether it hides its author. */
+/** A record's facts an entry follows: its scope, whether readers see it published now, whether it hides its author, who its creator is. */
 interface RecordFacts {
   id: number;
   scope: string;
   scopeId: number;
   published: boolean;
   anonymous: boolean;
+  creatorId: number | null;
 }
 
 /** The facts of an area's records that still exist (one statement). */
@@ -64,8 +67,10 @@ async function recordFacts(db: PrismaClient, tx: SqlClient, area: string, ids: n
   const scopeId = records.scoped ? column(info, "t", "scopeId") : records.selfScope ? column(info, "t", "id") : Prisma.sql`0`;
   const published = records.audience ? Prisma.sql`TRUE` : publishedSql(info, records, "t", new Date());
   const hidden = written.anonymous ? Prisma.sql`(${column(info, "t", written.anonymous)})::int <> 0` : Prisma.sql`FALSE`;
+  const creator = records.creator ? column(info, "t", records.creator) : Prisma.sql`NULL`;
   const rows = await tx.query<RecordFacts>(
-    Prisma.sql`SELECT ${column(info, "t", "id")} AS id, ${scope} AS scope, ${scopeId}::int AS "scopeId", (${published}) AS published, (${hidden}) AS anonymous
+    Prisma.sql`SELECT ${column(info, "t", "id")} AS id, ${scope} AS scope, ${scopeId}::int AS "scopeId", (${published}) AS published, (${hidden}) AS anonymous,
+                      ${creator}::int AS "creatorId"
                  FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ANY(${ids}::int[])`,
   );
   return new Map(rows.map((row) => [row.id, row]));
@@ -93,23 +98,42 @@ interface FollowingEntry {
   scopeId: number;
 }
 
+/** Entries decided again per step (per transaction): a step's `readableBy` asks each candidate about each record. */
+export const REVISE_STEP = 200;
+
 /**
- * Decides again the entries the consumer wrote for records (`conditions` over `activity a`, ORed), as their
- * records are now (docs/decisions.md, "Activity"): an entry goes to those of its candidates who may read the
- * record now, names no author when the record hides it, takes the record's scope, and goes with the record
- * when the record is gone. Each changed entry appends `activityEntryUpdated` (or `activityEntryDeleted`),
- * as the system (no actor). Answers how many entries changed.
+ * Marks for deciding again the entries the consumer wrote for records (`conditions` over `activity a`, ORed):
+ * one statement however many (a thread's 10^5 replies); `reviseBacklog` takes them in steps.
  */
-export async function reviseEntries(db: PrismaClient, tx: SqlClient, conditions: Prisma.Sql[]): Promise<number> {
-  if (!conditions.length) return 0;
-  const entries = await tx.query<FollowingEntry>(Prisma.sql`
+export async function markForRevision(tx: SqlClient, conditions: Prisma.Sql[]): Promise<void> {
+  if (!conditions.length) return;
+  await tx.query(Prisma.sql`UPDATE activity a SET revise = TRUE
+    WHERE a.source_record IS NOT NULL AND a.source_area = ANY(${followedAreasList()}::text[]) AND NOT a.revise AND (${Prisma.join(conditions, " OR ")})`);
+}
+
+/**
+ * Decides again up to REVISE_STEP marked entries, oldest first, as their records are now (docs/decisions.md,
+ * "Activity"): an entry goes to those of its candidates who may read the record now, names no author when the
+ * record hides it, takes the record's scope, and goes with the record when the record is gone. Each changed
+ * entry appends `activityEntryUpdated` (or `activityEntryDeleted`), as the system (no actor). Answers whether
+ * it changed an entry, and whether marked entries are left.
+ */
+export async function reviseBacklog(db: PrismaClient, tx: SqlClient): Promise<{ worked: boolean; more: boolean }> {
+  const marked = await tx.query<FollowingEntry>(Prisma.sql`
     SELECT a.id, a.source_area AS area, a.source_record AS record, coalesce(a.candidates, a.recipients) AS candidates, a.created_by AS "createdById",
            a.anonymous, a.recipients, a.scope, a.scope_id AS "scopeId"
       FROM activity a
-     WHERE a.source_record IS NOT NULL AND (${Prisma.join(conditions, " OR ")})
-     ORDER BY a.id FOR UPDATE`);
-  const following = entries.filter((entry) => isFollowedArea(entry.area));
-  if (!following.length) return 0;
+     WHERE a.revise
+     ORDER BY a.id LIMIT ${REVISE_STEP + 1} FOR UPDATE`);
+  if (!marked.length) return { worked: false, more: false };
+  const following = marked.slice(0, REVISE_STEP);
+  await tx.query(Prisma.sql`UPDATE activity SET revise = FALSE WHERE id = ANY(${following.map((entry) => entry.id)}::int[])`);
+  const changed = await reviseEntries(db, tx, following);
+  return { worked: changed > 0, more: marked.length > REVISE_STEP };
+}
+
+/** Decides the entries again (see `reviseBacklog`); answers how many changed. */
+async function reviseEntries(db: PrismaClient, tx: SqlClient, following: FollowingEntry[]): Promise<number> {
   const facts = new Map<string, Map<number, RecordFacts>>();
   for (const area of new Set(following.map((entry) => entry.area))) {
     facts.set(area, await recordFacts(db, tx, area, [...new Set(following.filter((entry) => entry.area === area).map((entry) => entry.record))]));
@@ -149,6 +173,13 @@ export async function reviseEntries(db: PrismaClient, tx: SqlClient, conditions:
   const changes: { id: number; recipients: string; anonymous: number; scope: string; scopeId: number; changed: string[]; added: Recipient[]; removed: Recipient[] }[] = [];
   for (const [event, kept] of readable) {
     const entry = entryOf.get(event)!;
+    // The entry's author reads their own entries (the activity rule for authors): one whose record was handed
+    // to someone else (an administrator's change of its creator) and who may no longer read it loses the entry.
+    const actorReads = kept.some((r) => r.scope === "member" && r.scopeId === entry.createdById);
+    if (!actorReads && entry.now.creatorId !== null && entry.now.creatorId !== entry.createdById) {
+      gone.push(entry.id);
+      continue;
+    }
     const recipients = recipientsText(kept);
     const hidden = entry.now.anonymous ? 1 : 0;
     const scopeId = entry.now.scope === "site" ? 0 : entry.now.scopeId;

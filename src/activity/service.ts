@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Prisma, type ActivityEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { sqlOf } from "../common/context.js";
+import { authorShownTo, sqlOf } from "../common/context.js";
 import { badInput, forbidden, notFound } from "../common/errors.js";
 import DataLoader from "dataloader";
 import { defineLoader } from "../common/loaders.js";
@@ -189,13 +189,22 @@ async function assertParent(ctx: RequestContext, parent: number | null | undefin
  * that record (src/activity/readers.ts): its recipients are those who may read the record, its anonymity the
  * record's, and nobody changes them, administrators included (they change the record, or delete the entry).
  */
-function assertMayChangeAddressing(ctx: RequestContext, record: ActivityEntry, change: { anonymous?: number | null; recipients?: Recipient[] | null }): void {
+function assertMayChangeAddressing(
+  ctx: RequestContext,
+  record: ActivityEntry,
+  change: { anonymous?: number | null; recipients?: Recipient[] | null; scope: Recipient; createdById: number; created?: Date | null },
+): void {
   const user = requireUser(ctx);
   const changesAnonymous = change.anonymous != null && change.anonymous !== record.anonymous;
   const changesRecipients = change.recipients != null && recipientsText(change.recipients) !== record.recipients;
   if (record.sourceEvent !== null) {
+    // What it is decided by: its record's scope (a group's later hiding finds it there), its author, its time.
+    const follows = (field: string) => forbidden(`This entry's ${field} follows its record (change the record, or delete the entry).`);
     if (changesRecipients) throw forbidden("This entry's recipients follow its record: they are those who may read it (change the record, or delete the entry).");
-    if (changesAnonymous) throw forbidden("This entry's anonymous follows its record (change the record, or delete the entry).");
+    if (changesAnonymous) throw follows("anonymous");
+    if (change.scope.scope !== record.scope || change.scope.scopeId !== record.scopeId) throw follows("scope");
+    if (change.createdById !== record.createdById) throw follows("created_by");
+    if (change.created && change.created.getTime() !== record.created.getTime()) throw follows("created");
     return;
   }
   if (user.isAdmin || record.createdById === user.id) return;
@@ -329,8 +338,7 @@ export async function getActivityEntry(ctx: RequestContext, id: number, query: Q
 }
 
 /** Whether the viewer sees an entry's actor: not anonymous, or they wrote it, or they administer. */
-export const showsActor = (ctx: RequestContext, entry: Pick<ActivityEntry, "anonymous" | "createdById">) =>
-  !entry.anonymous || ctx.viewer.user?.isAdmin === true || ctx.viewer.user?.id === entry.createdById;
+export const showsActor = (ctx: RequestContext, entry: Pick<ActivityEntry, "anonymous" | "createdById">) => authorShownTo(ctx.viewer, entry.anonymous, entry.createdById);
 
 /** The activity domain events (docs/events.md). */
 export const ACTIVITY_EVENTS = domainEvents("activity", {
@@ -387,7 +395,7 @@ export async function updateActivityEntry(ctx: RequestContext, id: number, input
       let recipients: Recipient[] | null = null;
       if (data.recipients != null) recipients = parseRecipients(data.recipients, scope);
       else if (data.recipientChannel != null) recipients = data.recipientChannel === 1 ? [scope] : [];
-      assertMayChangeAddressing(tx, record, { anonymous: data.anonymous, recipients });
+      assertMayChangeAddressing(tx, record, { anonymous: data.anonymous, recipients, scope, createdById: createdBy, created: data.created });
       if (recipients) await assertMayAddress(tx, recipients);
       const columns = { ...columnValues(ACTIVITY_FIELDS, { ...data, createdBy }, "update"), ...scope, ...(recipients ? { recipients: recipientsText(recipients) } : {}) };
       // The recipient rows first (they carry the entry's `created`, as the update will store it), then the

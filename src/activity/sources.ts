@@ -23,7 +23,7 @@ export interface ActivitySource {
   recipients?(event: StoredEvent, tx: SqlClient): Promise<Recipient[]> | Recipient[];
   /**
    * The record's own later events (its updates, its deletion, its publishing window's opening and closing):
-   * after each, the entries written for the record are decided again (src/activity/follow.ts): an update only
+   * after each, the entries written for the record are decided again (src/activity/readers.ts): an update only
    * when it changed what readers depend on. `followers`: other records whose readability follows this one's
    * (a thread's replies follow their starter, by trigger, with no events of their own), as a sub-select of ids.
    */
@@ -65,7 +65,8 @@ export function registerActivityRevision(revision: ActivityRevision): void {
 
 export const activitySourceOf = (type: string) => sources.get(type);
 export const activityRevisionsOf = (type: string): readonly ActivityRevision[] => revisions.get(type) ?? [];
-export const isFollowedArea = (area: string) => followedAreas.has(area);
+/** The areas whose entries follow their records (their sources declare `follows`). */
+export const followedAreasList = (): string[] => [...followedAreas];
 
 /** The record's own scope (the site is `site:0`), and the actor: the default recipients. */
 export const scopeAndActor = (event: StoredEvent): Recipient[] => [

@@ -57,6 +57,14 @@ export const sqlOf = (ctx: RequestContext): SqlClient => ctx.tx ?? sqlClientOf(c
 export const anonymous: Viewer = { user: null, via: "anonymous" };
 
 /**
+ * Whether `viewer` is shown the author of a record that can hide them (an anonymous forum post, activity
+ * entry or event): when it does not hide them, to the author themselves, and to administrators. THE rule:
+ * REST, GraphQL, subscriptions and webhooks ask it.
+ */
+export const authorShownTo = (viewer: Viewer, hidden: boolean | number, authorId: number | null): boolean =>
+  !hidden || viewer.user?.isAdmin === true || (viewer.user !== null && viewer.user.id === authorId);
+
+/**
  * The one way to make a request context (HTTP requests, the CLI): every `defineLoader` cache (a scope
  * kind's memberships among them) belongs to this object, so it lives exactly as long as the request.
  */

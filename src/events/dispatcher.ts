@@ -34,6 +34,13 @@ export interface OutboxConsumer {
    * `handle` wrote (the webhooks' sender, woken to send what the batch queued). It must not throw.
    */
   committed?(db: PrismaClient): void;
+  /**
+   * Work the consumer left for later (what an event set off that is too large for one transaction: the
+   * activity entries of a thread's 10^5 replies), taken in bounded steps: one step per drain, after the
+   * batch (or alone when no event waits), in the drain's transaction. Answers whether it did something (then
+   * `committed` is called) and whether more is left (then the drain is `pending`: the dispatcher comes back soon).
+   */
+  backlog?(tx: SqlClient, db: PrismaClient): Promise<{ worked: boolean; more: boolean }>;
 }
 
 const registered = new Map<string, OutboxConsumer>();
@@ -61,6 +68,8 @@ export interface DrainResult {
    * in flight, perhaps in another database of the server): readable in a moment, so drain again soon.
    */
   pending: boolean;
+  /** The consumer's backlog did something (`OutboxConsumer.backlog`). */
+  worked?: boolean;
 }
 
 /** Events per batch (per transaction). */
@@ -107,13 +116,14 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
       if (!held) throw new Error(`outbox consumer ${consumer.name} has no cursor row`);
       const cursor: OutboxCursor = { xid: held.xid, id: held.eventId };
       const { events, cursor: next } = await readCommittedEvents(tx, cursor, batch);
-      if (!events.length) return { delivered: 0, busy: false, pending: await writtenAfter(tx, cursor) };
-      await consumer.handle(events, tx, db);
+      if (events.length) await consumer.handle(events, tx, db);
+      const left = consumer.backlog ? await consumer.backlog(tx, db) : { worked: false, more: false };
+      if (!events.length) return { delivered: 0, busy: false, pending: left.more || (await writtenAfter(tx, cursor)), worked: left.worked };
       await tx.query(Prisma.sql`UPDATE outbox_consumers SET xid = ${next.xid}::bigint, event_id = ${next.id}::bigint, delivered = delivered + ${events.length},
                                        updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`);
-      return { delivered: events.length, busy: false, pending: events.length < batch && (await writtenAfter(tx, next)) };
+      return { delivered: events.length, busy: false, pending: left.more || (events.length < batch && (await writtenAfter(tx, next))), worked: left.worked };
     });
-    if (result.delivered) consumer.committed?.(db);
+    if (result.delivered || result.worked) consumer.committed?.(db);
     return result;
   } catch (error) {
     await sql.query(Prisma.sql`UPDATE outbox_consumers SET failures = failures + 1, updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`).catch(() => {});

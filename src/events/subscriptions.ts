@@ -1,7 +1,7 @@
 import { ApiError } from "../common/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
-import type { Viewer } from "../common/context.js";
+import { authorShownTo, type Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
 import { writtenRecordsOf } from "../common/write-path.js";
 import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
@@ -345,7 +345,7 @@ export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
   const creation = event.type.endsWith("Created");
   const hidden = actor && creation ? [] : (writtenRecordsOf(event.area)?.actorOnlyNames ?? []);
   const payload = hidden.some((name) => name in event.payload) ? Object.fromEntries(Object.entries(event.payload).filter(([name]) => !hidden.includes(name))) : event.payload;
-  return { ...event, payload, actorId: event.anonymous && !actor ? null : event.actorId, cursor };
+  return { ...event, payload, actorId: authorShownTo(viewer, event.anonymous, event.actorId) ? event.actorId : null, cursor };
 }
 
 /**
@@ -353,6 +353,7 @@ export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
  * and every viewer — per area and viewer, the batch's records the viewer may read (the area's `visibleSql`,
  * so hidden groups, levels, publishing and creators count as for reads) and, for `managers` events, the
  * records they manage — and the rest (records gone, the person an event is about) from the events themselves.
+ * Marks `anonymous` the events whose record hides its author now (`shownTo` then hides their actor).
  * `sql`: the client to ask through (an outbox consumer's transaction: on PGlite another connection would wait for it).
  */
 export async function readableBy(db: PrismaClient, viewers: Viewer[], events: StoredEvent[], sql: SqlClient = backgroundSqlOf(db)): Promise<Map<string, Set<string>>> {
@@ -363,8 +364,13 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     const ids = [...new Set(events.filter((event) => event.area === area).map((event) => event.recordId))];
     return [{ area, written, info, ids, id: column(info, "t", "id") }];
   });
-  // Whether each record still exists: once per area, whoever asks.
-  const exists = areas.map(({ area, info, ids, id }) => Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'exists' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[])`);
+  // Whether each record still exists, and whether it hides its author now: once per area, whoever asks.
+  const exists = areas.flatMap(({ area, written, info, ids, id }) => [
+    Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'exists' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[])`,
+    ...(written.anonymous
+      ? [Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'anonymous' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND (${column(info, "t", written.anonymous)})::int <> 0`]
+      : []),
+  ]);
   // Per viewer, what they may read and manage; in statements of VIEWERS_PER_STATEMENT viewers, so a statement
   // stays far below PostgreSQL's parameter limit and quick to plan however many subscribe.
   const perViewer = viewers.map((viewer, index) =>
@@ -381,9 +387,13 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   for (let from = 0; from < perViewer.length; from += VIEWERS_PER_STATEMENT) statements.push(perViewer.slice(from, from + VIEWERS_PER_STATEMENT).flat());
   const found: { viewer: number; area: string; record: number; relation: string }[] = [];
   for (const parts of statements.filter((parts) => parts.length)) {
-    found.push(...(await sql.query<{ viewer: number; area: string; record: number; relation: string }>(Prisma.join(parts, " UNION ALL "))));
+    // A loop, not push(...rows): a statement's rows can outnumber what a call's arguments may hold.
+    for (const row of await sql.query<{ viewer: number; area: string; record: number; relation: string }>(Prisma.join(parts, " UNION ALL "))) found.push(row);
   }
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
+  // An event of a record that hides its author now hides its actor too, whatever it said when written (a post
+  // made anonymous later): a subscriber resuming from an older event, or a webhook behind, is not told.
+  for (const event of events) if (relations.has(`-1:${event.area}:${event.recordId}:anonymous`)) event.anonymous = true;
   const result = new Map<string, Set<string>>();
   viewers.forEach((viewer, index) => {
     const allowed = new Set<string>();

@@ -10,6 +10,9 @@ const MAX_PARTICIPANTS = 1000;
  */
 const MAX_LINKED = 1000;
 
+/** A starter's fields its replies' readers depend on (a reply's author reads it only where they read the thread). */
+const THREAD_READERSHIP = ["state", "access", "createdById"];
+
 const isStarter = (payload: Record<string, unknown>, recordId: number) => Number(payload.threadId) === recordId;
 
 /**
@@ -24,11 +27,15 @@ registerActivitySource({
     isStarter(event.payload, event.recordId)
       ? `Forum thread started: ${String(event.payload.title || event.recordId)}`
       : `Forum reply in thread ${String(event.payload.threadId)}${event.payload.title ? `: ${String(event.payload.title)}` : ""}`,
-  // A thread's replies are readable only where it is (a trigger keeps their state with it): their entries
-  // follow the starter's changes too.
+  // A thread's replies are readable only where it is (a trigger keeps their state and level with it): their
+  // entries follow the starter's changes of what that depends on too (not its anonymity: a reply's is its own;
+  // not its deletion: each reply goes with its own deleted event).
   follows: {
     types: ["forum.postUpdated", "forum.postDeleted"],
-    followers: (event) => (isStarter(event.payload, event.recordId) ? Prisma.sql`SELECT id FROM forum_posts WHERE thread_id = ${event.recordId}` : null),
+    followers: (event) =>
+      isStarter(event.payload, event.recordId) && event.changed.some((field) => THREAD_READERSHIP.includes(field))
+        ? Prisma.sql`SELECT id FROM forum_posts WHERE thread_id = ${event.recordId}`
+        : null,
   },
   async recipients(event, tx) {
     const categoryId = Number(event.payload.categoryId);

@@ -14,7 +14,7 @@ import { domainEvents } from "../common/events.js";
 import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { sqlClientOf, type SqlClient } from "../db/sql.js";
 import { groupsManagedBy } from "../groups/scope.js";
-import { sqlOf } from "../common/context.js";
+import { authorShownTo, sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
 
 /** Forum access levels, as the API document numbers them: 1 public (the default), 2 registered users, 5 private. */
@@ -332,8 +332,7 @@ const lastPostLoader = defineLoader(
 export const lastVisiblePost = (ctx: RequestContext, kind: "category" | "thread", id: number) => lastPostLoader(ctx).load(`${kind}:${id}`);
 
 /** Anonymous posts name their author to the author and administrators only. */
-export const authorShown = (ctx: RequestContext, post: Pick<ForumPost, "anonymous" | "createdById">) =>
-  !post.anonymous || ctx.viewer.user?.isAdmin === true || ctx.viewer.user?.id === post.createdById;
+export const authorShown = (ctx: RequestContext, post: Pick<ForumPost, "anonymous" | "createdById">) => authorShownTo(ctx.viewer, post.anonymous, post.createdById);
 
 // ---------------------------------------------------------------------------------------------------
 // Reading a thread: GET /forum/{thread}
@@ -457,6 +456,10 @@ interface LockedCategory {
   section_id: number;
 }
 
+/** A scope's default category (the first marked default), held FOR SHARE against closing while a post goes in unless `lock` is false. */
+const defaultCategorySql = (scope: { scope: string; scopeId: number }, lock = true) =>
+  Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1${lock ? Prisma.sql` FOR SHARE` : Prisma.empty}`;
+
 /**
  * A scope's default category, made with its "general" section on the scope's first post with category_id 0
  * (the site's is seeded by the migration), inside the post's transaction: a post the scope refuses takes
@@ -474,7 +477,7 @@ async function defaultCategory(tx: RequestContext, scope: { scope: string; scope
                ON CONFLICT (scope, scope_id, alias) DO UPDATE SET is_default = 1`, // a "general" made by hand, and no default: it becomes the default
   );
   const [category] = await sql.query<LockedCategory>(
-    Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
+    defaultCategorySql(scope),
   );
   return category;
 }
@@ -530,7 +533,7 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
       [category] = await sql.query<LockedCategory>(
         requested
           ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR SHARE`
-          : Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1 FOR SHARE`,
+          : defaultCategorySql(scope),
       );
       if (!category && !requested) category = await defaultCategory(tx, scope);
       if (!category) throw badInput("category_id", `Category ${requested} does not exist.`);
@@ -781,16 +784,16 @@ function linkTarget(ctx: RequestContext, input: UserCategoriesInput) {
 
 const MAX_LINKED_CATEGORIES = 1000;
 
-/** Links the user to the categories they may see; answers the linked category ids. */
 /** The categories named, 0 standing for the site's default category. */
 async function categoryIds(ctx: RequestContext, given: number[]): Promise<number[]> {
   if (!given.includes(0)) return [...new Set(given)];
   const [found] = await sqlClientOf(ctx.db).query<{ id: number }>(
-    Prisma.sql`SELECT id FROM forum_categories WHERE scope = ${DEFAULT_SCOPE.scope} AND scope_id = ${DEFAULT_SCOPE.scopeId} AND is_default = 1 ORDER BY id LIMIT 1`,
+    defaultCategorySql(DEFAULT_SCOPE, false),
   );
   return [...new Set(given.map((id) => (id === 0 ? (found?.id ?? 0) : id)))];
 }
 
+/** Links the user to the categories they may see; answers the linked category ids. */
 export async function createForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
   const { target, given } = linkTarget(ctx, input);
   const ids = await categoryIds(ctx, given);

@@ -1,10 +1,14 @@
 -- AlterTable
 ALTER TABLE "activity" ADD COLUMN     "candidates" TEXT,
 ADD COLUMN     "source_area" TEXT,
-ADD COLUMN     "source_record" INTEGER;
+ADD COLUMN     "source_record" INTEGER,
+ADD COLUMN     "revise" BOOLEAN NOT NULL DEFAULT false;
 
 -- CreateIndex
 CREATE INDEX "activity_source_area_source_record_idx" ON "activity"("source_area", "source_record");
+
+-- CreateIndex
+CREATE INDEX "activity_revise_id_idx" ON "activity"("revise", "id");
 
 
 -- Written by hand: the entries written before, for the events still in the outbox (a purged event's entry
