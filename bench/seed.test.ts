@@ -160,6 +160,13 @@ describe("bench seed", () => {
              AND s.last_activity <> greatest(s.created, (SELECT max(created) FROM forum_posts r WHERE r.thread_id = s.id AND r.starter = 0))`,
         ),
       ).toEqual([]);
+      // The participants as forum_thread_participants_add would keep them, post by post.
+      expect(
+        await db.query(
+          `(SELECT thread_id, user_id, last_post_id FROM forum_thread_participants EXCEPT SELECT thread_id, created_by, max(id) FROM forum_posts GROUP BY 1, 2)
+           UNION ALL (SELECT thread_id, created_by, max(id) FROM forum_posts GROUP BY 1, 2 EXCEPT SELECT thread_id, user_id, last_post_id FROM forum_thread_participants)`,
+        ),
+      ).toEqual([]);
       // Deleting every post through the triggers takes each count back to exactly zero.
       await db.exec(`DELETE FROM forum_posts WHERE starter = 1`);
       expect(Number((await one(`SELECT count(*) AS n FROM forum_posts`)).n)).toBe(0);

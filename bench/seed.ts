@@ -304,7 +304,7 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
 /**
  * FORUM_CATEGORIES categories, then `posts` forum posts: the first posts/POSTS_PER_THREAD ids are the
  * threads' starters, the rest their replies (BUSY_REPLY_PERCENT % of them to the first 1 % of threads).
- * The forum's row triggers (forum_posts_inherit, forum_posts_count: one upsert per post on the category's
+ * The forum's row triggers (forum_posts_inherit, forum_thread_participants_add, forum_posts_count: one upsert per post on the category's
  * hot rows) are off while the posts go in; the rows are written as forum_posts_inherit would leave them,
  * and the starters' last_activity and forum_counts are computed afterwards in one statement each, equal to
  * what the triggers give (bench/seed.test.ts compares them).
@@ -324,6 +324,7 @@ async function seedForum(db: SqlRunner, posts: number, log: (line: string) => vo
   await db.exec(`SELECT setval(pg_get_serial_sequence('forum_categories', 'id'), (SELECT max(id) FROM forum_categories))`);
   await db.exec(`ALTER TABLE forum_posts DISABLE TRIGGER forum_posts_inherit`);
   await db.exec(`ALTER TABLE forum_posts DISABLE TRIGGER forum_posts_count`);
+  await db.exec(`ALTER TABLE forum_posts DISABLE TRIGGER forum_thread_participants_add`);
   for (let first = 1; first <= threads; first += CHUNK) {
     const last = Math.min(threads, first + CHUNK - 1);
     // Round robin over the categories (each has threads/100); 95 % published; access 1 public 85 %, 2 registered 10 %, 5 private 5 %; 2 % anonymous, 1 % sticky.
@@ -375,8 +376,13 @@ async function seedForum(db: SqlRunner, posts: number, log: (line: string) => vo
      UNION ALL
      SELECT category_id, 0, access, state, sum(starter)::int, count(*)::int FROM forum_posts GROUP BY category_id, access, state`,
   );
+  // What forum_thread_participants_add does per post: each author of a thread's posts, with their latest there.
+  await db.exec(
+    `INSERT INTO forum_thread_participants (thread_id, user_id, last_post_id) SELECT thread_id, created_by, max(id) FROM forum_posts GROUP BY thread_id, created_by`,
+  );
   await db.exec(`ALTER TABLE forum_posts ENABLE TRIGGER forum_posts_inherit`);
   await db.exec(`ALTER TABLE forum_posts ENABLE TRIGGER forum_posts_count`);
+  await db.exec(`ALTER TABLE forum_posts ENABLE TRIGGER forum_thread_participants_add`);
   return { threads };
 }
 

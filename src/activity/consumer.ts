@@ -34,7 +34,7 @@ export const ACTIVITY_CONSUMER = registerOutboxConsumer({
   // transactions, each bounded, with the feed's new events going out between them.
   async backlog(tx, db) {
     const step = await reviseBacklog(db, tx);
-    if (step.worked) wroteEntries.add(db);
+    if (step.changed) wroteEntries.add(db);
     return step;
   },
 });

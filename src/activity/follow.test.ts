@@ -228,16 +228,6 @@ describe("a review's findings (entries following their records)", () => {
     expect((await server.rest("PUT", `/activity/${entry.id}`, { token: cast.manager.token, body: { description: "Reworded" } })).status).toBe(200);
   });
 
-  it("a private page handed to someone else by an administrator: its former creator, who may no longer read it, loses its entry", async () => {
-    const made = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Handed over secret", pagetext: "Text.", state: 1, access: 4 } });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const entry = (await settled("wiki", made.body.id, (found) => found !== undefined))!;
-    await gql(`mutation($id: ID!, $to: Int) { updateWikiPage(id: $id, input: { createdBy: $to }) { id } }`, { id: made.body.id, to: cast.bob.id }, cast.admin);
-    await settled("wiki", made.body.id, (found) => found === undefined);
-    expect((await server.rest("GET", `/wiki/${made.body.id}`, { token: cast.alice.token })).status).toBe(404);
-    expect((await readAs(cast.alice, entry.id)).status).toBe(404);
-  });
-
   it("an event of a record made anonymous later names no actor to a subscriber resuming from before", async () => {
     const thread = await forumPost(cast.bob, "/forum", { category_id: 0, scope: "site", scope_id: 0, title: "Later anonymous" });
     const entry = (await settled("forum", thread.id, (found) => found !== undefined))!;

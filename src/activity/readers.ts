@@ -48,14 +48,13 @@ export async function readableRecipients(db: PrismaClient, tx: SqlClient, candid
 /** Each recipient once, in the order first named. */
 export const uniqueRecipients = (list: Recipient[]): Recipient[] => [...new Map(list.map((r) => [`${r.scope}:${r.scopeId}`, r])).values()];
 
-/** A record's facts an entry follows: its scope, whether readers see it published now, whether it hides its author, who its creator is. */
+/** A record's facts an entry follows: its scope, whether readers see it published now, whether it hides its author. */
 interface RecordFacts {
   id: number;
   scope: string;
   scopeId: number;
   published: boolean;
   anonymous: boolean;
-  creatorId: number | null;
 }
 
 /** The facts of an area's records that still exist (one statement). */
@@ -67,10 +66,8 @@ async function recordFacts(db: PrismaClient, tx: SqlClient, area: string, ids: n
   const scopeId = records.scoped ? column(info, "t", "scopeId") : records.selfScope ? column(info, "t", "id") : Prisma.sql`0`;
   const published = records.audience ? Prisma.sql`TRUE` : publishedSql(info, records, "t", new Date());
   const hidden = written.anonymous ? Prisma.sql`(${column(info, "t", written.anonymous)})::int <> 0` : Prisma.sql`FALSE`;
-  const creator = records.creator ? column(info, "t", records.creator) : Prisma.sql`NULL`;
   const rows = await tx.query<RecordFacts>(
-    Prisma.sql`SELECT ${column(info, "t", "id")} AS id, ${scope} AS scope, ${scopeId}::int AS "scopeId", (${published}) AS published, (${hidden}) AS anonymous,
-                      ${creator}::int AS "creatorId"
+    Prisma.sql`SELECT ${column(info, "t", "id")} AS id, ${scope} AS scope, ${scopeId}::int AS "scopeId", (${published}) AS published, (${hidden}) AS anonymous
                  FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ANY(${ids}::int[])`,
   );
   return new Map(rows.map((row) => [row.id, row]));
@@ -100,6 +97,8 @@ interface FollowingEntry {
 
 /** Entries decided again per step (per transaction): a step's `readableBy` asks each candidate about each record. */
 export const REVISE_STEP = 200;
+/** And at most this many candidates in a step (a reply's entry may name 2,000: its participants and linked users); one entry at least. */
+const REVISE_STEP_CANDIDATES = 20_000;
 
 /**
  * Marks for deciding again the entries the consumer wrote for records (`conditions` over `activity a`, ORed):
@@ -116,20 +115,21 @@ export async function markForRevision(tx: SqlClient, conditions: Prisma.Sql[]): 
  * "Activity"): an entry goes to those of its candidates who may read the record now, names no author when the
  * record hides it, takes the record's scope, and goes with the record when the record is gone. Each changed
  * entry appends `activityEntryUpdated` (or `activityEntryDeleted`), as the system (no actor). Answers whether
- * it changed an entry, and whether marked entries are left.
+ * it took a step, whether marked entries are left, and how many entries changed.
  */
-export async function reviseBacklog(db: PrismaClient, tx: SqlClient): Promise<{ worked: boolean; more: boolean }> {
+export async function reviseBacklog(db: PrismaClient, tx: SqlClient): Promise<{ worked: boolean; more: boolean; changed: number }> {
   const marked = await tx.query<FollowingEntry>(Prisma.sql`
     SELECT a.id, a.source_area AS area, a.source_record AS record, coalesce(a.candidates, a.recipients) AS candidates, a.created_by AS "createdById",
            a.anonymous, a.recipients, a.scope, a.scope_id AS "scopeId"
       FROM activity a
-     WHERE a.revise
+     WHERE a.revise AND a.source_area = ANY(${followedAreasList()}::text[])
      ORDER BY a.id LIMIT ${REVISE_STEP + 1} FOR UPDATE`);
-  if (!marked.length) return { worked: false, more: false };
-  const following = marked.slice(0, REVISE_STEP);
+  if (!marked.length) return { worked: false, more: false, changed: 0 };
+  let candidates = 0;
+  const following = marked.slice(0, REVISE_STEP).filter((entry, index) => (candidates += entry.candidates.split(",").length) <= REVISE_STEP_CANDIDATES || index === 0);
   await tx.query(Prisma.sql`UPDATE activity SET revise = FALSE WHERE id = ANY(${following.map((entry) => entry.id)}::int[])`);
   const changed = await reviseEntries(db, tx, following);
-  return { worked: changed > 0, more: marked.length > REVISE_STEP };
+  return { worked: true, more: marked.length > following.length, changed };
 }
 
 /** Decides the entries again (see `reviseBacklog`); answers how many changed. */
@@ -173,13 +173,6 @@ async function reviseEntries(db: PrismaClient, tx: SqlClient, following: Followi
   const changes: { id: number; recipients: string; anonymous: number; scope: string; scopeId: number; changed: string[]; added: Recipient[]; removed: Recipient[] }[] = [];
   for (const [event, kept] of readable) {
     const entry = entryOf.get(event)!;
-    // The entry's author reads their own entries (the activity rule for authors): one whose record was handed
-    // to someone else (an administrator's change of its creator) and who may no longer read it loses the entry.
-    const actorReads = kept.some((r) => r.scope === "member" && r.scopeId === entry.createdById);
-    if (!actorReads && entry.now.creatorId !== null && entry.now.creatorId !== entry.createdById) {
-      gone.push(entry.id);
-      continue;
-    }
     const recipients = recipientsText(kept);
     const hidden = entry.now.anonymous ? 1 : 0;
     const scopeId = entry.now.scope === "site" ? 0 : entry.now.scopeId;

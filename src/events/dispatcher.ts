@@ -68,8 +68,9 @@ export interface DrainResult {
    * in flight, perhaps in another database of the server): readable in a moment, so drain again soon.
    */
   pending: boolean;
-  /** The consumer's backlog did something (`OutboxConsumer.backlog`). */
+  /** The consumer's backlog did something (`OutboxConsumer.backlog`), and has more left. */
   worked?: boolean;
+  backlogLeft?: boolean;
 }
 
 /** Events per batch (per transaction). */
@@ -118,10 +119,10 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
       const { events, cursor: next } = await readCommittedEvents(tx, cursor, batch);
       if (events.length) await consumer.handle(events, tx, db);
       const left = consumer.backlog ? await consumer.backlog(tx, db) : { worked: false, more: false };
-      if (!events.length) return { delivered: 0, busy: false, pending: left.more || (await writtenAfter(tx, cursor)), worked: left.worked };
+      if (!events.length) return { delivered: 0, busy: false, pending: left.more || (await writtenAfter(tx, cursor)), worked: left.worked, backlogLeft: left.more };
       await tx.query(Prisma.sql`UPDATE outbox_consumers SET xid = ${next.xid}::bigint, event_id = ${next.id}::bigint, delivered = delivered + ${events.length},
                                        updated_at = now() AT TIME ZONE 'UTC' WHERE name = ${consumer.name}`);
-      return { delivered: events.length, busy: false, pending: left.more || (events.length < batch && (await writtenAfter(tx, next))), worked: left.worked };
+      return { delivered: events.length, busy: false, pending: left.more || (events.length < batch && (await writtenAfter(tx, next))), worked: left.worked, backlogLeft: left.more };
     });
     if (result.delivered || result.worked) consumer.committed?.(db);
     return result;
@@ -132,14 +133,25 @@ export async function drainOnce(db: PrismaClient, consumer: OutboxConsumer, batc
 }
 
 /** Drains until the consumer is caught up (or another instance holds it). Answers how many events it delivered, and whether more are pending. */
-export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<{ delivered: number; pending: boolean }> {
+export async function drainAll(db: PrismaClient, consumer: OutboxConsumer, batch = DRAIN_BATCH): Promise<{ delivered: number; pending: boolean; worked: number }> {
   let total = 0;
+  let worked = 0;
+  const started = Date.now();
   for (;;) {
-    const { delivered, busy, pending } = await drainOnce(db, consumer, batch);
-    total += delivered;
-    if (busy || delivered < batch) return { delivered: total, pending };
+    const result = await drainOnce(db, consumer, batch);
+    total += result.delivered;
+    if (result.worked) worked += 1;
+    if (result.busy) return { delivered: total, pending: result.pending, worked };
+    if (result.delivered === batch) continue;
+    // The consumer's backlog goes on step after step (each its own transaction) for up to BACKLOG_BUDGET_MS
+    // a drain, then the other consumers get their turn and the drain is pending (the dispatcher comes back).
+    if (result.worked && result.backlogLeft && Date.now() - started < BACKLOG_BUDGET_MS) continue;
+    return { delivered: total, pending: result.pending, worked };
   }
 }
+
+/** How long one drain of a consumer goes on with its backlog's steps before the others' turn. */
+const BACKLOG_BUDGET_MS = 1_000;
 
 /**
  * Deletes events every consumer has taken (at or before every cursor, in reading order) that are older
@@ -216,7 +228,8 @@ export function startDispatcher(options: {
           const drained = await drainAll(db, consumer);
           retryAt.delete(consumer.name);
           if (drained.delivered) counted?.delivered(consumer.name, drained.delivered);
-          total += drained.delivered;
+          // Backlog steps count as progress too: flush() goes on until nothing is left to do.
+          total += drained.delivered + drained.worked;
           pending ||= drained.pending;
         } catch (error) {
           const delay = Math.min(60_000, (retry?.delay ?? 500) * 2);

@@ -84,6 +84,15 @@ describe("forum posts in the activity feed", () => {
     expect((await server.rest("GET", `/activity/${entry.id}`)).status).toBe(404);
   });
 
+  it("a post given to another author by an administrator makes them a participant: the thread's next reply's entry goes to them", async () => {
+    const started = await post(cast.bob, { title: "Handed-over reply" });
+    const reply = await post(cast.member, { thread: String(started.body.id), comment: "To be handed over" });
+    const handed = await server.graphqlText(`mutation($id: ID!, $input: UpdateForumPostInput!) { updateForumPost(id: $id, input: $input) { id } }`, { id: reply.body.id, input: { createdBy: stranger.id } }, cast.admin.token);
+    expect(handed.errors, JSON.stringify(handed.errors)).toBeUndefined();
+    const next = await post(cast.alice, { thread: String(started.body.id), comment: "Next" });
+    expect((await entryFor(next.body.id)).recipients.split(",")).toContain(`member:${stranger.id}`);
+  });
+
   it("an anonymous reply's entry names no author; a private thread's entries reach only who may read it", async () => {
     const started = await post(cast.bob, { title: "Anonymous replies here" });
     const reply = await post(cast.alice, { thread: String(started.body.id), comment: "Who am I", anonymous: 1 });

@@ -30,6 +30,9 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER forum_thread_participants_add AFTER INSERT ON forum_posts FOR EACH ROW EXECUTE FUNCTION forum_thread_participants_add();
+-- A post given to another author (an administrator's change): the new author takes part from then on.
+CREATE TRIGGER forum_thread_participants_author AFTER UPDATE OF created_by ON forum_posts FOR EACH ROW
+  WHEN (OLD.created_by IS DISTINCT FROM NEW.created_by) EXECUTE FUNCTION forum_thread_participants_add();
 
 INSERT INTO forum_thread_participants (thread_id, user_id, last_post_id)
   SELECT p.thread_id, p.created_by, max(p.id) FROM forum_posts p JOIN forum_posts t ON t.id = p.thread_id GROUP BY p.thread_id, p.created_by;
