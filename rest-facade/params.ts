@@ -42,10 +42,12 @@ function parseJson(raw: string): unknown {
 }
 
 function asArray(raw: unknown): Coerced {
-  if (Array.isArray(raw)) return { ok: true, value: raw };
+  // Items are never null: the GraphQL arguments they feed are lists of non-null values (a null item was a 500).
+  const items = (list: unknown[]): Coerced => (list.some((item) => item === null) ? { ok: false, message: "must not hold null items" } : { ok: true, value: list });
+  if (Array.isArray(raw)) return items(raw);
   if (typeof raw === "string") {
     const json = raw.trim().startsWith("[") ? parseJson(raw) : undefined;
-    if (Array.isArray(json)) return { ok: true, value: json };
+    if (Array.isArray(json)) return items(json);
     return { ok: true, value: raw.split(",").map((item) => item.trim()).filter(Boolean) };
   }
   return { ok: true, value: [raw] };
