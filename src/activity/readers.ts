@@ -4,10 +4,10 @@ import type { Viewer } from "../common/context.js";
 import { anonymous } from "../common/context.js";
 import type { StoredEvent } from "../common/outbox.js";
 import { column, modelInfo, publishedSql, table } from "../common/records.js";
-import { eventStatement, NOW, returningScalars, writtenRecordsOf } from "../common/write-path.js";
+import { eventStatement, hidesAuthorSql, NOW, returningScalars, writtenRecordsOf } from "../common/write-path.js";
 import { readableBy, viewerKey } from "../events/subscriptions.js";
 import { followedAreasList } from "./sources.js";
-import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
+import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientKey, recipientsText, storedRecipients, type Recipient } from "./service.js";
 
 /**
  * Per event, the candidates who may read its record now (src/events/subscriptions.ts, `readableBy`): asked
@@ -46,7 +46,7 @@ export async function readableRecipients(db: PrismaClient, tx: SqlClient, candid
 }
 
 /** Each recipient once, in the order first named. */
-export const uniqueRecipients = (list: Recipient[]): Recipient[] => [...new Map(list.map((r) => [`${r.scope}:${r.scopeId}`, r])).values()];
+export const uniqueRecipients = (list: Recipient[]): Recipient[] => [...new Map(list.map((r) => [recipientKey(r), r])).values()];
 
 /** A record's facts an entry follows: its scope, whether readers see it published now, whether it hides its author. */
 interface RecordFacts {
@@ -65,23 +65,13 @@ async function recordFacts(db: PrismaClient, tx: SqlClient, area: string, ids: n
   const scope = records.scoped ? column(info, "t", "scope") : Prisma.sql`${records.selfScope ?? "site"}::text`;
   const scopeId = records.scoped ? column(info, "t", "scopeId") : records.selfScope ? column(info, "t", "id") : Prisma.sql`0`;
   const published = records.audience ? Prisma.sql`TRUE` : publishedSql(info, records, "t", new Date());
-  const hidden = written.anonymous ? Prisma.sql`(${column(info, "t", written.anonymous)})::int <> 0` : Prisma.sql`FALSE`;
+  const hidden = hidesAuthorSql(written, (field) => column(info, "t", field)) ?? Prisma.sql`FALSE`;
   const rows = await tx.query<RecordFacts>(
     Prisma.sql`SELECT ${column(info, "t", "id")} AS id, ${scope} AS scope, ${scopeId}::int AS "scopeId", (${published}) AS published, (${hidden}) AS anonymous
                  FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ANY(${ids}::int[])`,
   );
   return new Map(rows.map((row) => [row.id, row]));
 }
-
-/** `site:0,member:7` as recipients (the stored form, `recipientsText`). */
-const recipientsOf = (text: string): Recipient[] =>
-  text
-    .split(",")
-    .filter(Boolean)
-    .map((pair) => {
-      const [scope, id] = pair.split(":");
-      return { scope: scope!, scopeId: Number(id) };
-    });
 
 interface FollowingEntry {
   id: number;
@@ -166,7 +156,7 @@ async function reviseEntries(db: PrismaClient, tx: SqlClient, following: Followi
       payload: {},
       occurredAt: new Date(),
     };
-    asEvents.set(event, recipientsOf(entry.candidates));
+    asEvents.set(event, storedRecipients(entry.candidates));
     entryOf.set(event, { ...entry, now });
   }
   const readable = await readableRecipients(db, tx, asEvents);
@@ -183,8 +173,9 @@ async function reviseEntries(db: PrismaClient, tx: SqlClient, following: Followi
       ...(scopeId !== entry.scopeId ? ["scopeId"] : []),
     ];
     if (!changed.length) continue;
-    const before = new Set(recipientsOf(entry.recipients).map((r) => `${r.scope}:${r.scopeId}`));
-    const after = new Set(kept.map((r) => `${r.scope}:${r.scopeId}`));
+    const stored = storedRecipients(entry.recipients);
+    const before = new Set(stored.map(recipientKey));
+    const after = new Set(kept.map(recipientKey));
     changes.push({
       id: entry.id,
       recipients,
@@ -192,8 +183,8 @@ async function reviseEntries(db: PrismaClient, tx: SqlClient, following: Followi
       scope: entry.now.scope,
       scopeId,
       changed,
-      added: kept.filter((r) => !before.has(`${r.scope}:${r.scopeId}`)),
-      removed: recipientsOf(entry.recipients).filter((r) => !after.has(`${r.scope}:${r.scopeId}`)),
+      added: kept.filter((r) => !before.has(recipientKey(r))),
+      removed: stored.filter((r) => !after.has(recipientKey(r))),
     });
   }
   if (gone.length) await tx.query(goneStatement(db, gone));

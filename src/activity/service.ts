@@ -150,7 +150,21 @@ export function parseRecipients(text: string | null | undefined, own: Recipient,
   return [...seen.values()];
 }
 
-export const recipientsText = (recipients: Recipient[]) => recipients.map((r) => `${r.scope}:${r.scopeId}`).join(",");
+/** A recipient as stored and compared: `member:7`. */
+export const recipientKey = (recipient: Recipient) => `${recipient.scope}:${recipient.scopeId}`;
+
+/** Recipients as stored (`recipients`, `candidates`): `site:0,member:7`. */
+export const recipientsText = (recipients: Recipient[]) => recipients.map(recipientKey).join(",");
+
+/** The stored form back (`recipientsText`'s inverse; written by the service, never a caller's input: that is `parseRecipients`). */
+export const storedRecipients = (text: string): Recipient[] =>
+  text
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => {
+      const [scope, id] = pair.split(":");
+      return { scope: scope!, scopeId: Number(id) };
+    });
 
 /**
  * Who may address whom (docs/decisions.md, "Activity"): administrators anyone; others the site, groups they

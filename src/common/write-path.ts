@@ -62,6 +62,14 @@ export interface WrittenRecords {
 const writtenByArea = new Map<string, WrittenRecords>();
 
 /**
+ * Whether a record hides its author now (its `anonymous` field set), over `value(field)` (a column of an alias,
+ * or a field of a returned row); null for records that never hide it. Events, their readers and the activity
+ * entries that follow records ask it.
+ */
+export const hidesAuthorSql = (target: WrittenRecords, value: (field: string) => Prisma.Sql): Prisma.Sql | null =>
+  target.anonymous ? Prisma.sql`(${value(target.anonymous)})::int <> 0` : null;
+
+/**
  * Declares an area's written records (src/<area>/service.ts); the events' readers find them by area.
  * Records with a publishing window get the events of its opening and closing (`appendWindowEvents`).
  */
@@ -444,7 +452,7 @@ export function eventStatement(
     "",
   )})`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
-    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${target.anonymous ? Prisma.sql`(${field(target.anonymous)})::int <> 0` : Prisma.sql`false`},
+    SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${hidesAuthorSql(target, field) ?? Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;

@@ -3,7 +3,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, type Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
-import { writtenRecordsOf } from "../common/write-path.js";
+import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
 import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
 
 /**
@@ -365,12 +365,13 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     return [{ area, written, info, ids, id: column(info, "t", "id") }];
   });
   // Whether each record still exists, and whether it hides its author now: once per area, whoever asks.
-  const exists = areas.flatMap(({ area, written, info, ids, id }) => [
-    Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'exists' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[])`,
-    ...(written.anonymous
-      ? [Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'anonymous' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND (${column(info, "t", written.anonymous)})::int <> 0`]
-      : []),
-  ]);
+  const exists = areas.flatMap(({ area, written, info, ids, id }) => {
+    const hidden = hidesAuthorSql(written, (field) => column(info, "t", field));
+    return [
+      Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'exists' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[])`,
+      ...(hidden ? [Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'anonymous' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${hidden}`] : []),
+    ];
+  });
   // Per viewer, what they may read and manage; in statements of VIEWERS_PER_STATEMENT viewers, so a statement
   // stays far below PostgreSQL's parameter limit and quick to plan however many subscribe.
   const perViewer = viewers.map((viewer, index) =>

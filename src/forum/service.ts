@@ -433,10 +433,11 @@ async function threadTotal(ctx: RequestContext, thread: ForumPost, where: Prisma
   if (!user || user.isAdmin) return Math.max(0, (await forumCounts(ctx, thread.categoryId, thread.id)).posts - 1);
   const kept = (levels: Prisma.Sql) =>
     Prisma.sql`(SELECT coalesce(sum(fc.posts), 0) FROM forum_counts fc WHERE fc.category_id = ${thread.categoryId} AND fc.thread_id = ${thread.id} AND fc.state = 1 AND ${levels})`;
-  const counted = (access: Prisma.Sql) => countedLevelSql(ctx, access, Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`);
-  const moderates = moderatedScopeSql(FORUM_POSTS, user.id, Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`) ?? Prisma.sql`FALSE`;
+  const [scope, scopeId] = [Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`];
+  const counted = (access: Prisma.Sql) => countedLevelSql(ctx, access, scope, scopeId);
+  const moderates = moderatedScopeSql(FORUM_POSTS, user.id, scope, scopeId) ?? Prisma.sql`FALSE`;
   // A thread its author reads in a hidden group they have left: the group's replies are secluded from them, counted or not.
-  const secluded = secludedScopeSql(Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`, user.id) ?? Prisma.sql`FALSE`;
+  const secluded = secludedScopeSql(scope, scopeId, user.id) ?? Prisma.sql`FALSE`;
   const [row] = await sql.query<{ total: number }>(Prisma.sql`SELECT (CASE WHEN ${moderates} THEN ${kept(Prisma.sql`TRUE`)} - 1
       WHEN ${secluded} THEN (SELECT count(*) FROM forum_posts t WHERE ${where})
       ELSE ${kept(counted(Prisma.sql`fc.access`))} - (CASE WHEN ${counted(Prisma.sql`${thread.access}::int`)} THEN 1 ELSE 0 END)

@@ -2,6 +2,7 @@ import type { StoredEvent } from "../common/outbox.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { registerActivityRevision, registerActivitySource } from "../activity/sources.js";
 import { groupManagersAndSubject } from "../activity/consumer.js";
+import { recipientKey } from "../activity/service.js";
 
 const title = (event: StoredEvent) => String(event.payload.title ?? event.payload.cn ?? event.scopeId);
 
@@ -38,6 +39,6 @@ registerActivityRevision({
   types: MEMBERSHIP_CHANGES,
   entries: (event) =>
     event.subjectId
-      ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId} AND (',' || a.candidates || ',') LIKE ${`%,member:${event.subjectId},%`})`
+      ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId} AND (',' || a.candidates || ',') LIKE ${`%,${recipientKey({ scope: "member", scopeId: event.subjectId })},%`})`
       : null,
 });
