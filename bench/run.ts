@@ -252,7 +252,7 @@ async function main(): Promise<number> {
     let reused: SeedMark | undefined;
     if (existing === undefined) {
       const created = options.reuse === undefined
-        ? await createScratchDatabase(databaseUrl!, options.keep ? KEPT_PREFIX : SCRATCH_PREFIX)
+        ? await createScratchDatabase(databaseUrl!, { prefix: options.keep ? KEPT_PREFIX : SCRATCH_PREFIX })
         : await createNamedDatabase(databaseUrl!, options.reuse);
       scratch = created;
       // Until it is seeded and marked, a kept database is dropped like any scratch one on a failure.

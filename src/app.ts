@@ -58,6 +58,8 @@ export interface AppOptions {
   config: Config;
   /** Keep the embedded database in memory instead of DATA_DIR (tests). */
   inMemory?: boolean;
+  /** With `inMemory` on PGlite: the database starts as this dump (DatabaseOptions.initialDump; tests). */
+  initialDump?: Blob;
   /** Where logs go; default a logger at LOG_LEVEL on stdout. Tests capture or silence them here. */
   logger?: Logger;
   /** Called if another process takes over the DATA_DIR lock while the server runs. */
@@ -72,7 +74,7 @@ export interface AppOptions {
 }
 
 /** Opens the database (migrating it), makes sure the bootstrap accounts exist, and wires every route. */
-export async function createApp({ config, inMemory = false, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory, cliToken }: AppOptions): Promise<App> {
+export async function createApp({ config, inMemory = false, initialDump, logger = createLogger({ level: config.logLevel }), onLockLost, firstRun = !inMemory, cliToken }: AppOptions): Promise<App> {
   // Unexpected errors are logged with the request id of the request they happened in.
   const logError = (line: string, error?: unknown) => currentLogger(logger).error({ err: error }, line);
   // Shared by every instance with REDIS_URL (docs/instances.md): rate-limit counts and the outbox's wake-ups.
@@ -82,6 +84,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: inMemory ? undefined : config.dataDir,
+    initialDump: inMemory ? initialDump : undefined,
     onLockLost,
     poolSize: config.databasePoolSize,
     log: (line) => logger.info(line),

@@ -33,7 +33,7 @@ async function databaseBefore(name: string): Promise<{ db: SqlRunner; migrateRes
   let db: SqlRunner;
   const base = loadConfig();
   if (base.databaseUrl) {
-    const scratch = await createScratchDatabase(base.databaseUrl);
+    const scratch = await createScratchDatabase(base.databaseUrl, { migrated: false });
     const { default: pg } = await import("pg");
     const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();

@@ -9,6 +9,7 @@ import { hashPassword } from "../src/auth/secrets.js";
 import { createLogger, silentLogger, type Logger } from "../src/observability/logger.js";
 import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";
+import { migratedPgliteDump } from "./database-template.js";
 import { checkingResponses } from "./openapi-responses.js";
 import { recordStatements } from "./request-statements.js";
 
@@ -101,7 +102,7 @@ export async function startServer(
   // Rate limits are off unless a test turns them on (test/rate-limits.test.ts): a suite sends hundreds of
   // requests a minute, many of them failed sign-ins, from one address.
   const config: Config = { ...base, admin: undefined, rateLimit: 0, loginRateLimit: 0, ...overrides, databaseUrl: serverUrl };
-  const app = await createApp({ config, inMemory: true, logger });
+  const app = await createApp({ config, inMemory: true, initialDump: migratedPgliteDump(), logger });
   const server: Server = await new Promise((resolve) => {
     // Every /api response is checked against the OpenAPI document as it leaves (the docs cannot lie).
     const listening = createHttpServer(checkingResponses(app.app)).listen(0, "127.0.0.1", () => resolve(listening));

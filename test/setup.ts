@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import { takeResponseViolations } from "./openapi-responses.js";
 
 // Every /api response a test server sent during the test must be one the OpenAPI document describes
@@ -7,3 +7,13 @@ afterEach(() => {
   const found = takeResponseViolations();
   if (found.length) throw new Error(`responses the OpenAPI document does not describe (${found.length}):\n  ${found.join("\n  ")}`);
 });
+
+// A file that shares its process with others (vitest.config.ts) must leave the kit's registries as it
+// found them: a scope kind or plugin it declared would reach the next file's servers.
+if (process.env.HUBGRAPH_TEST_SHARED_PROCESS) {
+  const { registrySnapshot } = await import("./registries.js");
+  const before = registrySnapshot();
+  afterAll(() => {
+    expect(registrySnapshot(), "this file declares into the kit's registries: list it in ISOLATED_FILES (vitest.config.ts)").toEqual(before);
+  });
+}

@@ -21,8 +21,8 @@ export const DEFAULT_POOL_SIZE = 10;
 const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** An embedded database (a folder, or in memory) with the extensions the migrations need. */
-export async function openPGlite(dataDir?: string): Promise<PGlite> {
-  return PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, extensions: PGLITE_EXTENSIONS });
+export async function openPGlite(dataDir?: string, initialDump?: Blob): Promise<PGlite> {
+  return PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, extensions: PGLITE_EXTENSIONS, loadDataDir: initialDump });
 }
 
 export interface DatabaseOptions {
@@ -30,6 +30,12 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Folder for the embedded database; absent → in-memory (tests). */
   dataDir?: string;
+  /**
+   * An in-memory embedded database starts as this dump of a data directory (PGlite's dumpDataDir) instead
+   * of empty: the test suite loads one migrated once per run (test/database-template.ts). Migrations it
+   * lacks are applied as usual.
+   */
+  initialDump?: Blob;
   /** Called if another process takes over the DATA_DIR lock while this one runs (default: throw). */
   onLockLost?: (error: Error) => void;
   /** Told about each migration applied. */
@@ -197,7 +203,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     let pglite: PGlite;
     try {
       if (dir && !fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseInChildProcess(dir);
-      pglite = await openPGlite(dir);
+      pglite = await openPGlite(dir, dir ? undefined : options.initialDump);
       runner = {
         exec: async (sql) => void (await pglite.exec(sql)),
         query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],

@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { applyMigrations } from "../src/db/migrate.js";
+import { migrationsFingerprint, pgliteDumpPath, postgresTemplateName, TEMPLATE_ENV } from "./database-template.js";
+
+/**
+ * Runs once per `vitest run`, before any test process starts: migrates one database of the kind under
+ * test and tells the test processes (through their inherited environment) where it is, so each test
+ * server copies it instead of applying every migration again (test/database-template.ts).
+ */
+export default async function setup() {
+  const fingerprint = migrationsFingerprint();
+  process.env[TEMPLATE_ENV.pgliteDump] = await ensurePgliteDump(fingerprint);
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) process.env[TEMPLATE_ENV.postgresTemplate] = await ensurePostgresTemplate(databaseUrl, fingerprint);
+}
+
+/** The PGlite dump for these migrations, made unless an earlier run left it (written whole, then renamed). */
+async function ensurePgliteDump(fingerprint: string): Promise<string> {
+  const file = pgliteDumpPath(fingerprint);
+  if (fs.existsSync(file)) return file;
+  const { openPGlite } = await import("../src/db/database.js");
+  const pglite = await openPGlite();
+  try {
+    await applyMigrations({ exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows });
+    const dump = await pglite.dumpDataDir("none");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Dumps of older migrations are of no further use.
+    for (const old of fs.readdirSync(path.dirname(file))) if (old.startsWith("pglite-migrated-")) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+    const partial = `${file}.${process.pid}.partial`;
+    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(partial, file);
+  } finally {
+    await pglite.close();
+  }
+  return file;
+}
+
+/**
+ * The template database for these migrations on the server DATABASE_URL names. Built under a name of its
+ * own and renamed when complete, so a run killed meanwhile leaves no half-migrated template; two runs
+ * building at once both finish, and the second rename finds the name taken and drops its copy.
+ */
+async function ensurePostgresTemplate(adminUrl: string, fingerprint: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const name = postgresTemplateName(fingerprint);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount) return name;
+    const building = `hubgraph_building_${crypto.randomBytes(6).toString("hex")}`;
+    await admin.query(`CREATE DATABASE ${building}`);
+    try {
+      const url = new URL(adminUrl);
+      url.pathname = `/${building}`;
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        await applyMigrations({ exec: async (sql) => void (await client.query(sql)), query: async (sql, params) => (await client.query(sql, params)).rows });
+      } finally {
+        await client.end();
+      }
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    } catch (error) {
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      if ((error as { code?: string }).code !== "42P04") throw error; // 42P04: another run named its template first
+    }
+    // Templates of other migrations than these are left to the runs that use them (a branch's run may be
+    // going on beside this one); they are small, and `npm run test:clean-databases` drops them all.
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
