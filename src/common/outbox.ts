@@ -37,6 +37,29 @@ export interface StoredEvent extends Required<DomainEvent> {
 
 export const OUTBOX_START: OutboxCursor = { xid: "0", id: "0" };
 
+/**
+ * The oldest transaction still running in this database, as a 64-bit xid: an event whose `xid` is below
+ * it has committed or rolled back, and none can still appear below it. It is the snapshot's xmin less the
+ * transactions of other databases: transaction ids are numbered per server, and a long transaction
+ * elsewhere on a shared PostgreSQL server (a report, a dump, another application, another test file) held
+ * delivery back for as long as it ran, although it can write nothing here. A running xid is left out only
+ * when pg_stat_activity shows it to a backend of another database (a backend never changes database);
+ * one it does not show (a prepared transaction, a row hidden from this role) still counts. The snapshot
+ * lists others' xids but not the reader's own, which its xmin covers: it is added back, so a reader
+ * inside a write never reads its own uncommitted events. On PGlite (one connection) this is the xmin.
+ */
+export const RUNNING_HERE_FROM = Prisma.sql`(
+  SELECT LEAST(
+           COALESCE(
+             (SELECT min(running::text::bigint) FROM pg_snapshot_xip(snapshot.now) AS running
+               WHERE running::text::bigint % 4294967296 NOT IN (
+                       SELECT backend_xid::text::bigint FROM pg_stat_activity
+                        WHERE backend_xid IS NOT NULL AND datname IS NOT NULL AND datname <> current_database())),
+             pg_snapshot_xmax(snapshot.now)::text::bigint),
+           pg_current_xact_id_if_assigned()::text::bigint)
+    -- OFFSET 0 keeps the snapshot one value: inlined, each use would take a snapshot of its own.
+    FROM (SELECT pg_current_snapshot() AS now OFFSET 0) AS snapshot)`;
+
 /** Up to `limit` events after `cursor` whose transactions have all ended, in (xid, id) order, and the cursor after them. */
 export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, limit = 100): Promise<{ events: StoredEvent[]; cursor: OutboxCursor }> {
   const rows = await sql.query<Omit<StoredEvent, "occurredAt"> & { occurredAt: string }>(Prisma.sql`
@@ -44,7 +67,7 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
            visibility, published, audience, subject_id AS "subjectId", changed, payload, occurred_at AS "occurredAt"
       FROM outbox
      WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)
-       AND xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+       AND xid < ${RUNNING_HERE_FROM}
      ORDER BY xid, id
      LIMIT ${limit}`);
   const events = rows.map((row) => ({ ...row, occurredAt: decodeTimestamp(row.occurredAt) }));

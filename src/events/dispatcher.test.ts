@@ -148,6 +148,26 @@ describe("the outbox dispatcher", () => {
     expect(seen.slice(before).map((delivered) => delivered.recordId)).toEqual([910001, 910002]);
   });
 
+  it("is not held back by a transaction of another database on the same server (transaction ids are the server's)", async (context) => {
+    skipUnlessPostgres(context, "a transaction in another database", "PGlite has one database");
+    const { consumer, seen } = recording("test-late"); // a consumer the purge test below drains too
+    await drainAll(db(), consumer);
+    const { default: pg } = await import("pg");
+    const elsewhere = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query("BEGIN");
+      await elsewhere.query("SELECT pg_current_xact_id()"); // holds an xid, older than the write below
+      await write("Written while another database's transaction runs");
+      const delivered = await drainOnce(db(), consumer);
+      expect(delivered.delivered).toBe(2); // the page's event and its activity entry's
+      expect(seen.at(-1)?.type).toBe("wiki.pageCreated");
+    } finally {
+      await elsewhere.query("ROLLBACK").catch(() => {});
+      await elsewhere.end();
+    }
+  });
+
   it("runs: a write in this process wakes delivery at once; events other instances wrote are found by polling; a failing consumer does not hold up the others", async () => {
     const until = async (done: () => boolean) => {
       for (let waited = 0; !done(); waited += 20) {

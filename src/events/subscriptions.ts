@@ -4,7 +4,7 @@ import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, type Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql } from "../common/records.js";
 import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
-import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent } from "../common/outbox.js";
+import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
 
 /**
  * GraphQL subscriptions to domain events (docs/events.md, "Subscriptions").
@@ -431,7 +431,7 @@ function isAfter(event: { xid: string; id: string }, cursor: OutboxCursor): bool
 /** The last readable event's place (the outbox's end as a reader sees it now). */
 async function endOfOutbox(db: PrismaClient): Promise<OutboxCursor> {
   const [last] = await backgroundSqlOf(db).query<{ xid: string; id: string }>(
-    Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox WHERE xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint ORDER BY xid DESC, id DESC LIMIT 1`,
+    Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox WHERE xid < ${RUNNING_HERE_FROM} ORDER BY xid DESC, id DESC LIMIT 1`,
   );
   return last ? { xid: last.xid, id: last.id } : { xid: "0", id: "0" };
 }

@@ -10,6 +10,7 @@ import { ApiError } from "../common/errors.js";
 import type { Database } from "../db/database.js";
 import { operationOf } from "./http.js";
 import type { WebhookMetrics } from "../webhooks/delivery.js";
+import { RUNNING_HERE_FROM } from "../common/outbox.js";
 
 export interface Metrics {
   registry: Registry;
@@ -105,7 +106,7 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
       const rows = await sql.query<{ consumer: string; lag: number }>(Prisma.sql`
         SELECT c.name AS consumer, COALESCE(EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min(o.occurred_at)), 0)::float8 AS lag
           FROM outbox_consumers c
-          LEFT JOIN outbox o ON (o.xid, o.id) > (c.xid, c.event_id) AND o.xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+          LEFT JOIN outbox o ON (o.xid, o.id) > (c.xid, c.event_id) AND o.xid < ${RUNNING_HERE_FROM}
          GROUP BY c.name`);
       this.reset();
       for (const row of rows) this.set({ consumer: row.consumer }, Math.max(0, row.lag));
