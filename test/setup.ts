@@ -17,3 +17,20 @@ if (process.env.HUBGRAPH_TEST_SHARED_PROCESS) {
     expect(registrySnapshot(), "this file declares into the kit's registries: list it in ISOLATED_FILES (vitest.config.ts)").toEqual(before);
   });
 }
+
+// TEST_CPU_PROFILE=<folder>: a CPU profile of each test file's process while the file runs, named after
+// the file (open in Chrome DevTools), to find where a slow file's time goes.
+if (process.env.TEST_CPU_PROFILE) {
+  const [{ Session }, fs, path, { expect: vitestExpect }] = await Promise.all([import("node:inspector/promises"), import("node:fs"), import("node:path"), import("vitest")]);
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  afterAll(async () => {
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    const file = path.relative(process.cwd(), vitestExpect.getState().testPath ?? "unknown").replace(/[/\\]/g, "_");
+    fs.mkdirSync(process.env.TEST_CPU_PROFILE!, { recursive: true });
+    fs.writeFileSync(path.join(process.env.TEST_CPU_PROFILE!, `${file}.cpuprofile`), JSON.stringify(profile));
+  });
+}
