@@ -30,6 +30,7 @@ import { startWebhookSender, type WebhookSender } from "./webhooks/delivery.js";
 import { ensureAdministrator } from "./users/service.js";
 import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
+import { IGNORED_PARAMETERS_HEADER } from "../rest-facade/params.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
 import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
@@ -200,7 +201,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
         origin: config.corsOrigins,
         credentials: true,
         allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token"],
-        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag"],
+        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag", IGNORED_PARAMETERS_HEADER],
         maxAge: 600,
       }),
     );
