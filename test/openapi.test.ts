@@ -30,6 +30,18 @@ describe("OpenAPI document", () => {
     expect(document.openapi).toBe("3.1.0");
   });
 
+  it("has no two path templates that differ only in their parameters' names (OpenAPI 3.1 forbids them; the validator does not check it)", () => {
+    const shapes = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const path of Object.keys(document.paths)) {
+      const shape = path.replace(/\{[^}]*\}/g, "{}");
+      const earlier = shapes.get(shape);
+      if (earlier) clashes.push(`${earlier} and ${path}`);
+      shapes.set(shape, path);
+    }
+    expect(clashes).toEqual([]);
+  });
+
   it("has every row in every version it answers, with all its parameters, types, defaults and success status", () => {
     expect(restOperations.length).toBeGreaterThan(10);
     for (const row of restOperations) {
