@@ -277,6 +277,12 @@ function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["p
  */
 function noOperationAt(method: string, path: string, routes: Route[]): string {
   const asked = path.replace(/\/$/, "").split("/");
+  // A first segment no row has: not an area at all. Every area is listed (the rows' first segments), not
+  // only those whose paths happen to have as many segments as the one asked.
+  const areas = [...new Set(routes.map(({ operation }) => operation.path.split("/")[1]!.toLowerCase()))].filter((segment) => !segment.startsWith("{")).sort();
+  if (asked[1] !== undefined && !areas.includes(asked[1].toLowerCase())) {
+    return `No API operation at ${method} /api${path}: "${asked[1].slice(0, 100)}" is not an area of the API (areas: ${areas.join(", ")}).`;
+  }
   const taken = new Map<number, Set<string>>();
   for (const { operation } of routes) {
     const template = operation.path.split("/");

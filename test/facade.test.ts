@@ -265,6 +265,14 @@ describe("routes", () => {
     expectParameterError(await call("GET", "/api/wiki/%41"), "id");
   });
 
+  it("an unknown area is 404 listing every area (citations, members, developer and session included)", async () => {
+    const answer = await call("GET", "/api/nothing-here");
+    expectError(answer, 404);
+    const areas = [...new Set(restOperations.map((operation) => operation.path.split("/")[1]!))].sort();
+    expect(areas).toEqual(expect.arrayContaining(["citations", "members", "developer", "session", "wiki", "groups"]));
+    expect(answer.body.message).toBe(`No API operation at GET /api/nothing-here: "nothing-here" is not an area of the API (areas: ${areas.join(", ")}).`);
+  });
+
   it("an unknown record is 404", async () => {
     expectError(await call("GET", "/api/wiki/999999"), 404);
   });
