@@ -1,4 +1,6 @@
 import { z } from "zod";
+import DataLoader from "dataloader";
+import { byKeys, defineLoader } from "../common/loaders.js";
 import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
@@ -142,6 +144,27 @@ export interface GroupRole {
   status: "member" | "invitee" | "applicant";
   manager: boolean;
 }
+// ---------------------------------------------------------------------------------------------------
+// The caller's own membership
+
+/** Where the caller stands with a group (`Group.myMembership`): a manager, a member, an applicant (a request waiting), an invitee, or none. */
+export type MyMembership = "manager" | "member" | "applicant" | "invitee" | "none";
+
+/** Batched per request: every group of a list costs one statement together (none for anonymous callers). */
+const membershipLoader = defineLoader(
+  (ctx) =>
+    new DataLoader<number, MyMembership>(async (groupIds) => {
+      const user = ctx.viewer.user;
+      if (!user) return groupIds.map(() => "none" as const);
+      const rows = await sqlOf(ctx).query<{ group_id: number; status: GroupRole["status"]; manager: boolean }>(
+        Prisma.sql`SELECT group_id, status::text AS status, manager FROM group_members WHERE user_id = ${user.id} AND group_id = ANY(${[...groupIds]}::int[])`,
+      );
+      return byKeys(groupIds, rows, (row) => Number(row.group_id)).map((row) => (!row ? "none" : row.status === "member" && row.manager ? "manager" : row.status));
+    }),
+);
+
+export const myMembership = (ctx: RequestContext, groupId: number): Promise<MyMembership> => membershipLoader(ctx).load(groupId);
+
 // ---------------------------------------------------------------------------------------------------
 // Members list
 
