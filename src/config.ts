@@ -276,3 +276,12 @@ function isTrustProxySetting(value: boolean | number | string): boolean {
     return false;
   }
 }
+
+/**
+ * The URL people reach the server at, from the interface it binds and its port: `localhost` for every
+ * interface (0.0.0.0, ::), IPv6 literals in brackets. The start-up line and the CLI's hints (seed --demo) say it.
+ */
+export function serverBaseUrl(host: string, port: number): string {
+  const shown = ["0.0.0.0", "::"].includes(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
