@@ -19,7 +19,7 @@ import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
 import { clientIp, requestLimiter, type LimiterCounts } from "./auth/rate-limits.js";
-import { connectRedis, relayOutboxWrites } from "./db/redis.js";
+import { connectRedis, derivedRedisPrefix, relayOutboxWrites } from "./db/redis.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
@@ -90,6 +90,12 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     await redis?.close();
     throw error;
   });
+  if (redis) {
+    // REDIS_PREFIX, or one derived from the database (every instance of this deployment agrees on it, and no
+    // other deployment shares it), set before anything uses Redis.
+    redis.prefix = config.redisPrefix ?? derivedRedisPrefix(await db.identity());
+    logger.info({ redisPrefix: redis.prefix }, `Redis keys and channels under ${redis.prefix}${config.redisPrefix ? " (REDIS_PREFIX)" : " (derived from the database; REDIS_PREFIX sets another)"}`);
+  }
   const counts: LimiterCounts | undefined = redis && { redis, warn };
   // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
   const bearers = new BearerCache(config.bearerCacheTtl * 1000);
