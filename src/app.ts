@@ -39,7 +39,7 @@ import { createLogger, currentLogger, type Logger } from "./observability/logger
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { pluginFailures, setPluginLogger } from "./plugins/registry.js";
-import { nameGraphQLOperations } from "./observability/graphql.js";
+import { logGraphQLErrors, nameGraphQLOperations } from "./observability/graphql.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { refuseUnlistedPreflights } from "./http/cors.js";
 import { frontDoorRoutes } from "./front-door/page.js";
@@ -146,6 +146,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(),
       introspectionPlugin(config.introspection, (context) => Boolean((context as { req?: Request }).req?.viewer?.user)),
       nameGraphQLOperations(),
+      logGraphQLErrors(),
       metrics.graphqlPlugin,
     ],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
@@ -253,7 +254,7 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   // Webhook requests go out from here, outside any transaction: a receiver that is down slows no write.
   // Retries and expired leases come due by the clock, not by a write: the sender looks at least every second,
   // even where OUTBOX_POLL_MS = 0 turns off looking for other instances' events.
-  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: Math.min(config.outboxPollMs || 1000, 1000), log: logError, counted: metrics.webhooks });
+  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: Math.min(config.outboxPollMs || 1000, 1000), log: logError, warn: (fields, line) => logger.warn(fields, line), counted: metrics.webhooks });
   // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
   // Publishing windows opening and closing are events too (src/events/windows.ts).
@@ -306,6 +307,8 @@ function byteLimit(limit: string): number {
 export function errorHandler(log: (line: string, error?: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const known = toApiError(error);
+    // The request's log line says why (src/observability/http.ts): a 5xx with its request id and cause.
+    res.locals.failure = known ? known.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     if (!known) {
       log("unexpected error", error);
     }
