@@ -44,6 +44,7 @@ import { securityHeaders } from "./http/security-headers.js";
 import { refuseUnlistedPreflights } from "./http/cors.js";
 import { frontDoorRoutes } from "./front-door/page.js";
 import { cliEndpoint } from "./cli/endpoint.js";
+import { HEALTH_PATH, LIVE, notReady, READY_PATH } from "./http/health.js";
 
 export interface App {
   app: express.Express;
@@ -52,6 +53,8 @@ export interface App {
   dispatcher: Dispatcher;
   /** Sends the webhook deliveries the `webhooks` consumer queues (src/webhooks/delivery.ts). */
   webhooks: WebhookSender;
+  /** A stop has begun: /ready answers 503 from now on (running requests still finish; main.ts). */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -188,12 +191,18 @@ export async function createApp({ config, inMemory = false, logger = createLogge
   app.use(securityHeaders());
   app.use(frontDoorRoutes(apiVersions));
   if (cliToken) app.use(cliEndpoint(cliToken, db, config));
-  app.get("/health", (_req, res) => void res.json({ status: "ok" }));
+  // Liveness: the process serves HTTP (main.ts answers it the same way before the app exists, migrations
+  // running). Never looks at the database: a probe that restarts on it must not kill a server that waits.
+  app.get(HEALTH_PATH, (_req, res) => void res.json(LIVE));
   app.get("/metrics", metrics.endpoint);
-  app.get("/ready", async (_req, res) => {
+  let draining = false;
+  app.get(READY_PATH, async (_req, res) => {
+    // Readiness: migrated (this app exists only then), the database answering, and not draining.
+    if (draining) return void res.status(503).set("Retry-After", "1").json(notReady("draining"));
     // A database that stalls is as unready as one that is down: answer within 2 seconds either way.
     const up = await Promise.race([db.ping(), new Promise<false>((resolve) => setTimeout(resolve, 2000, false).unref())]);
-    res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
+    if (!up) return void res.status(503).set("Retry-After", "1").json(notReady("database unavailable"));
+    res.json({ status: "ready" });
   });
 
   app.use(graphiqlAssets());
@@ -266,7 +275,9 @@ export async function createApp({ config, inMemory = false, logger = createLogge
     db,
     dispatcher,
     webhooks,
+    drain: () => void (draining = true),
     close: async () => {
+      draining = true;
       stopRelaying();
       stopWaking();
       subscriptions.stop();

@@ -95,6 +95,18 @@ describe("health", () => {
     expect(answer.body).toEqual({ status: "ready" });
   });
 
+  it("GET /ready is 503 {status: draining} once a stop has begun, while /health stays 200 (liveness is not readiness)", async () => {
+    const dedicated = await startServer();
+    try {
+      dedicated.app.drain();
+      const answer = await call("GET", "/ready", { base: dedicated.url });
+      expect([answer.status, answer.body, answer.headers.get("retry-after")]).toEqual([503, { status: "draining" }, "1"]);
+      expect((await call("GET", "/health", { base: dedicated.url })).status).toBe(200);
+    } finally {
+      await dedicated.close();
+    }
+  });
+
   it("GET /ready is 503 with a JSON body once the database is gone", async () => {
     const dedicated = await startServer();
     try {
