@@ -5,7 +5,7 @@ import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
-import { changedRecord, createdRecord, findVisible, modelInfo, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, findVisible, forgetScopeCounts, modelInfo, type Selection } from "../common/records.js";
 import { columnValues, fieldTable, tagsField } from "../common/fields.js";
 import { managesSql, requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
@@ -277,6 +277,7 @@ export async function deleteGroup(ctx: RequestContext, raw: string): Promise<num
     async change(tx) {
       for (const content of groupContents()) await content.remove(tx, id);
       await tx.tx.query(Prisma.sql`DELETE FROM groups WHERE id = ${id}`);
+      await forgetScopeCounts(tx.tx, { scope: "group", scopeId: id });
       return { row: null };
     },
   });
