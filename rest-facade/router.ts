@@ -259,10 +259,8 @@ function unreadNames(route: Route, sent: string[]): { ignored: string[]; problem
 
 /** Whether the row answers this caller 401 before reading anything: it needs a user, and the caller is anonymous. */
 function refusesAnonymous(operation: RestOperation, ctx: RequestContext): boolean {
-  if (ctx.viewer.user) return false;
-  // Every write needs a user (contract, "Access"), whatever the row's access says, unless the row opens itself.
-  const needsUser = operation.access !== "anyone" || operation.method !== "GET";
-  return needsUser && !operation.opensToAnonymous?.(ctx.config);
+  if (operation.access === "anyone" || ctx.viewer?.user) return false;
+  return !operation.opensToAnonymous?.(ctx.config);
 }
 
 function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["projection"] {

@@ -52,7 +52,12 @@ describe("each area's field table matches the API document", () => {
       const [method, path] = operation.split(" ");
       if (method !== "POST" && method !== "PUT") continue;
       it(`${operation}: the ${testing.area} field table declares every documented parameter as documented`, () => {
-        const placeholders = [...path!.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!);
+        // The parameters read from the path: named as their placeholder, or saying which one they read (PUT /plugins/{id}: extension_id).
+        const row = restOperations.find((candidate) => candidate.method === method && candidate.path === path);
+        const placeholders = [
+          ...[...path!.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!),
+          ...(row?.params.filter((param) => param.placeholder && path!.includes(`{${param.placeholder}}`)).map((param) => param.name) ?? []),
+        ];
         const declared = fieldParams(testing.fields!, method === "POST" ? "create" : "replace");
         const fromTable = Object.fromEntries(declared.filter((param) => param.name in documented).map((param) => [param.name, documentedAs(param)]));
         const fromDocument = Object.fromEntries(Object.entries(documented).filter(([name]) => !placeholders.includes(name)));
