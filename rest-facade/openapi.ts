@@ -63,7 +63,7 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
             headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT },
             ...(body ? { content: { [body.mediaType]: { schema: body.schema } } } : {}),
           },
-          ...Object.fromEntries(Object.entries(others).map(([status, description]) => [status, { description }])),
+          ...Object.fromEntries(Object.entries(others).map(([status, description]) => [status, { description, headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT } }])),
         },
         security: security(operation),
       };

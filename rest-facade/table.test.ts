@@ -180,6 +180,14 @@ describe("every facade row", () => {
           const response = await send(operation, { values: plausibleValues(operation) });
           expect(response.status).toBe(401);
           expect(response.headers.get("www-authenticate")).toMatch(/Bearer/);
+          // Before any parameter is read: with every parameter missing or malformed it is still 401, never a 400
+          // that would tell a stranger how to shape the call (contract, amended).
+          const malformed = Object.fromEntries(bodyParams(operation).map((param) => [param.name, param.type === "string" ? "\u0000" : "not-a-value"]));
+          for (const values of [{}, malformed]) {
+            const refused = await send(operation, { values });
+            expect(refused.status, JSON.stringify(refused.body)).toBe(401);
+            expect(refused.body.errors).toBeUndefined();
+          }
         });
       }
 

@@ -97,7 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const database = decodeURIComponent(url.pathname.slice(1)) || url.username;
       try {
         const [row] = await prisma.$queryRawUnsafe<{ system: string; database: string }[]>(
-          "SELECT system_identifier::text AS system, current_database() AS database FROM pg_control_system()",
+          "SELECT system_identifier::text AS system, current_database()::text AS database FROM pg_control_system()",
         );
         return `postgresql:${row!.system}/${row!.database}`;
       } catch {
