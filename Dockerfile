@@ -36,6 +36,9 @@ RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
 EXPOSE 3000
+# Liveness: /health answers 200 as soon as the server serves HTTP, migrations running or not (src/http/health.ts),
+# so a slow first migration does not mark the container unhealthy. Readiness (/ready: 503 until migrated and
+# while stopping) is for load balancers and Kubernetes' readinessProbe, not for this check.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is the process that receives SIGTERM (no npm or shell in between) and stops gracefully:

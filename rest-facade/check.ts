@@ -12,7 +12,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { coerce } from "./params.js";
+import { coerce, mustBeGiven } from "./params.js";
 import { fieldsParamProblems, isFieldsParam, selectedKeys } from "./fields-param.js";
 import { registeredResponseKinds, responseKind } from "./responses.js";
 import type { RestOperation, RestParam } from "./types.js";
@@ -78,8 +78,8 @@ function pathProblems(operation: RestOperation): string[] {
 /** The path placeholder a parameter is read from, if its name or `placeholder` says so. */
 export const readsPlaceholder = (param: RestParam): string => param.placeholder ?? param.name;
 
-/** Given on every request: required, or with a default the facade sends (`now` is the service's). */
-const alwaysGiven = (param: RestParam) => param.required || (param.default !== undefined && param.default !== "now");
+/** Given on every request: one the caller must send, or with a default the facade sends (`now` is the service's). */
+const alwaysGiven = (param: RestParam) => mustBeGiven(param) || (param.default !== undefined && param.default !== "now");
 
 function paramProblems(schema: GraphQLSchema, definition: OperationDefinitionNode, params: RestParam[]): string[] {
   const problems: string[] = [];

@@ -19,6 +19,7 @@ import { REST_TIMESTAMP_PATTERN } from "../src/common/time.js";
 import { readsPlaceholder } from "./check.js";
 import { documentRoot, restEncoding, restNameOf, showsRestNames } from "./render.js";
 import { isFieldsParam } from "./fields-param.js";
+import { IGNORED_PARAMETERS_HEADER, mustBeGiven } from "./params.js";
 import { orNull } from "./nullable-schemas.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
@@ -59,9 +60,10 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
         responses: {
           [String(operation.status)]: {
             description: successDescription(operation.status),
+            headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT },
             ...(body ? { content: { [body.mediaType]: { schema: body.schema } } } : {}),
           },
-          ...Object.fromEntries(Object.entries(others).map(([status, description]) => [status, { description }])),
+          ...Object.fromEntries(Object.entries(others).map(([status, description]) => [status, { description, headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT } }])),
         },
         security: security(operation),
       };
@@ -69,6 +71,17 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
   }
   return paths;
 }
+
+/**
+ * The response header X-Ignored-Parameters (router.ts): on any answer of a facade operation whose request
+ * sent names the operation does not read. Referenced by every facade response, errors included.
+ */
+export const IGNORED_PARAMETERS_HEADER_OBJECT = { $ref: "#/components/headers/IgnoredParameters" };
+export const IGNORED_PARAMETERS_HEADER_COMPONENT = {
+  description:
+    "The query or body parameters the request sent that this operation (in the version that answered) does not read, comma-separated, each percent-encoded when not plain: they were ignored. A misspelt name shows here. A parameter of another version of the operation is not ignored: it is a 400 naming that version.",
+  schema: { type: "string" },
+};
 
 /** The headers of safe retries and conditional writes (src/http/write-conditions.ts) as parameters of the rows that take them. */
 function withWriteConditionHeaders(operation: RestOperation, request: Pick<OperationObject, "parameters" | "requestBody">) {
@@ -233,7 +246,7 @@ function requestOf(operation: RestOperation): Pick<OperationObject, "parameters"
         (param): ParameterObject => ({
           name: param.name,
           in: "query",
-          required: param.required,
+          required: mustBeGiven(param),
           description: describedForMethod(operation, param),
           schema: paramSchema(param),
           // params[mode]=wiki: PHP-style option maps.
@@ -252,7 +265,7 @@ function requestOf(operation: RestOperation): Pick<OperationObject, "parameters"
   }
   return {
     ...(parameters.length ? { parameters } : {}),
-    requestBody: { required: rest.some((param) => param.required), content },
+    requestBody: { required: rest.some(mustBeGiven), content },
   };
 }
 
@@ -260,7 +273,7 @@ function bodySchema(operation: RestOperation, params: RestParam[]): JsonSchema {
   return {
     type: "object",
     properties: Object.fromEntries(params.map((param) => [param.name, described(paramSchema(param), describedForMethod(operation, param))])),
-    required: params.filter((param) => param.required).map((param) => param.name),
+    required: params.filter(mustBeGiven).map((param) => param.name),
   };
 }
 

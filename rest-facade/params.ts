@@ -2,6 +2,9 @@ import type { ParameterProblem } from "../src/common/errors.js";
 import { parseTimestamp } from "../src/common/time.js";
 import type { RestParam } from "./types.js";
 
+/** The response header that lists the parameters a request sent and the operation does not read (contract, "Parameters"; router.ts). */
+export const IGNORED_PARAMETERS_HEADER = "X-Ignored-Parameters";
+
 const TRUE = new Set(["true", "1", "yes", "on"]);
 const FALSE = new Set(["false", "0", "no", "off"]);
 const INT32_MAX = 2147483647;
@@ -103,13 +106,22 @@ function isAbsent(param: RestParam, raw: unknown): boolean {
   return raw === "" && (param.type !== "string" || param.format === "timestamp");
 }
 
+/**
+ * Whether the caller must send the parameter: required with no documented default. A parameter the API
+ * document marks both required and defaulted may be left out and takes its default (the contract,
+ * amended; groups' `join_policy`, the forum's `category_id`); OpenAPI and the area descriptions show it
+ * optional with that default. The one rule readParams, OpenAPI, the descriptions and the start-up check read.
+ */
+export const mustBeGiven = (param: RestParam): boolean => param.required && param.default === undefined;
+
 /** Whether an empty value clears the parameter's field (RestParam.clears). */
 export const clearsWhenEmpty = (param: RestParam): boolean =>
   param.clears ?? (param.format === "timestamp" && param.default === undefined && !param.required);
 
 /**
- * Reads every parameter of a row from the merged request values: enforces `required`, applies
- * documented defaults (except `now`, which the service applies at write time), and coerces types.
+ * Reads every parameter of a row from the merged request values: enforces `required` (mustBeGiven: a
+ * required parameter with a documented default takes the default), applies documented defaults (except
+ * `now`, which the service applies at write time), and coerces types.
  * A partial row (PATCH) applies no defaults and refuses `null` for a field that cannot be cleared, so
  * a client that means "clear" is not silently ignored. A replacing row (PUT) applies no default to a
  * `privacy` parameter: left out, it keeps the stored value. Returns the GraphQL variables, or every problem found.
@@ -137,11 +149,8 @@ export function readParams(
       continue;
     }
     if (isAbsent(param, raw)) {
-      if (param.required && !param.orGiven?.some((name) => !isAbsent(param, values[name]))) {
-        problems.push({ parameter: param.name, message: "is required" });
-        continue;
-      }
-      if (param.required) {
+      if (mustBeGiven(param)) {
+        if (!param.orGiven?.some((name) => !isAbsent(param, values[name]))) problems.push({ parameter: param.name, message: "is required" });
         continue;
       }
       if (param.default === undefined || param.default === "now" || (replacing && param.privacy)) continue;

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { Kind, type GraphQLError, type GraphQLSchema } from "graphql";
 import { compiledDocument, type RunDocument } from "../src/graphql/compiled.js";
 import { match } from "path-to-regexp";
-import { ApiError, notFound, type ParameterProblem } from "../src/common/errors.js";
+import { ApiError, notFound, unauthenticated, type ParameterProblem } from "../src/common/errors.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
 import { assertWithinQueryLimits } from "../src/graphql/limits.js";
@@ -11,14 +11,14 @@ import { assertCsrfToken } from "../src/auth/http.js";
 import { readWriteConditions, replay, runRemembered } from "../src/http/write-conditions.js";
 import { recordEtag } from "../src/common/write-path.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
-import { readParams } from "./params.js";
+import { IGNORED_PARAMETERS_HEADER, mustBeGiven, readParams } from "./params.js";
 import { numbersToEnumNames, numericEnumVariables } from "./enums.js";
 import { isFieldsParam, project, requestedKeys, selectedKeys } from "./fields-param.js";
 import { render, renderPlan } from "./render.js";
 import { readBody } from "./request-parsers.js";
 import { responseKind, type ResponseKind } from "./responses.js";
 import type { RestOperation, RestParam } from "./types.js";
-import { DEFAULT_VERSION } from "./versions.js";
+import { DEFAULT_VERSION, VERSION_PARAMETERS } from "./versions.js";
 
 export interface RestFacadeOptions {
   schema: GraphQLSchema;
@@ -67,6 +67,13 @@ interface Route {
   effectful: boolean;
   /** How many placeholders its path has: the fewer, the more specific. */
   placeholders: number;
+  /** Every name the row reads a value under (its parameters, their other names, `orGiven` names) and the version selectors. */
+  reads: ReadonlySet<string>;
+  /**
+   * Names this row does not read that another version of the same operation (same method and path) does,
+   * with those versions: sent here, they are 400 naming the version that has them, not silently dropped.
+   */
+  otherVersions: ReadonlyMap<string, string[]>;
 }
 
 /**
@@ -95,8 +102,19 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       run: compiledDocument(schema, operation.document),
       effectful: runsMutation(operation),
       placeholders: placeholders(operation.path),
+      reads: readNames(operation),
+      otherVersions: new Map(),
     };
   });
+  for (const route of routes) {
+    const { method, path } = route.operation;
+    const elsewhere = new Map<string, string[]>();
+    for (const other of routes) {
+      if (other === route || other.operation.method !== method || other.operation.path !== path) continue;
+      for (const name of other.reads) if (!route.reads.has(name)) elsewhere.set(name, [...(elsewhere.get(name) ?? []), ...other.operation.versions]);
+    }
+    route.otherVersions = elsewhere;
+  }
   const areas = [...new Set(operations.map((operation) => operation.area))].filter(describesArea);
 
   // Rows by their path's first segment (lower-cased: paths match regardless of case), so a request tries the
@@ -161,19 +179,25 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
         assertCsrfToken(req);
         res.set("Cache-Control", "no-store");
       }
+      const ctx = contextFor(req);
+      // Anonymous callers of a row that needs a user are refused before any parameter is looked at: a
+      // stranger is not told how to shape a call it may not make (contract, "Parameters").
+      if (refusesAnonymous(route.operation, ctx)) throw unauthenticated();
       const body = isObject(req.body) ? req.body : {};
       const strayFile = Object.keys(body).find((name) => holdsFile(body[name]) && !route.fileParams.has(name));
       // Another version of the row may take files (the body was read for all of them); this one does not take this part.
       if (strayFile !== undefined) throw fileNotAccepted(strayFile);
       const fromPath = Object.fromEntries(Object.entries(params).map(([placeholder, value]) => [route.pathParams.get(placeholder)!, value]));
       const values = { ...(req.query as Record<string, unknown>), ...body, ...fromPath };
+      const { ignored, problems: versionProblems } = unreadNames(route, [...Object.keys(req.query as object), ...Object.keys(body)]);
+      if (ignored.length) res.set(IGNORED_PARAMETERS_HEADER, ignoredHeaderValue(ignored));
       const { variables, problems } = readParams(route.variableParams, values, { partial: route.operation.partial, replacing: route.operation.method === "PUT" });
+      problems.unshift(...versionProblems);
       problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
       const kept = route.projection ? requestedKeys(route.projection.param, values[route.projection.param.name], route.projection.selectable) : null;
       if (kept && "problem" in kept) problems.push(kept.problem);
       if (problems.length) throw invalidParameters(problems);
 
-      const ctx = contextFor(req);
       const precondition = await readWriteConditions(req, ctx, ctx.db);
       if (precondition) return replay(res, precondition.replay);
       await runRemembered(res, ctx, async () => {
@@ -197,6 +221,48 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
 
 type Match = { route: Route; params: Record<string, string> | null };
 
+/** How the header's value is written: the names, comma-separated, each percent-encoded when not plain (at most 50, 2,000 characters). */
+const ignoredHeaderValue = (names: string[]) => {
+  const listed = names.slice(0, 50).map((name) => encodeURIComponent(name.slice(0, 100))).join(", ");
+  return listed.length > 2000 ? `${listed.slice(0, 2000).replace(/,[^,]*$/, "")}, ...` : listed;
+};
+
+/** The names a row reads a value under, and the version selectors every request may carry. */
+function readNames(operation: RestOperation): Set<string> {
+  return new Set([...VERSION_PARAMETERS, ...operation.params.flatMap((param) => [param.name, ...(param.alsoNamed ?? []), ...(param.orGiven ?? [])])]);
+}
+
+/**
+ * The names a request sent that the row does not read: those another version of the operation reads are
+ * problems (400 naming the name and the versions that have it: a client that asks the wrong version must
+ * not get an unfiltered answer), the others are ignored and listed in X-Ignored-Parameters (real clients
+ * send extras; a misspelt name shows there).
+ */
+function unreadNames(route: Route, sent: string[]): { ignored: string[]; problems: ParameterProblem[] } {
+  const ignored: string[] = [];
+  const problems: ParameterProblem[] = [];
+  const { method, path, versions } = route.operation;
+  for (const name of new Set(sent)) {
+    if (route.reads.has(name)) continue;
+    const elsewhere = route.otherVersions.get(name);
+    if (!elsewhere) ignored.push(name);
+    else {
+      const list = [...new Set(elsewhere)].sort();
+      problems.push({
+        parameter: name,
+        message: `is a parameter of version ${list.join(" and ")} of ${method} /api${path}, not of version ${versions.join(" and ")}: ask for ${list.length === 1 ? "it" : "one of them"} (?v=${list[0]}, or the path /api/v${list[0]}${path})`,
+      });
+    }
+  }
+  return { ignored, problems };
+}
+
+/** Whether the row answers this caller 401 before reading anything: it needs a user, and the caller is anonymous. */
+function refusesAnonymous(operation: RestOperation, ctx: RequestContext): boolean {
+  if (operation.access === "anyone" || ctx.viewer?.user) return false;
+  return !operation.opensToAnonymous?.(ctx.config);
+}
+
 function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["projection"] {
   const param = operation.params.find(isFieldsParam);
   return param ? { param, selectable: selectedKeys(schema, operation.document, operation.resultField) } : null;
@@ -209,6 +275,12 @@ function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["p
  */
 function noOperationAt(method: string, path: string, routes: Route[]): string {
   const asked = path.replace(/\/$/, "").split("/");
+  // A first segment no row has: not an area at all. Every area is listed (the rows' first segments), not
+  // only those whose paths happen to have as many segments as the one asked.
+  const areas = [...new Set(routes.map(({ operation }) => operation.path.split("/")[1]!.toLowerCase()))].filter((segment) => !segment.startsWith("{")).sort();
+  if (asked[1] !== undefined && !areas.includes(asked[1].toLowerCase())) {
+    return `No API operation at ${method} /api${path}: "${asked[1].slice(0, 100)}" is not an area of the API (areas: ${areas.join(", ")}).`;
+  }
   const taken = new Map<number, Set<string>>();
   for (const { operation } of routes) {
     const template = operation.path.split("/");
@@ -355,12 +427,13 @@ function describeArea(area: string, version: string, operations: RestOperation[]
         versions: operation.versions,
         access: operation.access,
         status: operation.status,
-        parameters: operation.params.map(({ name, type, required, default: fallback, description }) => ({
-          name,
-          type,
-          required,
-          ...(fallback !== undefined ? { default: fallback } : {}),
-          description,
+        // Required with a default: it may be left out (mustBeGiven), as OpenAPI says too.
+        parameters: operation.params.map((param) => ({
+          name: param.name,
+          type: param.type,
+          required: mustBeGiven(param),
+          ...(param.default !== undefined ? { default: param.default } : {}),
+          description: param.description,
         })),
       })),
   };

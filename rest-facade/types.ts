@@ -1,4 +1,5 @@
 import type { DocumentNode } from "graphql";
+import type { Config } from "../src/config.js";
 
 /**
  * Parameter types as the API document names them, plus `file`: a part of a multipart/form-data body,
@@ -95,6 +96,13 @@ export interface RestOperation {
   partial?: boolean;
   /** Who may call it, for the descriptions; the services enforce it. */
   access: "anyone" | "signed-in user" | "administrator";
+  /**
+   * Whether an anonymous caller may reach the service although `access` is not "anyone", given the
+   * server's configuration (POST /members: an administrator's, and anyone's when REGISTRATION=open).
+   * Otherwise a row whose access is not "anyone" answers an anonymous caller 401 before any parameter is
+   * checked (router.ts, `refusesAnonymous`): a stranger is not told how to shape a call it may not make.
+   */
+  opensToAnonymous?(config: Config): boolean;
   /**
    * The tests' declaration (`src/<folder>/testing.ts` or `<name>.testing.ts`, test/areas.ts) that transcribes
    * this row and makes its records, when it is not the row's area: the group plugin rows live under

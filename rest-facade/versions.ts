@@ -3,6 +3,9 @@ import { badInput } from "../src/common/errors.js";
 
 export const DEFAULT_VERSION = "1.0";
 
+/** The query parameters that choose a version (`?v=`, `?version=`): every request may carry them. */
+export const VERSION_PARAMETERS = ["v", "version"] as const;
+
 export interface AskedVersion {
   /** The version the client asked for, normalised to major.minor, or null when it asked none. */
   asked: string | null;
@@ -26,7 +29,7 @@ function normalise(raw: string, parameter: string): string {
 export function askedVersion(path: string, query: Record<string, unknown>, accept: string | undefined): AskedVersion {
   const prefix = PATH_PREFIX.exec(path);
   const rest = prefix ? path.slice(prefix[0].length) || "/" : path;
-  for (const parameter of ["v", "version"]) {
+  for (const parameter of VERSION_PARAMETERS) {
     const value = query[parameter];
     if (typeof value === "string" && value !== "") return { asked: normalise(value, parameter), path: rest };
     if (value !== undefined && typeof value !== "string") throw badInput(parameter, "must be a single version such as 1.0");

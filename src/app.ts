@@ -19,7 +19,7 @@ import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
 import { clientIp, requestLimiter, type LimiterCounts } from "./auth/rate-limits.js";
-import { connectRedis, relayOutboxWrites } from "./db/redis.js";
+import { connectRedis, derivedRedisPrefix, relayOutboxWrites } from "./db/redis.js";
 import { ensureFirstPartyClient } from "./auth/oauth.js";
 import { schedulePurge } from "./auth/purge.js";
 import { outboxConsumers, startDispatcher, type Dispatcher } from "./events/dispatcher.js";
@@ -30,6 +30,7 @@ import { startWebhookSender, type WebhookSender } from "./webhooks/delivery.js";
 import { ensureAdministrator } from "./users/service.js";
 import { CHANGE_PASSWORD_HINT, ensureFirstRunAdministrator, forgetChangedFirstRunPassword, passwordFileOf } from "./auth/first-run.js";
 import { restFacade } from "../rest-facade/router.js";
+import { IGNORED_PARAMETERS_HEADER } from "../rest-facade/params.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
 import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
@@ -38,11 +39,12 @@ import { createLogger, currentLogger, type Logger } from "./observability/logger
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { pluginFailures, setPluginLogger } from "./plugins/registry.js";
-import { nameGraphQLOperations } from "./observability/graphql.js";
+import { logGraphQLErrors, nameGraphQLOperations } from "./observability/graphql.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { refuseUnlistedPreflights } from "./http/cors.js";
 import { frontDoorRoutes } from "./front-door/page.js";
 import { cliEndpoint } from "./cli/endpoint.js";
+import { HEALTH_PATH, LIVE, notReady, READY_PATH } from "./http/health.js";
 
 export interface App {
   app: express.Express;
@@ -51,6 +53,8 @@ export interface App {
   dispatcher: Dispatcher;
   /** Sends the webhook deliveries the `webhooks` consumer queues (src/webhooks/delivery.ts). */
   webhooks: WebhookSender;
+  /** A stop has begun: /ready answers 503 from now on (running requests still finish; main.ts). */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,12 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
     await redis?.close();
     throw error;
   });
+  if (redis) {
+    // REDIS_PREFIX, or one derived from the database (every instance of this deployment agrees on it, and no
+    // other deployment shares it), set before anything uses Redis.
+    redis.prefix = config.redisPrefix ?? derivedRedisPrefix(await db.identity());
+    logger.info({ redisPrefix: redis.prefix }, `Redis keys and channels under ${redis.prefix}${config.redisPrefix ? " (REDIS_PREFIX)" : " (derived from the database; REDIS_PREFIX sets another)"}`);
+  }
   const counts: LimiterCounts | undefined = redis && { redis, warn };
   // Looked-up access tokens, emptied by every change to tokens or users in any process (src/auth/bearer-cache.ts).
   const bearers = new BearerCache(config.bearerCacheTtl * 1000);
@@ -142,6 +152,7 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
     plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(),
       introspectionPlugin(config.introspection, (context) => Boolean((context as { req?: Request }).req?.viewer?.user)),
       nameGraphQLOperations(),
+      logGraphQLErrors(),
       metrics.graphqlPlugin,
     ],
     // CORS is the express middleware below, one allow-list for /api and /graphql alike.
@@ -183,12 +194,18 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   app.use(securityHeaders());
   app.use(frontDoorRoutes(apiVersions));
   if (cliToken) app.use(cliEndpoint(cliToken, db, config));
-  app.get("/health", (_req, res) => void res.json({ status: "ok" }));
+  // Liveness: the process serves HTTP (main.ts answers it the same way before the app exists, migrations
+  // running). Never looks at the database: a probe that restarts on it must not kill a server that waits.
+  app.get(HEALTH_PATH, (_req, res) => void res.json(LIVE));
   app.get("/metrics", metrics.endpoint);
-  app.get("/ready", async (_req, res) => {
+  let draining = false;
+  app.get(READY_PATH, async (_req, res) => {
+    // Readiness: migrated (this app exists only then), the database answering, and not draining.
+    if (draining) return void res.status(503).set("Retry-After", "1").json(notReady("draining"));
     // A database that stalls is as unready as one that is down: answer within 2 seconds either way.
     const up = await Promise.race([db.ping(), new Promise<false>((resolve) => setTimeout(resolve, 2000, false).unref())]);
-    res.status(up ? 200 : 503).json({ status: up ? "ready" : "database unavailable" });
+    if (!up) return void res.status(503).set("Retry-After", "1").json(notReady("database unavailable"));
+    res.json({ status: "ready" });
   });
 
   app.use(graphiqlAssets());
@@ -203,7 +220,7 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
         origin: config.corsOrigins,
         credentials: true,
         allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token"],
-        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag"],
+        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag", IGNORED_PARAMETERS_HEADER],
         maxAge: 600,
       }),
     );
@@ -249,7 +266,7 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   // Webhook requests go out from here, outside any transaction: a receiver that is down slows no write.
   // Retries and expired leases come due by the clock, not by a write: the sender looks at least every second,
   // even where OUTBOX_POLL_MS = 0 turns off looking for other instances' events.
-  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: Math.min(config.outboxPollMs || 1000, 1000), log: logError, counted: metrics.webhooks });
+  const webhooks = startWebhookSender({ db: db.prisma, config, pollMs: Math.min(config.outboxPollMs || 1000, 1000), log: logError, warn: (fields, line) => logger.warn(fields, line), counted: metrics.webhooks });
   // Subscriptions: this server's own reader of the outbox, while anyone subscribes (src/events/subscriptions.ts).
   const subscriptions = tailOutbox(db.prisma, hubOf(db.prisma), { pollMs: config.outboxPollMs, log: logError });
   // Publishing windows opening and closing are events too (src/events/windows.ts).
@@ -261,7 +278,9 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
     db,
     dispatcher,
     webhooks,
+    drain: () => void (draining = true),
     close: async () => {
+      draining = true;
       stopRelaying();
       stopWaking();
       subscriptions.stop();
@@ -302,6 +321,8 @@ function byteLimit(limit: string): number {
 export function errorHandler(log: (line: string, error?: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const known = toApiError(error);
+    // The request's log line says why (src/observability/http.ts): a 5xx with its request id and cause.
+    res.locals.failure = known ? known.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     if (!known) {
       log("unexpected error", error);
     }

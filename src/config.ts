@@ -71,8 +71,11 @@ export interface Config {
    * instances share their rate-limit counters and wake each other when they commit events (docs/instances.md).
    */
   redisUrl?: string;
-  /** Prefix of every Redis key and channel this deployment uses (REDIS_PREFIX, default "hubgraph:"), so deployments can share a Redis. */
-  redisPrefix: string;
+  /**
+   * Prefix of every Redis key and channel this deployment uses (REDIS_PREFIX), so deployments can share a
+   * Redis. Unset: derived from the database's identity (src/db/redis.ts, derivedRedisPrefix).
+   */
+  redisPrefix?: string;
   /** Origins whose browser apps may call the API with credentials (CORS_ORIGINS, comma-separated; default none). */
   corsOrigins: string[];
   /** Express "trust proxy" setting, for client addresses behind a reverse proxy (TRUST_PROXY, default off). */
@@ -179,7 +182,7 @@ const environment = z
     REDIS_URL: optional(
       serviceUrl(["redis:", "rediss:"], "must be a Redis URL such as redis://host:6379 or rediss://user:password@host:6380/0 (leave it unset for one server process)"),
     ),
-    REDIS_PREFIX: z.preprocess(unset, z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -").default("hubgraph:")),
+    REDIS_PREFIX: optional(z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or - (leave it unset to derive one from the database)")),
     CORS_ORIGINS: commaSeparated(isOrigin, "must be comma-separated origins such as https://app.example.com (scheme, host and port only)"),
     TRUST_PROXY: optional(
       z
@@ -275,4 +278,13 @@ function isTrustProxySetting(value: boolean | number | string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The URL people reach the server at, from the interface it binds and its port: `localhost` for every
+ * interface (0.0.0.0, ::), IPv6 literals in brackets. The start-up line and the CLI's hints (seed --demo) say it.
+ */
+export function serverBaseUrl(host: string, port: number): string {
+  const shown = ["0.0.0.0", "::"].includes(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
 }

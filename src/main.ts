@@ -1,9 +1,10 @@
 import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { loadConfig, StartupError, type Config } from "./config.js";
+import { loadConfig, serverBaseUrl, StartupError, type Config } from "./config.js";
 import { createLogger, type Logger } from "./observability/logger.js";
 import { createHttpServer } from "./http/server.js";
+import { HEALTH_PATH, LIVE, notReady, READY_PATH } from "./http/health.js";
 
 /** How long running requests get to finish after SIGTERM/SIGINT before their connections are closed. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -25,8 +26,15 @@ process.on("unhandledRejection", (error) => exitWith(logger, error));
 // Request timeouts included (src/http/server.ts): a truncated body is answered 408 and dropped.
 const server = createHttpServer();
 let stopping = false;
-let handle: http.RequestListener = (_req, res) => {
-  res.writeHead(503, { "Content-Type": "application/json", "Retry-After": "1" }).end(JSON.stringify({ message: "Starting up.", code: 503 }));
+// Until then /health (liveness) is already 200 and /ready 503 "starting" (src/http/health.ts): a liveness
+// probe does not kill a server that is migrating.
+let handle: http.RequestListener = (req, res) => {
+  const path = (req.url ?? "/").split("?")[0];
+  if (req.method === "GET" || req.method === "HEAD") {
+    if (path === HEALTH_PATH) return void res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(JSON.stringify(LIVE));
+    if (path === READY_PATH) return void res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1" }).end(JSON.stringify(notReady("starting")));
+  }
+  res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1" }).end(JSON.stringify({ message: "Starting up.", code: 503 }));
 };
 // Responses still to be written: told to close their connection when a stop begins, so that keep-alive
 // clients do not hold the stop up for the keep-alive timeout after their last answer.
@@ -41,6 +49,10 @@ try {
   await listen(server, config);
 } catch (error) {
   exitWith(logger, error);
+}
+{
+  const { port } = server.address() as AddressInfo;
+  logger.info({ url: serverBaseUrl(config.host, port) }, `listening on ${serverBaseUrl(config.host, port)}: /health answers now, /ready once the database is open and migrated`);
 }
 
 // Loaded only now, so that a bad variable or a busy port is reported before the schema is even built.
@@ -68,6 +80,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
+    // /ready answers 503 "draining" from now on, on connections still open (src/http/health.ts).
+    void starting.then((app) => app.drain(), () => {});
     logger.info(`${signal}: stopping (running requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
     void stop().then(
       () => {
@@ -84,8 +98,7 @@ try {
   if (!stopping) {
     handle = app.app;
     const { port } = server.address() as AddressInfo;
-    const host = ["0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
-    const base = `http://${host}:${port}`;
+    const base = serverBaseUrl(config.host, port);
     const database = app.db.kind === "pglite" ? `embedded PGlite in ${path.resolve(config.dataDir)}` : "PostgreSQL";
     const { restOperations } = await import("../rest-facade/table.js");
     const { describedAreas } = await import("./auth/api-description.js");

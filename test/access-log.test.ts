@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { takeResponseViolations } from "./openapi-responses.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capturingLogger, startServer, type LoggedLine, type TestServer } from "./server.js";
@@ -90,11 +92,38 @@ describe("request logs", () => {
     const session = await fetch(`${server.url}/api/session`, { method: "POST", body: new URLSearchParams({ username: "nobody", password: "wrong-password" }) });
     await settle();
     expect(requestLine(lines, graphql.headers.get("x-request-id")!)).toMatchObject({ status: 200, operation: "graphql query RecentPages" });
-    expect(requestLine(lines, invalid.headers.get("x-request-id")!)).toMatchObject({ operation: "POST /graphql" });
+    // Refused by validation: still named after its operation, and the line carries the errors' code (issue 32: it read as a plain success).
+    expect(requestLine(lines, invalid.headers.get("x-request-id")!)).toMatchObject({
+      operation: "graphql query Broken",
+      graphqlErrors: ["GRAPHQL_VALIDATION_FAILED"],
+      msg: expect.stringContaining("with errors GRAPHQL_VALIDATION_FAILED (graphql query Broken)"),
+    });
     // Probes are logged at debug level, below this logger's info.
     expect(requestLine(lines, health.headers.get("x-request-id")!)).toBeUndefined();
     expect(requestLine(lines, nowhere.headers.get("x-request-id")!)).toMatchObject({ status: 404, operation: "unmatched" });
     expect(requestLine(lines, session.headers.get("x-request-id")!)).toMatchObject({ status: 401, operation: "POST /api/session" });
+  });
+
+  it("logs a GraphQL answer that carries errors (HTTP 200) with their codes and the operation's name", async () => {
+    const user = await server.user();
+    const ask = (query: string, token?: string) =>
+      fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query }),
+      });
+    const missing = await ask("query MissingPage { wikiPage(id: 987654) { id } }");
+    const refused = await ask("mutation DropCitation { deleteCitation(id: 1) }", user.token);
+    expect([missing.status, refused.status]).toEqual([200, 200]);
+    await settle();
+    expect(requestLine(lines, missing.headers.get("x-request-id")!)).toMatchObject({
+      level: "info",
+      status: 200,
+      operation: "graphql query MissingPage",
+      graphqlErrors: ["NOT_FOUND"],
+      msg: "POST /graphql 200 with errors NOT_FOUND (graphql query MissingPage)",
+    });
+    expect(requestLine(lines, refused.headers.get("x-request-id")!)).toMatchObject({ operation: "graphql mutation DropCitation", graphqlErrors: ["FORBIDDEN"] });
   });
 
   it.each([
@@ -138,8 +167,47 @@ it("logs an unexpected error with its stack and the request id of the request it
     expect(errors.length).toBeGreaterThanOrEqual(2);
     expect(errors.every((line) => line.requestId && line.err!.stack)).toBe(true);
     expect(errors.map((line) => line.requestId)).toEqual(expect.arrayContaining(["broken-graphql", "broken-list"]));
-    expect(requestLine(lines, "broken-list")).toMatchObject({ level: "error", status: 500, operation: "GET /api/wiki/list" });
+    // Each 5xx: its request's line at error level, with the request id and why.
+    expect(requestLine(lines, "broken-list")).toMatchObject({ level: "error", status: 500, operation: "GET /api/wiki/list", error: expect.any(String) });
+    expect(requestLine(lines, "broken-graphql")).toMatchObject({ level: "error", status: 200, graphqlErrors: ["INTERNAL_SERVER_ERROR"] });
   } finally {
     await server.close().catch(() => {});
+  }
+});
+
+it("logs each failed webhook attempt: endpoint, status, attempt and next try (a receiver's 500 left only a metric)", { timeout: 30_000 }, async () => {
+  const receiver = http.createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.writeHead(500).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const lines: LogLine[] = [];
+  const server = await startServer({ webhookAllowedAddresses: ["127.0.0.1"], webhookTimeoutMs: 3000 }, capturingLogger((line) => void lines.push(line as LogLine)));
+  try {
+    const admin = await server.user({ admin: true });
+    const registered = await server.graphqlText(
+      "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }",
+      { input: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/secret-path`, eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 } },
+      admin.token,
+    );
+    expect(registered.errors).toBeUndefined();
+    const endpoint = Number(registered.data.createWebhookEndpoint.endpoint.id);
+    expect((await server.rest("POST", "/wiki", { token: admin.token, body: { title: "Hooked", pagetext: "Text.", state: 1 } })).status).toBe(201);
+    let failed: LogLine | undefined;
+    for (const started = Date.now(); !(failed = lines.find((line) => line.webhook !== undefined)); ) {
+      if (Date.now() - started > 15_000) throw new Error("no webhook attempt was logged within 15 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(failed).toMatchObject({
+      level: "warn",
+      webhook: { endpoint, status: 500, attempt: 1, outcome: expect.any(String), nextAttempt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      msg: expect.stringMatching(new RegExp(`^webhook attempt 1 of delivery \\d+ \\(event \\d+\\) to endpoint ${endpoint} at http://127\\.0\\.0\\.1:\\d+ answered 500; next try at `)),
+    });
+    // The origin only: a path may hold the receiver's token.
+    expect(JSON.stringify(lines)).not.toContain("secret-path");
+  } finally {
+    await server.close();
+    receiver.closeAllConnections();
+    receiver.close();
   }
 });

@@ -120,12 +120,12 @@ describe("hubgraph CLI against a running server's database", () => {
   afterAll(() => server?.close());
 
   /** Runs one command in this process on the test server's database. */
-  async function cli(args: string[], stdin = ""): Promise<CliResult> {
+  async function cli(args: string[], stdin = "", env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
     let stdout = "";
     let stderr = "";
     const code = await runCli(
       args,
-      { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: Readable.from([stdin]), env: process.env },
+      { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: Readable.from([stdin]), env },
       { database: server.app.db },
     );
     return { code, stdout, stderr };
@@ -145,8 +145,9 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(token.status).toBe(200);
     expect(await me(token.body.access_token)).toMatchObject({ username: "carol", name: "Carol C", admin: false });
 
+    // Values the users service refuses: the command failed (1), naming each option; 2 is for a command line that cannot be read.
     const bad = await cli(["user", "create", "x y", "--email", "not-an-address", "--password", "short"]);
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("<username> must be 2 to 64 letters");
     expect(bad.stderr).toContain("--email must be an e-mail address");
     expect(bad.stderr).toContain("--password must be at least 8 characters");
@@ -173,7 +174,7 @@ describe("hubgraph CLI against a running server's database", () => {
     const login = await server.rest("POST", "/session", { body: { username: user.username, password: user.password } });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const short = await cli(["user", "reset-password", user.username, "--password-stdin"], "short\n");
-    expect(short.code).toBe(2);
+    expect(short.code).toBe(1);
     // The option actually used is named: the password came from standard input.
     expect(short.stderr).toContain("error: --password-stdin must be at least 8 characters");
     expect(await tokenWorks(user.token)).toBe(true);
@@ -251,7 +252,7 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(token.status).toBe(200);
     expect(await me(token.body.access_token)).toMatchObject({ username: owner.username });
     const blank = await cli(["client", "register", " ", "--owner", owner.username]);
-    expect(blank.code).toBe(2);
+    expect(blank.code).toBe(1); // refused by the service, naming the argument: the command failed
     expect(blank.stderr).toContain("<name> must not be empty");
   });
 
@@ -285,6 +286,9 @@ describe("hubgraph CLI against a running server's database", () => {
     expect(seeded.stdout).toMatch(/^added 4 users, 1 group, 3 group memberships, 6 wiki pages, 10 wiki revisions, 6 blog entries\n/);
     expect(seeded.stdout).toContain("demo accounts: ada, grace, margaret, linus, with the password given with --password\n");
     expect(seeded.stdout).toContain("sign in as one: curl");
+    // The server's address as PORT says (it said 3000 whatever PORT was).
+    const elsewhere = await cli(["seed", "--demo", "--password", "demo cobalt orbit lantern 58"], "", { ...process.env, PORT: "4567", HOST: "0.0.0.0" });
+    expect(elsewhere.stdout).toContain("sign in as one: curl -s http://localhost:4567/api/developer/oauth/token");
     // Progress, on stderr.
     expect(seeded.stderr).toContain("seeding wiki pages 3/6…");
 

@@ -7,6 +7,7 @@ import type { GraphQLField, GraphQLObjectType } from "graphql";
 import { startServer, type TestServer, type TestUser } from "./server.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
+import { mustBeGiven } from "../rest-facade/params.js";
 
 let server: TestServer;
 let admin: TestUser;
@@ -92,6 +93,18 @@ describe("health", () => {
     const answer = await call("GET", "/ready");
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ status: "ready" });
+  });
+
+  it("GET /ready is 503 {status: draining} once a stop has begun, while /health stays 200 (liveness is not readiness)", async () => {
+    const dedicated = await startServer();
+    try {
+      dedicated.app.drain();
+      const answer = await call("GET", "/ready", { base: dedicated.url });
+      expect([answer.status, answer.body, answer.headers.get("retry-after")]).toEqual([503, { status: "draining" }, "1"]);
+      expect((await call("GET", "/health", { base: dedicated.url })).status).toBe(200);
+    } finally {
+      await dedicated.close();
+    }
   });
 
   it("GET /ready is 503 with a JSON body once the database is gone", async () => {
@@ -264,6 +277,14 @@ describe("routes", () => {
     expectParameterError(await call("GET", "/api/wiki/%41"), "id");
   });
 
+  it("an unknown area is 404 listing every area (citations, members, developer and session included)", async () => {
+    const answer = await call("GET", "/api/nothing-here");
+    expectError(answer, 404);
+    const areas = [...new Set(restOperations.map((operation) => operation.path.split("/")[1]!))].sort();
+    expect(areas).toEqual(expect.arrayContaining(["citations", "members", "developer", "session", "wiki", "groups"]));
+    expect(answer.body.message).toBe(`No API operation at GET /api/nothing-here: "nothing-here" is not an area of the API (areas: ${areas.join(", ")}).`);
+  });
+
   it("an unknown record is 404", async () => {
     expectError(await call("GET", "/api/wiki/999999"), 404);
   });
@@ -310,7 +331,8 @@ describe("routes", () => {
         parameters: row.params.map((param) => ({
           name: param.name,
           type: param.type,
-          required: param.required,
+          // Required with a documented default: it may be left out (contract, amended), so not required here.
+          required: mustBeGiven(param),
           ...(param.default !== undefined ? { default: param.default } : {}),
         })),
       }));
@@ -349,6 +371,50 @@ describe("routes", () => {
     const head = await call("HEAD", "/api/wiki/list");
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
+  });
+});
+
+describe("parameters of another version, and parameters no version reads (contract: Parameters)", () => {
+  it("a parameter of another version of the operation is 400 naming it and the version that has it", async () => {
+    const answer = await call("GET", "/api/v1.0/activity/list?start_date=2026-01-01&limit=5");
+    expectParameterError(answer, "start_date");
+    expect(answer.body.errors).toEqual([{ parameter: "start_date", message: expect.stringMatching(/^is a parameter of version 1\.1 of GET \/api\/activity\/list, not of version 1\.0: .*\?v=1\.1/) }]);
+    // In its own version it filters, as before.
+    expect((await call("GET", "/api/v1.1/activity/list?start_date=2026-01-01&limit=5")).status).toBe(200);
+  });
+
+  it("other names are ignored and listed in X-Ignored-Parameters (a misspelling shows there), never an error", async () => {
+    const answer = await call("GET", "/api/wiki/list?sortDir=desc&limit=2&utm_source=mail&v=1.0");
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.headers.get("x-ignored-parameters")).toBe("sortDir, utm_source");
+    // Read names, their other names and the version selectors are not listed; nothing is, when nothing is ignored.
+    expect((await call("GET", "/api/wiki/list?sort_Dir=desc&version=1.0")).headers.get("x-ignored-parameters")).toBeNull();
+    // In a body too, and on an error answer of the operation.
+    const body = JSON.stringify({ title: "", pagetext: "x", colour: "blue" });
+    const refused = await call("POST", "/api/wiki", { token: author.token, headers: { "content-type": "application/json" }, body });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("x-ignored-parameters")).toBe("colour");
+    // A name that is no plain token is percent-encoded.
+    expect((await call("GET", "/api/wiki/list?a%20b=1")).headers.get("x-ignored-parameters")).toBe("a%20b");
+  });
+});
+
+describe("anonymous writes", () => {
+  it("are 401 before any parameter is checked (a stranger is not told how to shape a write)", async () => {
+    const answer = await call("POST", "/api/groups", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "cn=Not%20Valid!" });
+    expectError(answer, 401);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("except POST /members with REGISTRATION=open, which anyone may call", async () => {
+    const open = await startServer({ registration: "open" });
+    try {
+      const answer = await call("POST", "/api/members", { base: open.url, headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "x" }) });
+      expectParameterError(answer, "email");
+    } finally {
+      await open.close();
+    }
   });
 });
 

@@ -3,7 +3,9 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { modelInfo } from "../src/common/records.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { groupContents } from "../src/groups/content.js";
+import pg from "pg";
 import { startServer, type TestServer, type TestUser } from "./server.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 /**
  * Deleting a group removes everything in it (docs/decisions.md, "Deleting a group"): every model with
@@ -13,9 +15,9 @@ import { startServer, type TestServer, type TestUser } from "./server.js";
  */
 const NOT_CONTENT: Record<string, string> = {
   OutboxEvent: "the record of what happened: a deleted group's events stay for their subscribers",
-  ListCount: "counters kept by triggers: the group's rows drop to zero as its records go",
+  ListCount: "counters kept by triggers: the group's rows drop to zero as its records go, and deleteGroup removes them (forgetScopeCounts)",
   ListVersion: "version stamps of list totals, not records",
-  ListCountDay: "per-day counters kept by triggers, not records",
+  ListCountDay: "per-day counters kept by triggers, not records; deleteGroup removes the group's (forgetScopeCounts)",
 };
 
 let server: TestServer;
@@ -103,6 +105,15 @@ describe("deleting a group", () => {
       return counts;
     };
     expect(Object.values(await left(gid)).every((rows) => rows === 0), JSON.stringify(await left(gid))).toBe(true);
+    // Its counter rows go with it (issue 32: zero rows stayed for every deleted scope); the other group keeps its own.
+    const counters = async (scopeId: number) =>
+      (
+        await sql.query<{ rows: number }>(
+          Prisma.sql`SELECT ((SELECT count(*) FROM list_counts WHERE scope = 'group' AND scope_id = ${scopeId}) + (SELECT count(*) FROM list_count_days WHERE scope = 'group' AND scope_id = ${scopeId}))::int AS rows`,
+        )
+      )[0]!.rows;
+    expect(await counters(gid)).toBe(0);
+    expect(await counters(other.gid)).toBeGreaterThan(0);
     // The other group keeps everything.
     expect(await left(other.gid)).toMatchObject({ WikiPage: 2, BlogEntry: 1, WebhookEndpoint: 1 });
     expect(await server.app.db.prisma.groupMember.count({ where: { groupId: gid } })).toBe(0);
@@ -118,5 +129,67 @@ describe("deleting a group", () => {
     const { gid } = await newGroup("hidden");
     expect((await server.rest("DELETE", `/groups/${gid}`, { token: stranger.token })).status).toBe(404);
     expect((await server.rest("GET", `/groups/${gid}`, { token: member.token })).status).toBe(200);
+  });
+});
+
+/**
+ * The activity consumer writes entries for events it read earlier (issue 32: a group deleted right after
+ * members joined kept entries the consumer wrote after the deletion). Held deterministically between reading
+ * the events and inserting their entries: its recipients' accounts are read from `users`, which this test
+ * locks (ACCESS EXCLUSIVE) while the consumer runs; the group is deleted and committed while it waits there.
+ */
+describeOnPostgres("an outbox consumer racing a group's deletion", "a second connection holds the consumer while another transaction deletes the group", () => {
+  it("stores no activity entry (nor recipient, nor count) for the group deleted before the entries' insert commits", { timeout: 60_000 }, async () => {
+    const { gid } = await newGroup();
+    const joiners = await Promise.all([server.user(), server.user(), server.user()]);
+    const consumerLock = Prisma.sql`SELECT pg_advisory_lock(hashtext('hubgraph outbox consumer'), hashtext('activity'))`;
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    const locker = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    await locker.connect();
+    try {
+      await server.app.dispatcher.flush();
+      // 1. The consumer is kept from draining (it tries its lock and finds it taken) while the members join.
+      await holder.query(consumerLock.text);
+      for (const joiner of joiners) {
+        const joined = await server.graphqlText(`mutation($group: ID!) { joinGroup(group: $group) { myMembership } }`, { group: String(gid) }, joiner.token);
+        expect(joined.errors, JSON.stringify(joined.errors)).toBeUndefined();
+        expect(joined.data.joinGroup.myMembership).toBe("MEMBER");
+      }
+      // The other consumers take the join events now, so only the activity consumer is left to read accounts below.
+      await server.app.dispatcher.flush();
+      // 2. Accounts locked, the consumer let go: it reads the join events and waits at its recipients' accounts.
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE users IN ACCESS EXCLUSIVE MODE");
+      await holder.query("SELECT pg_advisory_unlock(hashtext('hubgraph outbox consumer'), hashtext('activity'))");
+      const draining = server.app.dispatcher.flush();
+      for (const started = Date.now(); ; ) {
+        const { rows } = await holder.query(
+          "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM users WHERE id = ANY%'",
+        );
+        if (rows[0].waiting > 0) break;
+        if (Date.now() - started > 20_000) throw new Error("the activity consumer did not reach its recipients' accounts within 20 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // 3. The group is deleted and committed while the consumer waits; then it goes on.
+      await locker.query("DELETE FROM groups WHERE id = $1", [gid]);
+      await locker.query("COMMIT");
+      await draining;
+      await server.app.dispatcher.flush();
+      const sql = sqlClientOf(server.app.db.prisma);
+      const [left] = await sql.query<{ entries: number; recipients: number; counts: number }>(
+        Prisma.sql`SELECT (SELECT count(*) FROM activity WHERE scope = 'group' AND scope_id = ${gid})::int AS entries,
+                          (SELECT count(*) FROM activity_recipients WHERE scope = 'group' AND scope_id = ${gid})::int AS recipients,
+                          (SELECT coalesce(sum(rows), 0) FROM list_counts WHERE table_name = 'activity' AND scope = 'group' AND scope_id = ${gid})::int AS counts`,
+      );
+      expect(left).toEqual({ entries: 0, recipients: 0, counts: 0 });
+      // The consumer went on: it is not stuck, and nothing failed.
+      const [cursor] = await sql.query<{ failures: number }>(Prisma.sql`SELECT failures FROM outbox_consumers WHERE name = 'activity'`);
+      expect(Number(cursor!.failures)).toBe(0);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => {});
+      await holder.end();
+      await locker.end();
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { OperationObject, ResponseObject } from "../rest-facade/openapi-typ
 import { askedVersion } from "../rest-facade/versions.js";
 import { versionedPath } from "../rest-facade/openapi.js";
 import { restOperations } from "../rest-facade/table.js";
+import { IGNORED_PARAMETERS_HEADER } from "../rest-facade/params.js";
 
 const servedVersions = () => [...new Set(restOperations.flatMap((operation) => operation.versions))];
 
@@ -21,6 +22,9 @@ const servedVersions = () => [...new Set(restOperations.flatMap((operation) => o
  */
 
 const violations: string[] = [];
+
+/** Response headers that must be described wherever they are sent (the facade's X-Ignored-Parameters). */
+const DESCRIBED_HEADERS = [IGNORED_PARAMETERS_HEADER];
 
 /** The mismatches found since the last call (test/setup.ts fails the running test on them). */
 export function takeResponseViolations(): string[] {
@@ -132,6 +136,12 @@ function checkResponse(req: IncomingMessage, url: string, res: ServerResponse, b
   if ("$ref" in response && typeof response.$ref === "string") {
     responsePointer = response.$ref;
     response = document.components.responses[response.$ref.split("/").pop()!] as ResponseObject;
+  }
+  // Headers the document describes for some answers only: an answer carrying one must be such an answer.
+  for (const header of DESCRIBED_HEADERS) {
+    if (res.getHeader(header) === undefined) continue;
+    const described = Object.keys((response as ResponseObject).headers ?? {}).some((name) => name.toLowerCase() === header.toLowerCase());
+    if (!described) return `${request}: it sent the header ${header}, which ${where} does not describe for ${status}`;
   }
   const content = (response as ResponseObject).content;
   if (!content) return body.length && req.method !== "HEAD" ? `${request}: ${where} documents no body for ${status}, yet it sent ${text.slice(0, 300)}` : null;

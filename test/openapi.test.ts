@@ -30,6 +30,18 @@ describe("OpenAPI document", () => {
     expect(document.openapi).toBe("3.1.0");
   });
 
+  it("has no two path templates that differ only in their parameters' names (OpenAPI 3.1 forbids them; the validator does not check it)", () => {
+    const shapes = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const path of Object.keys(document.paths)) {
+      const shape = path.replace(/\{[^}]*\}/g, "{}");
+      const earlier = shapes.get(shape);
+      if (earlier) clashes.push(`${earlier} and ${path}`);
+      shapes.set(shape, path);
+    }
+    expect(clashes).toEqual([]);
+  });
+
   it("has every row in every version it answers, with all its parameters, types, defaults and success status", () => {
     expect(restOperations.length).toBeGreaterThan(10);
     for (const row of restOperations) {
@@ -56,6 +68,31 @@ describe("OpenAPI document", () => {
         expect(headers, name).toEqual(row.method === "POST" ? ["Idempotency-Key"] : row.method === "GET" ? [] : ["If-Match"]);
       }
     }
+  });
+
+  it("shows a parameter the API document marks required and defaulted as optional with its default (it may be left out)", () => {
+    const create = document.paths["/v1.0/groups"].post.requestBody;
+    const schema = create.content["application/x-www-form-urlencoded"].schema;
+    expect(create.required).toBe(true);
+    expect(schema.required.sort()).toEqual(["cn", "title"]);
+    expect(schema.properties.join_policy.default).toBe("open");
+    expect(schema.properties.discoverability.default).toBe("visible");
+    const forum = document.paths["/v1.0/forum"].post.requestBody.content["application/json"].schema;
+    expect(forum.required).toEqual(["comment"]);
+    expect(forum.properties.category_id.default).toBe(0);
+    const categories = document.paths["/v1.0/forum/categories"].get.parameters.find((parameter: { name: string }) => parameter.name === "section");
+    expect(categories).toMatchObject({ required: false, schema: { default: 0 } });
+  });
+
+  it("describes X-Ignored-Parameters on every answer of every facade operation", () => {
+    for (const row of restOperations) {
+      const operation: OperationObject = document.paths[versionedPath(row.versions[0]!, row.path)][row.method.toLowerCase()];
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const resolved = "$ref" in response ? document.components.responses[String(response.$ref).split("/").pop()!] : response;
+        expect(Object.keys(resolved.headers ?? {}), `${row.method} ${row.path} ${status}`).toContain("X-Ignored-Parameters");
+      }
+    }
+    expect(document.components.headers.IgnoredParameters.schema).toEqual({ type: "string" });
   });
 
   it("names the other names a parameter is read under (alsoNamed), in the query and in a body", () => {

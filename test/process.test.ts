@@ -121,6 +121,22 @@ it("exits 1 with one line when PostgreSQL cannot be reached", async () => {
   expect(server.lines.join("\n")).not.toMatch(/\n\s+at /);
 });
 
+it("is live (/health 200) as soon as it serves HTTP, and ready (/ready 200) only once the database is migrated", { timeout: 120_000 }, async () => {
+  const server = start({ DATA_DIR: dataDir() });
+  // The listening line comes before the database is even opened (a fresh DATA_DIR is initialised, then migrated).
+  const listening = JSON.parse(await server.waitFor(/listening on/)) as { url: string };
+  const url = listening.url.replace("localhost", "127.0.0.1");
+  const health = await fetch(`${url}/health`);
+  const readiness = await fetch(`${url}/ready`);
+  expect(server.lines.some((line) => /Hubgraph ready/.test(line)), "the start was too quick to see it starting").toBe(false);
+  expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
+  expect([readiness.status, readiness.headers.get("retry-after"), await readiness.json()]).toEqual([503, "1", { status: "starting" }]);
+  await ready(server);
+  expect((await fetch(`${url}/ready`)).status).toBe(200);
+  server.child.kill("SIGTERM");
+  expect(await server.exit).toBe(0);
+});
+
 describe("a server on a fresh DATA_DIR", () => {
   let dir: string;
   let first: Started;
@@ -258,7 +274,7 @@ describe("the CLI beside a running server on the embedded database", () => {
     expect(token.status).toBe(200);
     // Errors name the option the user typed.
     const weak = await runCliProcess(["user", "create", "bob", "--email", "bob@example.test", "--password-stdin"], { DATA_DIR: dir }, "short\n");
-    expect(weak.code).toBe(2);
+    expect(weak.code).toBe(1); // refused by the users service: the command failed (2 is for a command line that cannot be read)
     expect(weak.stderr).toMatch(/^error: --password-stdin /);
 
     // Without the token nothing runs: the route does not exist for anyone else (a guessed bearer is refused as any bad token).

@@ -33,6 +33,19 @@ describe("failed sign-ins", () => {
     expect((await signIn(server, user.username, user.password)).status).toBe(429);
   });
 
+  it("without a login name, token or client id share no bucket: only the address's cap counts them (issue 32: one bucket for all of them)", async () => {
+    server = await startServer({ loginRateLimit: 2 });
+    const user = await server.user();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await server.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", password: "whatever" } })).status, `attempt ${attempt + 1}`).toBe(400);
+      expect((await server.rest("POST", "/developer/oauth/token", { form: { grant_type: "refresh_token" } })).status, `attempt ${attempt + 1}`).toBe(400);
+    }
+    expect((await signIn(server, user.username, user.password)).status).toBe(200);
+    // Counted by the address's cap (ten times LOGIN_RATE_LIMIT): 10 so far, 10 more reach it.
+    for (let attempt = 0; attempt < 10; attempt++) await server.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", password: "whatever" } });
+    expect((await server.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", password: "whatever" } })).status).toBe(429);
+  });
+
   it("do not count successful sign-ins", async () => {
     server = await startServer({ loginRateLimit: 2 });
     const user = await server.user();

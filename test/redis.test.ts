@@ -6,7 +6,9 @@ import { createApp } from "../src/app.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { capturingLogger, startServer, type LoggedLine, type TestServer } from "./server.js";
-import { deleteRedisKeys, describeWithRedis, redisKeys } from "./redis-only.js";
+import { deleteRedisKeys, describeWithRedis, LOCAL_REDIS_URL, redisKeys } from "./redis-only.js";
+import { derivedRedisPrefix } from "../src/db/redis.js";
+import { openDatabase } from "../src/db/database.js";
 
 /** REDIS_URL on one server (docs/instances.md): a Redis that cannot be reached at start, or that fails later. */
 describe("REDIS_URL at start", () => {
@@ -14,7 +16,9 @@ describe("REDIS_URL at start", () => {
     expect(() => loadConfig({ REDIS_URL: "http://user:secret@cache:6379" })).toThrow(StartupError);
     expect(() => loadConfig({ REDIS_URL: "http://user:secret@cache:6379" })).toThrow(/^Invalid configuration: REDIS_URL must be a Redis URL.*\(value not shown\)$/);
     expect(loadConfig({ REDIS_URL: "rediss://user:secret@cache:6380/2" }).redisUrl).toBe("rediss://user:secret@cache:6380/2");
-    expect(loadConfig({}).redisPrefix).toBe("hubgraph:");
+    // Unset: derived from the database once it is open (below).
+    expect(loadConfig({}).redisPrefix).toBeUndefined();
+    expect(loadConfig({ REDIS_PREFIX: "mine:" }).redisPrefix).toBe("mine:");
   });
 
   it("that cannot be reached stops the start with a StartupError naming REDIS_URL, without its password", async () => {
@@ -110,6 +114,57 @@ describeWithRedis("Redis failing while the server runs", () => {
       if ((await redisKeys(`${prefix}rl:sign-in:`)).some((key) => key.includes(`nobody-after-${waited}`))) break;
       if (waited > 5000) throw new Error("the limiter did not count in Redis again within 5 s");
       await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+});
+
+/**
+ * REDIS_PREFIX unset (issue 32): the prefix is derived from the database's identity, so two deployments
+ * sharing a Redis never count each other's failures (a fresh database refused a new account's sign-in with
+ * 429 when both used `hubgraph:` and the account ids matched), while every instance of one deployment agrees.
+ */
+describeWithRedis("REDIS_PREFIX derived from the database", () => {
+  const servers: TestServer[] = [];
+  const prefixes: string[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    for (const prefix of prefixes) await deleteRedisKeys(prefix);
+  });
+
+  it("differs between two databases: one's failed sign-ins do not refuse the other's account of the same id", async () => {
+    const start = async () => {
+      const server = await startServer({ redisUrl: LOCAL_REDIS_URL, redisPrefix: undefined, loginRateLimit: 2 });
+      servers.push(server);
+      prefixes.push(derivedRedisPrefix(await server.app.db.identity()));
+      return server;
+    };
+    const [first, second] = [await start(), await start()];
+    expect(prefixes[0]).toMatch(/^hubgraph:[0-9a-f]{16}:$/);
+    expect(prefixes[0]).not.toBe(prefixes[1]);
+    const [one, two] = [await first.user({ username: "samename" }), await second.user({ username: "samename" })];
+    expect(one.id).toBe(two.id);
+    const signIn = (server: TestServer, password: string) =>
+      server.rest("POST", "/developer/oauth/token", { form: { grant_type: "password", username: "samename", password } });
+    for (let attempt = 0; attempt < 2; attempt++) expect((await signIn(first, "wrong")).status).toBe(400);
+    expect((await signIn(first, "wrong")).status).toBe(429);
+    // Counted under the first database's prefix; the second database's account of the same id signs in.
+    expect(await redisKeys(`${prefixes[0]}rl:sign-in:`)).toContainEqual(expect.stringMatching(new RegExp(`\\|account:${one.id}$`)));
+    expect((await signIn(second, two.password)).status).toBe(200);
+  });
+
+  it("is the same for every instance of one database (PostgreSQL: its system identifier and name)", async (context) => {
+    const server = servers[0]!;
+    if (!server.databaseUrl) {
+      // In memory, each PGlite is its own database; a data directory's identity is its path (and the machine).
+      console.log("skipped: a second instance of one database needs PostgreSQL (in-memory PGlite is one process's own)");
+      return context.skip();
+    }
+    const again = await openDatabase({ databaseUrl: server.databaseUrl, log: () => {} });
+    try {
+      expect(derivedRedisPrefix(await again.identity())).toBe(prefixes[0]);
+      expect(await again.identity()).toMatch(/^postgresql:\d+\/\w+$/);
+    } finally {
+      await again.close();
     }
   });
 });

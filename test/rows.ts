@@ -24,6 +24,8 @@ export function plausibleValues(operation: RestOperation): Record<string, unknow
     else if (param.name === "username") values[param.name] = `row_user_${serial}`;
     else if (param.name === "email") values[param.name] = `row${serial}@example.test`;
     else if (param.name === "password") values[param.name] = "plausible-password";
+    // An event a plugin declares (an undeclared one is 404): the built-in content plugin's.
+    else if (param.name === "event") values[param.name] = "content.counts";
     else if (param.name === "cn") values[param.name] = `plausible${serial}x${Date.now().toString(36)}`;
     else values[param.name] = `Plausible ${operation.area} ${serial}`;
   }

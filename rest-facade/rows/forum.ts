@@ -42,7 +42,7 @@ const operations: RestOperation[] = [
     document: ForumUserCategoriesCreateDocument,
     resultField: "createForumUserCategories",
     response: { kind: "record" },
-    status: 200,
+    status: 201,
     access: "signed-in user",
   },
   {

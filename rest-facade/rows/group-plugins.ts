@@ -15,7 +15,9 @@ import { twinNames } from "../../src/groups/plugin-graphql.js";
  * plugin's REST selection; the record and list shapes are its area's own.
  *
  * Parameters as documented: `id`, the group's gidNumber or cn, read from `{group}`; `record_id` from the
- * record's placeholder; the list's `limit` and `start`; the write rows the area's field table but
+ * record's placeholder, `{record_id}` in every row's path (the document writes `{id}` for PUT and DELETE and
+ * `{record_id}` for GET; OpenAPI 3.1 forbids two templates that differ only in a placeholder's name,
+ * docs/decisions.md "OpenAPI"); the list's `limit` and `start`; the write rows the area's field table but
  * `scope`/`scope_id` (the path says where the record lives). `active` is the path segment itself.
  */
 const group: RestParam = {
@@ -112,9 +114,9 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
     {
       ...common,
       method: "DELETE",
-      path: `${base}/{id}`,
+      path: `${base}/{record_id}`,
       task: `delete a record for a plugin type (${plugin.name})`,
-      params: [group, recordId(plugin, "id")],
+      params: [group, recordId(plugin, "record_id")],
       document: document(fragments, `mutation ${operationName(plugin, "Delete")}($group: String!, $id: ID!) { ${names.remove}(group: $group, id: $id) }`),
       resultField: names.remove,
       response: { kind: "empty" },
@@ -124,9 +126,9 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
     {
       ...common,
       method: "PUT",
-      path: `${base}/{id}`,
+      path: `${base}/{record_id}`,
       task: `update a record for a plugin type (${plugin.name})`,
-      params: [group, recordId(plugin, "id"), ...fieldParams(writeFields, "replace")],
+      params: [group, recordId(plugin, "record_id"), ...fieldParams(writeFields, "replace")],
       document: document(
         fragments,
         `mutation ${operationName(plugin, "Update")}($group: String!, $id: ID!, $input: ${names.updateInput}!) { ${names.update}(group: $group, id: $id, input: $input) { ${selection} } }`,

@@ -21,6 +21,7 @@ const operations: RestOperation[] = [
     response: { kind: "record" },
     status: 201,
     access: "administrator",
+    opensToAnonymous: (config) => config.registration === "open",
   },
   {
     area: "members",

@@ -65,10 +65,12 @@ const operations: RestOperation[] = [
   {
     area: "plugins",
     method: "PUT",
-    path: "/plugins/{extension_id}",
+    // The API document writes {extension_id}; OpenAPI 3.1 forbids two templates that differ only in a
+    // placeholder's name, so the path says {id} as the read's and delete's do, and feeds extension_id.
+    path: "/plugins/{id}",
     versions: ["1.0"],
     task: "update an entry",
-    params: [extensionId(), ...fieldParams(PLUGIN_FIELDS, "replace")],
+    params: [{ ...extensionId(), placeholder: "id" }, ...fieldParams(PLUGIN_FIELDS, "replace")],
     document: PluginUpdateDocument,
     resultField: "updatePluginRecord",
     response: { kind: "record" },

@@ -6,6 +6,7 @@ import { activityRevisionsOf, activitySourceOf, scopeAndActor } from "./sources.
 import { markForRevision, readableRecipients, reviseBacklog, uniqueRecipients } from "./readers.js";
 import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
 import { eventStatement, returningScalars } from "../common/write-path.js";
+import { recordScopeExistsSql } from "../common/scope-kinds.js";
 
 /**
  * The outbox consumer `activity` (docs/events.md, "Delivery"): every area's events of a registered source
@@ -79,6 +80,8 @@ function entriesStatement(db: PrismaClient, events: StoredEvent[], candidates: M
                     ${column((event) => event.actorId)}::int[], ${column((event) => event.id)}::bigint[], ${column((event) => event.area)}::text[], ${column((event) => event.recordId)}::int[],
                     ${column((event) => recipientsText(candidates.get(event)!))}::text[])
              WITH ORDINALITY AS e(scope, scope_id, action, description, anonymous, recipients, created, created_by, source_event, area, record, candidates, position)
+       -- The scope still exists (held as creates hold it): a group deleted since the events were read gets no entries.
+       WHERE ${recordScopeExistsSql(Prisma.sql`e.scope`, Prisma.sql`e.scope_id`)}
        ORDER BY e.position
       ON CONFLICT (source_event) DO NOTHING RETURNING ${returningScalars({ db }, ACTIVITY_RECORDS)}),
     sent AS (INSERT INTO activity_recipients (entry_id, scope, scope_id, created)

@@ -157,7 +157,7 @@ describe("an activity entry follows its record", () => {
     const watcher = await server.user();
     const thread = await forumPost(cast.member, `/groups/${cast.groupId}/forum`, { title: "Group thread" });
     const linked = await server.rest("POST", "/v2.0/forum/userscategories/create", { token: watcher.token, body: { category_id: thread.category_id, user_id: 0 } });
-    expect(linked.status).toBe(200);
+    expect(linked.status).toBe(201);
     const reply = await forumPost(cast.manager, `/groups/${cast.groupId}/forum`, { thread: String(thread.id) });
     const entry = (await settled("forum", reply.id, (found) => found !== undefined))!;
     expect(members(entry)).toContain(`member:${watcher.id}`);
@@ -202,7 +202,7 @@ describe("a review's findings (entries following their records)", () => {
   it("a member is kept as a recipient as a member, never as an administrator: a demoted one keeps nothing only that let them read", async () => {
     const thread = await forumPost(cast.member, `/groups/${cast.groupId}/forum`, { title: "Members only, administrators linked", access: 5 });
     const admin = await server.user({ admin: true });
-    expect((await server.rest("POST", "/v2.0/forum/userscategories/create", { token: admin.token, body: { category_id: thread.category_id, user_id: 0 } })).status).toBe(200);
+    expect((await server.rest("POST", "/v2.0/forum/userscategories/create", { token: admin.token, body: { category_id: thread.category_id, user_id: 0 } })).status).toBe(201);
     const reply = await forumPost(cast.manager, `/groups/${cast.groupId}/forum`, { thread: String(thread.id) });
     const entry = (await settled("forum", reply.id, (found) => found !== undefined))!;
     expect(members(entry)).not.toContain(`member:${admin.id}`);

@@ -33,10 +33,10 @@ export const testing: AreaTesting = {
     read: { path: "/groups/{group}/announcements/{record_id}" },
     update: {
       method: "PUT",
-      path: "/groups/{group}/announcements/{id}",
+      path: "/groups/{group}/announcements/{record_id}",
       body: (record) => pick(record, ["title", "content", "priority", "sticky", "publish_up", "publish_down", "state", "access"]),
     },
-    remove: { path: "/groups/{group}/announcements/{id}" },
+    remove: { path: "/groups/{group}/announcements/{record_id}" },
     access: ANNOUNCEMENTS_ACCESS,
     states: PUBLISHING_WINDOW_STATES,
     writers: "managers",

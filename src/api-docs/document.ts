@@ -3,7 +3,8 @@ import type { GraphQLSchema } from "graphql";
 import { ERROR_BODY_SCHEMA, ERROR_CODES } from "../common/errors.js";
 import { authPaths, describedAreas, securityFor, securitySchemes } from "../auth/api-description.js";
 import { SAFE_METHODS } from "../auth/http.js";
-import { facadePaths } from "../../rest-facade/openapi.js";
+import { facadePaths, IGNORED_PARAMETERS_HEADER_COMPONENT, IGNORED_PARAMETERS_HEADER_OBJECT } from "../../rest-facade/openapi.js";
+import { IGNORED_PARAMETERS_HEADER } from "../../rest-facade/params.js";
 import { AREA_DESCRIPTION_SCHEMA, AREA_INDEX_SCHEMA } from "../../rest-facade/router.js";
 import { DEFAULT_VERSION } from "../../rest-facade/versions.js";
 import type { HttpMethod, JsonSchema, OperationObject, PathsObject } from "../../rest-facade/openapi-types.js";
@@ -15,7 +16,7 @@ export interface OpenApiDocument {
   servers: { url: string; description?: string }[];
   tags: { name: string; description?: string }[];
   paths: PathsObject;
-  components: { schemas: Record<string, JsonSchema>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: { schemas: Record<string, JsonSchema>; responses: Record<string, unknown>; headers: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
 
 /** Where the document and the docs page are served, below /api. */
@@ -61,7 +62,7 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
     for (const [method, operation] of Object.entries(item) as [HttpMethod, OperationObject][]) {
       if (typeof operation !== "object") continue;
       for (const status of errorStatuses(method)) operation.responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(status)}` };
-      if (method === "get") operation.responses["304"] ??= { description: "Not modified (If-None-Match matched the ETag)" };
+      if (method === "get") operation.responses["304"] ??= { description: "Not modified (If-None-Match matched the ETag)", headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT } };
     }
   }
   const allStatuses = [...new Set(["GET", "POST", "PUT"].flatMap(errorStatuses))];
@@ -85,9 +86,14 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
       responses: Object.fromEntries(
         allStatuses.map((status) => [
           errorResponseName(status),
-          { description: STATUS_CODES[status] ?? `Status ${status}`, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+          {
+            description: STATUS_CODES[status] ?? `Status ${status}`,
+            headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT },
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          },
         ]),
       ),
+      headers: { IgnoredParameters: IGNORED_PARAMETERS_HEADER_COMPONENT },
       securitySchemes,
     },
   };

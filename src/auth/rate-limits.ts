@@ -98,13 +98,23 @@ export const ADDRESS_FACTOR = 10;
  * name (username or e-mail address alike) belongs to, the refresh token (by hash), or the client id of
  * a client_credentials grant. An unknown login name counts as itself.
  */
-async function attemptedCredential(db: PrismaClient, req: Request): Promise<string> {
+async function attemptedCredential(db: PrismaClient, req: Request): Promise<string | null> {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  if (body.grant_type === "refresh_token") return typeof body.refresh_token === "string" ? `refresh:${hashSecret(body.refresh_token)}` : "refresh:";
+  const given = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+  if (body.grant_type === "refresh_token") {
+    const token = given(body.refresh_token);
+    return token && `refresh:${hashSecret(token)}`;
+  }
   // A client's secret is proved by client_credentials grants and by revocation requests (RFC 7009).
-  if (body.grant_type === "client_credentials" || req.path.endsWith("/oauth/revoke")) return `client:${clientCredentialsOf(req).clientId ?? ""}`;
-  const login = typeof body.username === "string" ? body.username : "";
-  if (!login) return "account:";
+  if (body.grant_type === "client_credentials" || req.path.endsWith("/oauth/revoke")) {
+    const clientId = given(clientCredentialsOf(req).clientId);
+    return clientId && `client:${clientId}`;
+  }
+  // No login name, token or client id: no credential is being guessed. Such requests are counted by the
+  // address limiter only, never in one bucket shared by every caller behind the address (it was "account:",
+  // seen in Redis as one key for all of them).
+  const login = given(body.username);
+  if (!login) return null;
   try {
     const [account] = await sqlClientOf(db).query<{ id: number }>(signInAccountSql(login));
     if (account) return `account:${Number(account.id)}`;
@@ -124,6 +134,13 @@ async function attemptedCredential(db: PrismaClient, req: Request): Promise<stri
  */
 export function signInLimiter(config: Config, db: PrismaClient, counts?: LimiterCounts): RequestHandler[] {
   if (config.loginRateLimit === 0) return [];
+  // Looked up once per request (skip and keyGenerator both ask).
+  const credentials = new WeakMap<Request, Promise<string | null>>();
+  const credentialOf = (req: Request) => {
+    let found = credentials.get(req);
+    if (!found) credentials.set(req, (found = attemptedCredential(db, req)));
+    return found;
+  };
   const common = {
     windowMs: 15 * 60 * 1000,
     skipSuccessfulRequests: true,
@@ -133,7 +150,13 @@ export function signInLimiter(config: Config, db: PrismaClient, counts?: Limiter
   } as const;
   return [
     rateLimit({ ...common, ...storeOf(counts, "sign-in-address"), limit: config.loginRateLimit * ADDRESS_FACTOR, keyGenerator: (req) => `address:${clientIp(req)}` }),
-    rateLimit({ ...common, ...storeOf(counts, "sign-in"), limit: config.loginRateLimit, keyGenerator: async (req) => `${clientIp(req)}|${await attemptedCredential(db, req)}` }),
+    rateLimit({
+      ...common,
+      ...storeOf(counts, "sign-in"),
+      limit: config.loginRateLimit,
+      skip: async (req) => (await credentialOf(req)) === null,
+      keyGenerator: async (req) => `${clientIp(req)}|${await credentialOf(req)}`,
+    }),
   ];
 }
 

@@ -7,7 +7,7 @@ import { ApiError } from "../common/errors.js";
 // The CLI calls services without the GraphQL schema (src/areas.ts): the scope kinds register here.
 import "../scope-kinds.js";
 
-/** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
+/** Exit codes: 0 done, 1 the command failed (a value refused included), 2 the command line could not be read. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /** A failure the user can act on; its message is printed as is. */
@@ -62,12 +62,14 @@ export async function findUserOrFail(run: CliRun, username: string): Promise<Use
 
 /**
  * A service error in command-line terms: the services name their input fields (`email`, `scopeId`); this
- * names the argument or option that carried it. Bad input is a usage error (2), anything else a failure (1).
+ * names the argument or option that carried it. Always a failure (1): the command line was read, and the
+ * service refused what it said (a weak password, a private URL). 2 is for a command line that cannot be
+ * read (an unknown command or option, a missing argument, options that do not go together; docs/decisions.md, "CLI").
  */
 export function fromServiceError(error: ApiError, argumentNames: Record<string, string> = {}): CliError {
-  if (error.status !== 400 || !error.problems.length) return new CliError(error.message, error.status === 400 ? EXIT.usage : EXIT.failure);
+  if (error.status !== 400 || !error.problems.length) return new CliError(error.message, EXIT.failure);
   const problems = error.problems.map((problem) => `${argumentNames[problem.parameter] ?? problem.parameter} ${problem.message}`);
-  return new CliError(problems.join("; "), EXIT.usage);
+  return new CliError(problems.join("; "), EXIT.failure);
 }
 
 /** Runs a service call, turning its errors into CliErrors that name this command's arguments. */

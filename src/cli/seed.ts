@@ -1,4 +1,5 @@
 import { Prisma, type User } from "../generated/prisma/client.js";
+import { serverBaseUrl } from "../config.js";
 import type { RequestContext } from "../common/context.js";
 import { NOW } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
@@ -268,5 +269,7 @@ export async function seedCommand(run: CliRun, options: { demo?: boolean; passwo
   if (!added.accounts.length) return;
   const secret = added.users ? (options.password ? "the password given with --password" : `the password ${added.password}`) : "the password they were given when they were created (change it with: user reset-password <name>)";
   run.say(`demo accounts: ${added.accounts.join(", ")}, with ${secret}`);
-  run.say(`sign in as one: curl -s http://localhost:3000/api/developer/oauth/token -d grant_type=password -d username=${added.accounts[0]} -d password=…`);
+  // The server's address as HOST and PORT say (PORT=0 picks one at start: the start-up line names it).
+  const base = run.config.port ? serverBaseUrl(run.config.host, run.config.port) : "http://localhost:<the port the server's start-up line names>";
+  run.say(`sign in as one: curl -s ${base}/api/developer/oauth/token -d grant_type=password -d username=${added.accounts[0]} -d password=…`);
 }

@@ -26,6 +26,21 @@ const catalogue = new Map<string, CatalogueEntry>();
 /** Every declared event type, in declaration order. */
 export const eventCatalogue = (): CatalogueEntry[] => [...catalogue.values()];
 
+/**
+ * What is wrong with event types that are not in the catalogue, naming the known ones a caller can pick
+ * from: those of the areas the unknown ones name when there are such (a typo), else every one. Null when
+ * every type is known. Webhook endpoints and the `events` subscription say it alike.
+ */
+export function unknownEventTypes(types: readonly string[]): string | null {
+  const known = eventCatalogue().map((entry) => entry.type);
+  const unknown = types.filter((type) => !known.includes(type));
+  if (!unknown.length) return null;
+  const areas = [...new Set(unknown.map((type) => type.split(".")[0]!))];
+  const near = known.filter((type) => areas.includes(type.split(".")[0]!));
+  const listed = (near.length ? near : known).sort().join(", ");
+  return `${unknown.join(", ")} ${unknown.length > 1 ? "are not event types" : "is not an event type"} of the catalogue (docs/events.md); the ${near.length ? `${areas.join(", ")} ` : ""}event types are ${listed}`;
+}
+
 /** An event type of the catalogue, as its area declared it. */
 export type EventType<Area extends string = string, Name extends string = string> = `${Area}.${Name}`;
 

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
-import { decodeTimestamp, isConnectionLost, utcTimestamp } from "../db/sql.js";
+import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
@@ -576,6 +576,18 @@ export async function createdRecord<Row>(ctx: RequestContext, declaration: Recor
 // ---------------------------------------------------------------------------------------------------
 // Counts: what the list_counts triggers keep for a table, in list_counts and, for windowed records,
 // list_count_days (see the latest migration that defines list_counts_track).
+
+/**
+ * Removes a deleted scope's count rows (list_counts, list_count_days): its records are gone with it, and the
+ * rows the triggers brought down to zero would otherwise stay for ever (issue 32). Called in the deleting
+ * transaction after the records (deleteGroup); a write racing the deletion is refused by its scope check
+ * (recordScopeExistsSql), so no count comes back. The scope's list_versions rows stay: a cached total is
+ * keyed by them, and a scope's id is never given again.
+ */
+export async function forgetScopeCounts(sql: SqlClient, scope: { scope: string; scopeId: number }): Promise<void> {
+  await sql.query(Prisma.sql`DELETE FROM list_counts WHERE scope = ${scope.scope} AND scope_id = ${scope.scopeId}`);
+  await sql.query(Prisma.sql`DELETE FROM list_count_days WHERE scope = ${scope.scope} AND scope_id = ${scope.scopeId}`);
+}
 
 /** The arguments `list_counts_track` must have been called with for this table. */
 export function countTriggerArguments(prisma: PrismaClient, declaration: RecordsDeclaration): string[] {

@@ -143,12 +143,23 @@ export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, rel
  * In the other order a manager's change racing their own demotion deadlocked (test/scope-write-check.test.ts).
  */
 export function recordScopeHeldSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql): Prisma.Sql {
-  const held = scopeKinds().flatMap((kind) => {
+  // IS NOT NULL: always true, but only known once the sub-select (and its lock) has run.
+  return Prisma.sql`(${recordScopeExistsSql(scopeSql, scopeIdSql)}) IS NOT NULL`;
+}
+
+/**
+ * "The record's scope exists", over `scope` and `scope_id` columns (or an unnest's), as a write into it asks
+ * it: each kind's `exists`, which locks what it reads (a group's row FOR KEY SHARE); kinds whose `exists` is
+ * no lookup (the site) or absent count as existing. Statements that insert rows computed earlier (an outbox
+ * consumer's entries) filter on it, so a scope deleted before the insert commits gets nothing: the deletion
+ * either committed first (the row is gone) or waits for the insert and takes its rows with it.
+ */
+export function recordScopeExistsSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql): Prisma.Sql {
+  const cases = scopeKinds().flatMap((kind) => {
     const exists = kind.exists?.(scopeIdSql);
-    // IS NOT NULL: always true, but only known once the sub-select (and its lock) has run.
-    return exists instanceof Prisma.Sql ? [Prisma.sql`WHEN ${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} THEN (${exists}) IS NOT NULL`] : [];
+    return exists instanceof Prisma.Sql ? [Prisma.sql`WHEN ${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} THEN (${exists})`] : [];
   });
-  return held.length ? Prisma.sql`(CASE ${Prisma.join(held, " ")} ELSE TRUE END)` : Prisma.sql`TRUE`;
+  return cases.length ? Prisma.sql`(CASE ${Prisma.join(cases, " ")} ELSE TRUE END)` : Prisma.sql`TRUE`;
 }
 
 /** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */

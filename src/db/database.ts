@@ -1,3 +1,5 @@
+import os from "node:os";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +68,14 @@ export interface Database {
   poolStats?(): { total: number; idle: number; waiting: number };
   ping(): Promise<boolean>;
   /**
+   * What names this database for as long as it lives, the same for every process that opens it and
+   * different for any other: on PostgreSQL the cluster's system identifier and the database's name
+   * (falling back to the URL's host, port and database where pg_control_system() is not allowed); on
+   * PGlite the machine and its data directory (in memory: this process's own). REDIS_PREFIX's default is
+   * derived from it (src/db/redis.ts), so a deployment's instances share their counters and two deployments never do.
+   */
+  identity(): Promise<string>;
+  /**
    * Runs `onNotice` for every NOTIFY on `channel`, from any process using the database. `onListening`
    * says whether notices can arrive: false while the listening connection is down (PostgreSQL; it is
    * opened again every few seconds), so a cache kept fresh by notices stops trusting itself meanwhile.
@@ -84,9 +94,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let kind: Database["kind"];
   let poolStats: Database["poolStats"];
   let listen: Database["listen"];
+  let identity: Database["identity"];
 
   if (options.databaseUrl) {
     kind = "postgresql";
+    identity = async () => {
+      const url = new URL(options.databaseUrl!);
+      const database = decodeURIComponent(url.pathname.slice(1)) || url.username;
+      try {
+        const [row] = await prisma.$queryRawUnsafe<{ system: string; database: string }[]>(
+          "SELECT system_identifier::text AS system, current_database()::text AS database FROM pg_control_system()",
+        );
+        return `postgresql:${row!.system}/${row!.database}`;
+      } catch {
+        return `postgresql:${url.hostname}:${url.port || 5432}/${database}`;
+      }
+    };
     // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them; a request that
     // waits 5 s for a free connection is answered 503 (serviceBusy). One pool for Prisma and the list kit,
     // ours (not the adapter's) so /metrics can report its connections.
@@ -190,6 +213,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } else {
     kind = "pglite";
     let dir: string | undefined;
+    const inMemory = `pglite-memory:${os.hostname()}:${process.pid}:${crypto.randomUUID()}`;
+    identity = async () => (dir ? `pglite:${os.hostname()}:${dir}` : inMemory);
     let unlock = async () => {};
     if (options.dataDir) {
       dir = path.resolve(options.dataDir, "pglite");
@@ -252,6 +277,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind,
     poolStats,
     listen,
+    identity,
     onQuery(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

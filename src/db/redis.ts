@@ -12,7 +12,10 @@ import { onOutboxWritten, outboxWritten } from "../common/outbox.js";
  * connection is down fail at once (no offline queue) rather than hold requests until it is back.
  */
 export interface SharedRedis {
-  /** Key and channel prefix (REDIS_PREFIX). */
+  /**
+   * Key and channel prefix: REDIS_PREFIX, or, when it is unset, derived from the database's identity
+   * (`derivedRedisPrefix`), set by the app once the database is open and before anything uses Redis.
+   */
   prefix: string;
   /** Sends one command (rate-limit-redis's `sendCommand`); fails after `COMMAND_TIMEOUT_MS` rather than wait on a stalled server. */
   sendCommand(...args: string[]): Promise<unknown>;
@@ -32,7 +35,7 @@ const WARN_EVERY_MS = 60_000;
  * Connects to REDIS_URL, or throws a StartupError naming it: a server that cannot reach the Redis it was
  * told to share does not start (it would count rate limits alone without saying so).
  */
-export async function connectRedis(url: string, prefix: string, warn: (line: string, error?: unknown) => void): Promise<SharedRedis> {
+export async function connectRedis(url: string, prefix: string | undefined, warn: (line: string, error?: unknown) => void): Promise<SharedRedis> {
   let connected = false;
   let lastWarned = 0;
   const warnNow = (line: string, error?: unknown) => {
@@ -63,11 +66,11 @@ export async function connectRedis(url: string, prefix: string, warn: (line: str
     for (const connection of [client, subscriber]) if (connection.isOpen) connection.destroy();
     throw new StartupError(`Cannot connect to Redis at ${describeRedisUrl(url)} (REDIS_URL): ${(error as Error).message}`, { cause: error });
   }
-  return {
-    prefix,
+  const shared: SharedRedis = {
+    prefix: prefix ?? "",
     sendCommand: (...args) => within(COMMAND_TIMEOUT_MS, client.sendCommand(args)),
-    publish: async (channel, message) => void (await within(COMMAND_TIMEOUT_MS, client.publish(prefix + channel, message))),
-    subscribe: async (channel, listener) => void (await subscriber.subscribe(prefix + channel, listener)),
+    publish: async (channel, message) => void (await within(COMMAND_TIMEOUT_MS, client.publish(shared.prefix + channel, message))),
+    subscribe: async (channel, listener) => void (await subscriber.subscribe(shared.prefix + channel, listener)),
     async close() {
       connected = false;
       await Promise.all(
@@ -78,7 +81,16 @@ export async function connectRedis(url: string, prefix: string, warn: (line: str
       );
     },
   };
+  return shared;
 }
+
+/**
+ * REDIS_PREFIX's default: `hubgraph:` and a digest of the database's identity (src/db/database.ts,
+ * `identity`), so every instance of one deployment (one database) agrees on it without being told, and two
+ * deployments sharing a Redis never count each other's rate limits or wake each other (issue 32: a fresh
+ * database refused a new account's sign-in with 429 because another deployment had counted failures).
+ */
+export const derivedRedisPrefix = (identity: string) => `hubgraph:${crypto.createHash("sha256").update(identity).digest("hex").slice(0, 16)}:`;
 
 /** The wake-up channel (docs/instances.md): a commit's message is the id of the instance that sent it. */
 const OUTBOX_CHANNEL = "outbox-written";

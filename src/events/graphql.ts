@@ -1,6 +1,6 @@
 import { builder } from "../graphql/builder.js";
 import { badInput, notFound } from "../common/errors.js";
-import { eventCatalogue } from "../common/events.js";
+import { unknownEventTypes } from "../common/events.js";
 import { findVisible } from "../common/records.js";
 import { scopeKind } from "../common/scope-kinds.js";
 import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
@@ -44,9 +44,8 @@ builder.subscriptionField("events", (t) =>
       scopeId: t.arg.int({ required: false, description: "With `scope`: only this scope's events." }),
     },
     subscribe: (_root, { types, scope, scopeId }, ctx) => {
-      const known = new Set(eventCatalogue().map((entry) => entry.type));
-      const unknown = (types ?? []).filter((type) => !known.has(type));
-      if (unknown.length) throw badInput("types", `not in the event catalogue: ${unknown.join(", ")}`);
+      const unknown = unknownEventTypes(types ?? []);
+      if (unknown) throw badInput("types", unknown);
       if (scope) scopeKind(scope);
       if (scopeId != null && !scope) throw badInput("scopeId", "needs scope");
       const wanted = types?.length ? new Set(types) : null;

@@ -19,7 +19,7 @@ beforeAll(async () => {
   watcher = await server.user();
   stranger = await server.user();
   const linked = await server.rest("POST", "/v2.0/forum/userscategories/create", { token: watcher.token, body: { category_id: 0, user_id: 0 } });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
 });
 afterAll(() => server?.close());
 
@@ -105,7 +105,7 @@ describe("forum posts in the activity feed", () => {
     const secret = await server.rest("POST", `/groups/${cast.groupId}/forum`, { token: cast.member.token, body: { title: "Members only", comment: "Text.", access: 5 } });
     expect(secret.status, JSON.stringify(secret.body)).toBe(201);
     const linked = await server.rest("POST", "/v2.0/forum/userscategories/create", { token: watcher.token, body: { category_id: secret.body.category_id, user_id: 0 } });
-    expect(linked.status).toBe(200); // a visible group's category: linked, but its private posts are not theirs to read
+    expect(linked.status).toBe(201); // a visible group's category: linked, but its private posts are not theirs to read
     const secretReply = await server.rest("POST", `/groups/${cast.groupId}/forum`, { token: cast.manager.token, body: { thread: String(secret.body.id), comment: "Reply" } });
     const secretEntry = await entryFor(secretReply.body.id);
     expect(secretEntry.recipients.split(",").sort()).toEqual([`member:${cast.manager.id}`, `member:${cast.member.id}`].sort());

@@ -46,6 +46,22 @@ describe("structure", () => {
     expect((started as unknown as { parent: number }).parent).toBe(0);
   });
 
+  it("a named section that does not exist is 404 naming section; section=0 or none lists every section's categories (issue 32: it was 200 with nothing)", async () => {
+    const sections = await server.rest("GET", "/forum/sections");
+    const section = sections.body.sections[0].id as number;
+    const unknown = await server.rest("GET", "/forum/categories", { query: { section: 987654 } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors).toEqual([{ parameter: "section", message: expect.stringContaining("no forum section") }]);
+    const named = await server.rest("GET", "/forum/categories", { query: { section } });
+    expect(named.status).toBe(200);
+    expect(named.body.total).toBeGreaterThan(0);
+    const all = await server.rest("GET", "/forum/categories");
+    expect(all.body.total).toBe((await server.rest("GET", "/forum/categories", { query: { section: 0 } })).body.total);
+    // GraphQL alike: the same service.
+    const graphql = await server.graphqlText("{ forumCategories(section: 987654) { total } }");
+    expect(graphql.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND", errors: [{ parameter: "section" }] });
+  });
+
   it("a reply takes its thread's category and scope whatever the request says, and parent defaults to the starter", async () => {
     const started = await thread();
     const reply = await post(cast.bob.token, { thread: String(started.id), category_id: 999, scope: "group", scope_id: cast.groupId });
@@ -204,9 +220,11 @@ describe("user-category links (2.0)", () => {
     const categories = await server.rest("GET", "/forum/categories", { query: { section: 0 } });
     const id = categories.body.categories[0].id;
     const created = await server.rest("POST", "/v2.0/forum/userscategories/create", { token: cast.bob.token, body: { category_id: id, user_id: cast.bob.id } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // A create answers 201 with what it created: the links (issue 32; it was 200 with the category ids).
+    expect(created.body).toEqual([{ user_id: cast.bob.id, category_id: id }]);
     const original = await server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { userId: cast.bob.id, categoriesIds: [id] } });
-    expect(original.status, JSON.stringify(original.body)).toBe(200);
+    expect(original.status, JSON.stringify(original.body)).toBe(201);
     const other = await server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { category_id: id, user_id: cast.alice.id } });
     expect(other.status).toBe(403);
     // `userId` is `user_id` under the original client's name: the same rule, and `user_id` wins when both are sent.
@@ -214,9 +232,10 @@ describe("user-category links (2.0)", () => {
     expect(otherByOriginalName.status).toBe(403);
     expect(otherByOriginalName.body.message).toContain("only themselves");
     const both = await server.rest("POST", "/forum/userscategories/create", { token: cast.bob.token, body: { category_id: id, user_id: cast.bob.id, userId: cast.alice.id } });
-    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect(both.status, JSON.stringify(both.body)).toBe(201);
     const byAdmin = await server.rest("POST", "/forum/userscategories/create", { token: cast.admin.token, body: { category_id: id, user_id: cast.alice.id } });
-    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.status).toBe(201);
+    expect(byAdmin.body).toEqual([{ user_id: cast.alice.id, category_id: id }]);
     const links = await server.app.db.prisma.forumUserCategory.findMany({ where: { categoryId: id } });
     expect(links.map((link) => link.userId).sort()).toEqual([cast.bob.id, cast.alice.id].sort());
     const destroyed = await server.rest("DELETE", "/v2.0/forum/userscategories/destroy", { token: cast.bob.token, body: { userId: cast.bob.id, categoriesIds: [id] } });

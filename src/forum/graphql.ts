@@ -28,6 +28,7 @@ import {
   createForumPost,
   createForumSection,
   createForumUserCategories,
+  type ForumUserCategoryLink,
   deleteForumCategory,
   deleteForumPost,
   deleteForumSection,
@@ -243,10 +244,18 @@ const userCategoryArgs = (t: Parameters<Parameters<typeof builder.mutationField>
   categoriesIds: t.arg({ type: ["JSON"], description: "Categories (the original client's name), with or instead of categoryId." }),
 });
 
+const ForumUserCategoryLinkType = builder.objectRef<ForumUserCategoryLink>("ForumUserCategoryLink").implement({
+  description: "A user's link to a forum category (the original's forum_users_categories: the user hears of the category's posts).",
+  fields: (t) => ({
+    userId: t.exposeInt("userId", { description: "The user linked." }),
+    categoryId: t.exposeInt("categoryId", { description: "The category." }),
+  }),
+});
+
 builder.mutationField("createForumUserCategories", (t) =>
   t.field({
-    type: ["Int"],
-    description: "Links a user to categories (POST /api/v2.0/forum/userscategories/create); answers the category ids.",
+    type: [ForumUserCategoryLinkType],
+    description: "Links a user to categories (POST /api/v2.0/forum/userscategories/create, 201); answers the links, one per category (those that existed already included).",
     authScopes: { user: true },
     args: userCategoryArgs(t),
     resolve: (_root, args, ctx) => createForumUserCategories(ctx, args),

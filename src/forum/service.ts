@@ -246,7 +246,16 @@ export function listForumCategories(ctx: RequestContext, args: CategoryListArgs,
     if (args.closed !== 0 && args.closed !== 1) throw badInput("closed", "must be 1 (closed) or 0 (not closed); absent lists all");
     filters.closed = args.closed;
   }
-  return pagedList<ForumCategory>(FORUM_CATEGORY_LIST, ctx, args, query as Selection, filters);
+  const page = pagedList<ForumCategory>(FORUM_CATEGORY_LIST, ctx, args, query as Selection, filters);
+  if (!section) return page;
+  // A named section must be one the caller may see: otherwise 404 naming `section`, not an empty list that
+  // reads as "a section with no categories" (issue 32). One lookup by id, only when a section is named.
+  let known: Promise<void> | undefined;
+  const sectionKnown = () =>
+    (known ??= findVisible(ctx, FORUM_SECTIONS, section, { select: { id: true } } as Selection).then((found) => {
+      if (!found) throw new ApiError(404, `Forum section ${section} does not exist.`, [{ parameter: "section", message: "names no forum section you may see (0: every section)" }]);
+    }));
+  return { items: async () => (await sectionKnown(), page.items()), total: async () => (await sectionKnown(), page.total()) };
 }
 
 export function listForumSections(ctx: RequestContext, args: ListArgs, query: AnyQuery = {}) {
@@ -795,7 +804,14 @@ async function categoryIds(ctx: RequestContext, given: number[]): Promise<number
 }
 
 /** Links the user to the categories they may see; answers the linked category ids. */
-export async function createForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
+/** A user's link to a forum category (the original's forum_users_categories: e-mail about its posts). */
+export interface ForumUserCategoryLink {
+  userId: number;
+  categoryId: number;
+}
+
+/** Links the user to the categories; answers the links, one per category (those that existed already included). */
+export async function createForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<ForumUserCategoryLink[]> {
   const { target, given } = linkTarget(ctx, input);
   const ids = await categoryIds(ctx, given);
   // One statement: the categories the caller may see and the user, held FOR KEY SHARE (a deletion racing the
@@ -812,7 +828,7 @@ export async function createForumUserCategories(ctx: RequestContext, input: User
   const missing = ids.find((id) => !row!.found.includes(id));
   if (missing !== undefined) throw badInput("category_id", `Category ${missing} does not exist.`);
   if (!row!.user_found) throw badInput("user_id", `User ${target} does not exist.`);
-  return ids;
+  return ids.map((categoryId) => ({ userId: target, categoryId }));
 }
 
 /** Removes the user's links to the categories; answers the ids unlinked. */

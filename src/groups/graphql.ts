@@ -15,6 +15,7 @@ import {
   getGroup,
   groupMembers,
   listGroups,
+  myMembership,
   transition,
   updateGroup,
   type GroupMembers,
@@ -26,6 +27,17 @@ const GroupDiscoverability = accessEnum(GROUP_DISCOVERABILITY);
 const GroupJoinPolicy = accessEnum(GROUP_JOIN_POLICY);
 
 const KEY_DESCRIPTION = "The group's gidNumber or cn.";
+
+const GroupMembershipStatus = builder.enumType("GroupMembershipStatus", {
+  description: "Where the caller stands with a group.",
+  values: {
+    MANAGER: { value: "manager", description: "A member who manages the group." },
+    MEMBER: { value: "member", description: "A member." },
+    APPLICANT: { value: "applicant", description: "Asked to join a restricted group; the request waits for a manager." },
+    INVITEE: { value: "invitee", description: "Invited; becomes a member by accepting (acceptGroupInvitation)." },
+    NONE: { value: "none", description: "None of these (always, for anonymous callers)." },
+  } as const,
+});
 
 export const GroupType = builder.prismaObject("Group", {
   description: "A group: its members see its private content (scope group, scope id = gidNumber). Hidden groups are shown to their members (and invitees) only.",
@@ -47,6 +59,11 @@ export const GroupType = builder.prismaObject("Group", {
     modified: t.expose("modified", { type: "DateTime" }),
     createdById: t.exposeInt("createdById", { nullable: true }),
     createdBy: t.relation("createdBy", { nullable: true }),
+    myMembership: t.field({
+      type: GroupMembershipStatus,
+      description: "Where the caller stands with the group: MANAGER, MEMBER, APPLICANT (a request to join waits for a manager), INVITEE or NONE. The membership mutations answer the group, so `joinGroup(group:) { myMembership }` says whether the caller joined or is waiting.",
+      resolve: (group, _args, ctx) => myMembership(ctx, group.id),
+    }),
   }),
 });
 
@@ -119,7 +136,7 @@ for (const { field, transition: name, description, aboutSomeone } of TRANSITIONS
     t.prismaField({
       type: "Group",
       nullable: true,
-      description: `${description} Answers the group as the caller may now read it (null: no longer).`,
+      description: `${description} Answers the group as the caller may now read it (null: no longer); its \`myMembership\` says where the caller now stands (APPLICANT: a request is waiting).`,
       authScopes: { user: true },
       args: {
         group: t.arg.id({ required: true, description: KEY_DESCRIPTION }),

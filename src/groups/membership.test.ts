@@ -161,6 +161,35 @@ async function run(transition: Transition, groupId: number, caller: TestUser, su
   return server.graphql(document, aboutSomeone ? { group: String(groupId), user: subject.username } : { group: String(groupId) }, caller.token);
 }
 
+describe("Group.myMembership (issue 32: joining a restricted group answered the group, and nothing said the request waits)", () => {
+  it("says where the caller stands: MANAGER, MEMBER, APPLICANT, INVITEE or NONE (anonymous callers: NONE)", async () => {
+    const owner = await server.user();
+    const groupId = await groupWith("restricted", owner);
+    const ask = gql<{ group: { myMembership: string } }>(`query($id: ID!) { group(id: $id) { myMembership } }`);
+    const standings: Standing[] = ["none", "applicant", "invitee", "member", "manager"];
+    for (const standing of standings) {
+      const person = await server.user();
+      await place(groupId, person, standing);
+      const answer = await server.graphql(ask, { id: String(groupId) }, person.token);
+      expect(answer.data?.group.myMembership, standing).toBe(standing.toUpperCase());
+    }
+    expect((await server.graphql(ask, { id: String(groupId) })).data?.group.myMembership).toBe("NONE");
+    // A list asks once for all of its groups (one statement per request, batched).
+    const listed = await server.graphql(gql<{ groups: { items: { myMembership: string }[] } }>(`{ groups(limit: 100) { items { id myMembership } } }`), {}, owner.token);
+    expect(listed.errors).toEqual([]);
+    expect(listed.data!.groups.items.some((item) => item.myMembership === "MANAGER")).toBe(true);
+  });
+
+  it("the join mutations answer it: a restricted group's request is APPLICANT, an open group's join MEMBER", async () => {
+    const [owner, joiner] = await Promise.all([server.user(), server.user()]);
+    const join = gql<{ joinGroup: { myMembership: string } }>(`mutation($group: ID!) { joinGroup(group: $group) { myMembership } }`);
+    const restricted = await server.graphql(join, { group: String(await groupWith("restricted", owner)) }, joiner.token);
+    expect(restricted.data?.joinGroup.myMembership).toBe("APPLICANT");
+    const open = await server.graphql(join, { group: String(await groupWith("open", owner)) }, joiner.token);
+    expect(open.data?.joinGroup.myMembership).toBe("MEMBER");
+  });
+});
+
 describe("membership transitions (table)", () => {
   const rows = [...RULES.map((rule) => [...rule, "visible"] as const), ...ON_A_HIDDEN_GROUP.map((rule) => [...rule, "hidden"] as const)];
   for (const [standing, caller, policy, transition, outcome, discoverability] of rows) {

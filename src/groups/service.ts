@@ -1,9 +1,11 @@
 import { z } from "zod";
+import DataLoader from "dataloader";
+import { byKeys, defineLoader } from "../common/loaders.js";
 import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
-import { changedRecord, createdRecord, findVisible, modelInfo, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, findVisible, forgetScopeCounts, modelInfo, type Selection } from "../common/records.js";
 import { columnValues, fieldTable, tagsField } from "../common/fields.js";
 import { managesSql, requireUser } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
@@ -143,6 +145,27 @@ export interface GroupRole {
   manager: boolean;
 }
 // ---------------------------------------------------------------------------------------------------
+// The caller's own membership
+
+/** Where the caller stands with a group (`Group.myMembership`): a manager, a member, an applicant (a request waiting), an invitee, or none. */
+export type MyMembership = "manager" | "member" | "applicant" | "invitee" | "none";
+
+/** Batched per request: every group of a list costs one statement together (none for anonymous callers). */
+const membershipLoader = defineLoader(
+  (ctx) =>
+    new DataLoader<number, MyMembership>(async (groupIds) => {
+      const user = ctx.viewer.user;
+      if (!user) return groupIds.map(() => "none" as const);
+      const rows = await sqlOf(ctx).query<{ group_id: number; status: GroupRole["status"]; manager: boolean }>(
+        Prisma.sql`SELECT group_id, status::text AS status, manager FROM group_members WHERE user_id = ${user.id} AND group_id = ANY(${[...groupIds]}::int[])`,
+      );
+      return byKeys(groupIds, rows, (row) => Number(row.group_id)).map((row) => (!row ? "none" : row.status === "member" && row.manager ? "manager" : row.status));
+    }),
+);
+
+export const myMembership = (ctx: RequestContext, groupId: number): Promise<MyMembership> => membershipLoader(ctx).load(groupId);
+
+// ---------------------------------------------------------------------------------------------------
 // Members list
 
 export const MEMBER_LISTS = ["members", "managers", "invitees", "applicants"] as const;
@@ -254,6 +277,7 @@ export async function deleteGroup(ctx: RequestContext, raw: string): Promise<num
     async change(tx) {
       for (const content of groupContents()) await content.remove(tx, id);
       await tx.tx.query(Prisma.sql`DELETE FROM groups WHERE id = ${id}`);
+      await forgetScopeCounts(tx.tx, { scope: "group", scopeId: id });
       return { row: null };
     },
   });

@@ -1,4 +1,4 @@
-import { getOperationAST } from "graphql";
+import { getOperationAST, type ExecutionResult } from "graphql";
 import type { Request } from "express";
 import type { Plugin } from "graphql-yoga";
 
@@ -9,6 +9,12 @@ import type { Plugin } from "graphql-yoga";
  */
 export function nameGraphQLOperations(): Plugin {
   return {
+    onParams({ params, context }) {
+      // Named before anything runs, so a request refused by validation is logged with its operation too.
+      const res = (context as { req?: Request } | undefined)?.req?.res;
+      if (!res || typeof params.query !== "string") return;
+      res.locals.operation = `graphql ${describedOperation(params.query, typeof params.operationName === "string" ? params.operationName : undefined)}`;
+    },
     onExecute({ args }) {
       const res = (args.contextValue as { req?: Request }).req?.res;
       if (!res) return;
@@ -17,3 +23,37 @@ export function nameGraphQLOperations(): Plugin {
     },
   };
 }
+
+/** "query WikiPages" from a document's text without parsing it (it may not parse): the named operation, or the first. */
+function describedOperation(query: string, operationName: string | undefined): string {
+  const operations = [...query.matchAll(/(?:^|[\s}])(query|mutation|subscription)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g)].map((found) => ({ kind: found[1]!, name: found[2] }));
+  const chosen = operationName ? operations.find((operation) => operation.name === operationName) : operations[0];
+  if (chosen) return `${chosen.kind} ${chosen.name ?? "(anonymous)"}`;
+  // `{ wikiPages { total } }`: the shorthand query.
+  return /^\s*\{/.test(query) ? "query (anonymous)" : `query ${operationName ?? "(anonymous)"}`;
+}
+
+/** Codes whose errors are the server's fault: the request's line is logged at error level. */
+const SERVER_CODES = new Set(["INTERNAL_SERVER_ERROR", "SERVICE_UNAVAILABLE"]);
+
+/**
+ * Keeps the codes of the errors a GraphQL answer carries (`res.locals.graphqlErrors`), so the request's
+ * log line says them: a 200 with FORBIDDEN or NOT_FOUND, or a 400 refused by validation, is logged with its
+ * codes and operation, never as a plain success (src/observability/http.ts).
+ */
+export function logGraphQLErrors(): Plugin {
+  return {
+    onResultProcess({ result, serverContext }) {
+      const res = (serverContext as { req?: Request } | undefined)?.req?.res;
+      if (!res) return;
+      const results = (Array.isArray(result) ? result : [result]) as unknown[];
+      const codes = results.flatMap((one) =>
+        one && typeof one === "object" && "errors" in one ? ((one as ExecutionResult).errors ?? []).map((error) => String(error.extensions?.code ?? "ERROR")) : [],
+      );
+      if (codes.length) res.locals.graphqlErrors = [...new Set([...(res.locals.graphqlErrors ?? []), ...codes])];
+    },
+  };
+}
+
+/** Whether the codes include a server fault. */
+export const hasServerFault = (codes: readonly string[]) => codes.some((code) => SERVER_CODES.has(code));

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { runWithRequestLogger, type Logger } from "./logger.js";
+import { hasServerFault } from "./graphql.js";
 
 declare global {
   namespace Express {
@@ -14,6 +15,10 @@ declare global {
        * operation ("graphql query WikiPages"), or the route. Set by whoever knows it.
        */
       operation?: string;
+      /** The codes of the errors a GraphQL answer carried (src/observability/graphql.ts, logGraphQLErrors). */
+      graphqlErrors?: string[];
+      /** Why an error answer was given (its message), for the request's line (app.ts errorHandler). */
+      failure?: string;
     }
   }
 }
@@ -66,6 +71,9 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     userId: req.viewer?.user?.id ?? null,
     operation: operationOf(req, res),
     ...(res.getHeader("X-API-Version") ? { version: String(res.getHeader("X-API-Version")) } : {}),
+    // A GraphQL answer's errors (HTTP 200 for resolver errors), and an error answer's message.
+    ...(res.locals.graphqlErrors?.length ? { graphqlErrors: res.locals.graphqlErrors } : {}),
+    ...(res.locals.failure ? { error: res.locals.failure } : {}),
     // The client went away before the response was complete.
     ...(res.writableFinished ? {} : { aborted: true }),
   });
@@ -79,9 +87,13 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     Object.defineProperty(req, "log", { configurable: true, enumerable: false, get: requestLogger });
     // "close" comes once per response, whether it finished or the client went away.
     res.once("close", () => {
-      const level = res.statusCode >= 500 ? "error" : QUIET_PATHS.has(pathOf(req)) ? "debug" : "info";
+      const errors = res.locals.graphqlErrors ?? [];
+      const level = res.statusCode >= 500 || hasServerFault(errors) ? "error" : QUIET_PATHS.has(pathOf(req)) ? "debug" : "info";
       if (!logger.isLevelEnabled(level)) return;
-      logger[level]({ requestId, ...describe(req, res, Date.now() - started) }, `${req.method} ${pathOf(req)} ${res.statusCode}`);
+      // "POST /graphql 200 with errors FORBIDDEN (graphql mutation CreateWikiPage)": a 200 carrying errors says so.
+      const carried = errors.length ? ` with errors ${errors.join(", ")} (${operationOf(req, res)})` : "";
+      const why = res.statusCode >= 500 && res.locals.failure ? `: ${res.locals.failure}` : "";
+      logger[level]({ requestId, ...describe(req, res, Date.now() - started) }, `${req.method} ${pathOf(req)} ${res.statusCode}${carried}${why}`);
     });
     runWithRequestLogger(requestLogger, next);
   };

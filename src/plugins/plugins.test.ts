@@ -228,14 +228,24 @@ describe("GET /plugins/trigger", () => {
     expect(split.body).toEqual([{ ...dotted.body[0], groups: before + 1 }]);
   });
 
-  it("answers [] for events nobody registered, disabled plugins' events and domain events, and runs nothing", async () => {
+  it("answers 404 naming event (listing the declared ones) for events no plugin declares, domain events included; [] for disabled plugins' events; runs nothing", async () => {
     const callsBefore = calls;
-    expect((await trigger({ event: "nothing.here" })).body).toEqual([]);
-    expect((await trigger({ event: "nothing" })).body).toEqual([]);
-    expect((await trigger({ event: "joinRequested", folder: "groups" }, admin.token)).body).toEqual([]);
-    expect((await trigger({ event: GROUP_EVENTS.joinRequested }, admin.token)).body).toEqual([]);
-    expect((await trigger({ event: "off.hello" })).body).toEqual([]);
+    for (const [query, token] of [
+      [{ event: "nothing.here" }],
+      [{ event: "nothing" }],
+      [{ event: "joinRequested", folder: "groups" }, admin.token],
+      [{ event: GROUP_EVENTS.joinRequested }, admin.token],
+      [{ event: "off.hello" }],
+    ] as [Record<string, string>, string?][]) {
+      const response = await trigger(query, token);
+      expect(response.status, JSON.stringify(query)).toBe(404);
+      expect(response.body.errors).toEqual([{ parameter: "event", message: expect.stringContaining("content.counts") }]);
+      expect(response.body.message).toContain("testing.hello");
+    }
     expect((await trigger({ event: "testing.hello" })).body).toEqual([{ hello: "anonymous" }]); // the disabled one's hello is not among them
+    definePlugin({ folder: "testing", element: "offonly", name: "Disabled only", triggers: { lonely: { access: "public", description: "Declared by a disabled plugin only.", run: async () => "lonely" } } });
+    await plugin({ folder: "testing", element: "offonly", enabled: 0 });
+    expect((await trigger({ event: "testing.lonely" })).body).toEqual([]);
     expect(calls).toBe(callsBefore);
   });
 

@@ -36,7 +36,8 @@ export const testing: AreaTesting = {
       event: ["string", true],
       folder: ["string", false],
     },
-    "PUT /plugins/{extension_id} 1.0": {
+    // The document writes {extension_id}; the row's path says {id} (rest-facade/rows/plugins.ts).
+    "PUT /plugins/{id} 1.0": {
       extension_id: ["integer", true],
       name: ["string", false],
       element: ["string", false],
@@ -48,7 +49,7 @@ export const testing: AreaTesting = {
     "DELETE /plugins/{id} 1.0": { extension_id: ["integer", true, 0] },
     "GET /plugins/{id} 1.0": { id: ["integer", true] },
   },
-  /** `{extension_id}` (PUT) and `{id}` (read, DELETE): a record made by `create`. */
+  /** `{id}` (read, PUT, DELETE): a record made by `create`. */
   async pathFor(server, token, operation) {
     return operation.path.replace(/\{(extension_id|id)\}/, String(await testing.create(server, token)));
   },

@@ -1,5 +1,5 @@
 import type { RequestContext } from "../common/context.js";
-import { badInput, forbidden, unauthenticated } from "../common/errors.js";
+import { ApiError, badInput, forbidden, unauthenticated } from "../common/errors.js";
 import { sqlClientOf } from "../db/sql.js";
 import { DEFAULT_BUDGET_MS, enabledRecords, registeredPlugins, runIsolated, type TriggerAccess } from "./registry.js";
 import "./installed.js";
@@ -15,7 +15,8 @@ const mayFire = (ctx: RequestContext, access: TriggerAccess) =>
 /**
  * GET /plugins/trigger and the mutation `triggerPluginEvent`: fires a named event that plugins registered
  * as triggerable (`triggers`, never a domain event) and answers their handlers' results, in folder and
- * element order (`[]` when no enabled plugin has it). `event` is `group.event`, or `event` with `folder`
+ * element order (`[]` when the plugins that declare it are disabled; an event no plugin declares is 404 naming
+ * `event` and listing the declared ones). `event` is `group.event`, or `event` with `folder`
  * naming the group; without a group, the event of that name in every folder. Who may fire it: what the
  * plugin's code marks (public, registered, administrators), made stricter by its record's access level
  * (2 registered, 3 administrators); an event the caller may not fire is 401 for anonymous callers and 403
@@ -35,7 +36,13 @@ export async function triggerPluginEvent(
   const name = dot >= 0 ? raw.slice(dot + 1) : raw;
   if (dot >= 0 && folder && folder !== group) throw badInput("folder", `names another group than the event ${raw}`);
   const candidates = registeredPlugins().filter((plugin) => (group === null || plugin.folder === group) && Object.hasOwn(plugin.triggers ?? {}, name));
-  if (!candidates.length) return [];
+  if (!candidates.length) {
+    // An event no plugin declares is a mistake of the caller's (a misspelling), not an event without handlers: 404 naming it and what there is.
+    const declared = [...new Set(registeredPlugins().flatMap((plugin) => Object.keys(plugin.triggers ?? {}).map((event) => `${plugin.folder}.${event}`)))].sort();
+    throw new ApiError(404, `No plugin declares the event ${group ? `${group}.${name}` : name}; the events plugins declare: ${declared.join(", ") || "none"}.`, [
+      { parameter: "event", message: `is no event a plugin declares (declared: ${declared.join(", ") || "none"})` },
+    ]);
+  }
   const sql = sqlClientOf(ctx.db);
   const enabled = await enabledRecords(sql, candidates);
   const refused = enabled.find(({ plugin, access }) => !mayFire(ctx, stricter(plugin.triggers![name]!.access, RECORD_ACCESS[access] ?? "administrators")));

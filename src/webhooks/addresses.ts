@@ -86,7 +86,9 @@ export async function checkDestination(text: string, allowed: Range[], lookup: t
     const range = refusedRange(address, allowed);
     if (range) {
       const which = host === address ? address : `${host} resolves to ${address}`;
-      throw new RefusedDestination(`must not reach a loopback, private, link-local or other non-public address (${which}: ${range})`);
+      throw new RefusedDestination(
+        `must not reach a loopback, private, link-local or other non-public address (${which}: ${range}); to allow it, list the address or its range in WEBHOOK_ALLOWED_ADDRESSES (the server's setting)`,
+      );
     }
   }
   const chosen = addresses[0]!;

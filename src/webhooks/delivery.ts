@@ -171,10 +171,16 @@ export function startWebhookSender(options: {
   config: Pick<Config, "webhookAllowedAddresses" | "webhookTimeoutMs" | "webhookRetryHours" | "webhookDisableAfterFailures" | "webhookConcurrency">;
   pollMs: number;
   log: (line: string, error?: unknown) => void;
+  /**
+   * Each failed attempt, as a warning with its fields (endpoint, status or error, attempt, next try): a
+   * receiver answering 500 is seen in the log, not only in the metrics (docs/operations.md).
+   */
+  warn?: (fields: Record<string, unknown>, line: string) => void;
   now?: () => Date;
   counted?: WebhookMetrics;
 }): WebhookSender {
   const { db, config, pollMs, log, counted } = options;
+  const warn = options.warn ?? (() => {});
   const now = options.now ?? (() => new Date());
   const sql = backgroundSqlOf(db);
   const allowed = allowedRanges(config.webhookAllowedAddresses);
@@ -256,6 +262,25 @@ export function startWebhookSender(options: {
       RETURNING endpoint.enabled AND NOT e.enabled AS disabled`);
     // The URL's origin only (its path and query may hold a receiver's token).
     const where = `${new URL(delivery.url).origin}`;
+    const outcome = result.status !== null && result.status !== undefined ? `answered ${result.status}` : `failed: ${result.error ?? result.outcome}`;
+    warn(
+      {
+        webhook: {
+          endpoint: delivery.endpointId,
+          origin: where,
+          delivery: delivery.id,
+          event: delivery.eventId,
+          attempt: delivery.attempts,
+          outcome: result.outcome,
+          status: result.status ?? null,
+          error: result.error ?? null,
+          nextAttempt: over ? null : next.toISOString(),
+        },
+      },
+      `webhook attempt ${delivery.attempts} of delivery ${delivery.id} (event ${delivery.eventId}) to endpoint ${delivery.endpointId} at ${where} ${outcome}; ${
+        over ? "no more tries (its retry window is over)" : `next try at ${next.toISOString()} (in ${Math.round((next.getTime() - moment.getTime()) / 1000)} s)`
+      }`,
+    );
     if (over) {
       counted?.failed();
       log(`webhook delivery ${delivery.id} (event ${delivery.eventId}) to endpoint ${delivery.endpointId} at ${where} failed for good after ${delivery.attempts} attempts: ${result.error ?? result.outcome}`);

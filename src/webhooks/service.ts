@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
-import { eventCatalogue } from "../common/events.js";
+import { unknownEventTypes } from "../common/events.js";
 import { pageWindow, type Page, type PageArgs } from "../common/paging.js";
 import { requireUser } from "../common/scopes.js";
 import { parseId, parseInput } from "../common/validation.js";
@@ -90,9 +90,8 @@ const eventTypesRule = z
   .max(200)
   .transform((types) => [...new Set(types)])
   .superRefine((types, issues) => {
-    const known = new Set(eventCatalogue().map((entry) => entry.type));
-    const unknown = types.filter((type) => !known.has(type));
-    if (unknown.length) issues.addIssue({ code: "custom", message: `${unknown.join(", ")} ${unknown.length > 1 ? "are not event types" : "is not an event type"} of the catalogue (docs/events.md)` });
+    const problem = unknownEventTypes(types);
+    if (problem) issues.addIssue({ code: "custom", message: problem });
   });
 const urlRule = z.string().trim().min(1, "must not be empty").max(2000, "must not be longer than 2000 characters");
 const descriptionRule = z.string().trim().max(500, "must not be longer than 500 characters");

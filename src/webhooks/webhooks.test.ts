@@ -686,11 +686,13 @@ describe("the command line", () => {
 
   it("names the bad argument: a private URL, an unknown event type; a group endpoint needs an owner who manages the group", async () => {
     const privateUrl = await cli(["webhooks", "create", "http://10.0.0.1/hook", "--events", "wiki.pageCreated"]);
-    expect(privateUrl.code).toBe(2);
+    expect(privateUrl.code).toBe(1);
     expect(privateUrl.stderr).toMatch(/^error: <url> must not reach a loopback, private, link-local or other non-public address \(10\.0\.0\.1: private\)/);
+    expect(privateUrl.stderr).toContain("WEBHOOK_ALLOWED_ADDRESSES");
     const badType = await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.nothing"]);
-    expect(badType.code).toBe(2);
+    expect(badType.code).toBe(1);
     expect(badType.stderr).toContain("--events wiki.nothing is not an event type");
+    expect(badType.stderr).toMatch(/the wiki event types are .*wiki\.pageCreated.*wiki\.pageUpdated/);
     expect((await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.pageCreated", "--group", String(cast.groupId)])).code).toBe(2);
     const notManager = await cli(["webhooks", "create", `${base}/cli`, "--events", "wiki.pageCreated", "--group", String(cast.groupId), "--owner", cast.alice.username]);
     expect(notManager).toMatchObject({ code: 1, stderr: "error: Only the group's managers can manage its webhook endpoints.\n" });
