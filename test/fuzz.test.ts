@@ -683,3 +683,44 @@ describe("fuzzing every row, argument and sign-in endpoint with hostile values",
     expect(failures.slice(0, 25), `${failures.length} failing cases; ${replay}`).toEqual([]);
   }, (SECONDS + 60) * 1000);
 });
+
+/**
+ * Every failure the fuzzer has found (git log: "found by the fuzzer", "FUZZ_SEED="), as a fixed request
+ * that runs in every pass whatever FUZZ_CASES is: a seed replays a different request once rows or
+ * arguments are added, so a case kept only as a seed would stop guarding its fix. Add one here with each
+ * fix of a fuzzer finding.
+ */
+describe("the cases the fuzzer found, each a fixed request", () => {
+  const json: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+  const found: { finding: string; sent: () => Sent }[] = [
+    {
+      finding: "caf09fe: a NUL in a sign-in name was a 500 from the database",
+      sent: () => ({ description: "password grant with a NUL in the username", method: "POST", url: `${server.url}/api/developer/oauth/token`, headers: json, body: toJson({ grant_type: "password", username: "nul\u0000byte", password: "long-enough-password" }) }),
+    },
+    {
+      finding: "caf09fe: an object with a non-callable toString for a boolean parameter was a 500 in the facade's coercion",
+      sent: () => ({ description: "admin: {toString: 1}", method: "POST", url: `${server.url}/api/members`, headers: { ...json, ...authHeader("admin") }, body: toJson({ username: "tostring", email: "tostring@example.test", password: "long-enough-password", name: "T", admin: { toString: 1, valueOf: "x" } }) }),
+    },
+    {
+      finding: "9b3e6db (FUZZ_SEED=1448071148): 100,000 nested brackets in GraphQL variables overflowed the query cost cache's JSON.stringify",
+      sent: () => ({ description: "GraphQL variables 100,000 arrays deep", method: "POST", url: `${server.url}/graphql`, headers: json, body: `{"query":"query Deep($search: String) { wikiPages(search: $search) { total } }","variables":{"search":${"[".repeat(100_000)}1${"]".repeat(100_000)}}}` }),
+    },
+    {
+      finding: "9bcb74b: the 1.1 activity list's recipients=0 built an empty OR (500)",
+      sent: () => ({ description: "GET /api/v1.1/activity/list?recipients=0", method: "GET", url: `${server.url}/api/v1.1/activity/list?recipients=0`, headers: { accept: "application/json", ...authHeader("user") } }),
+    },
+    {
+      finding: "1299504 (FUZZ_SEED=818242921, case 1875): categoriesIds=[null] reached GraphQL as a null item (500)",
+      sent: () => ({ description: "userscategories create with categoriesIds [null]", method: "POST", url: `${server.url}/api/v2.0/forum/userscategories/create`, headers: { ...json, ...authHeader("user") }, body: toJson({ userId: plain.id, categoriesIds: [null] }) }),
+    },
+  ];
+
+  it.each(found.map((entry) => [entry.finding, entry] as const))("%s: answered without a 5xx, internals or a logged error", async (_finding, entry) => {
+    const sent = entry.sent();
+    const before = unexpected.length;
+    const response = await send(sent);
+    expect(verdict(sent, response.status, response.text, response.contentType), `${sent.description}: ${response.status} ${response.text.slice(0, 200)}`).toBeNull();
+    expect(response.status).toBeLessThan(500);
+    expect(unexpected.slice(before)).toEqual([]);
+  });
+});
