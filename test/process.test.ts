@@ -6,6 +6,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPGlite } from "../src/db/database.js";
+import { migratedPgliteDump } from "./database-template.js";
 
 interface Started {
   child: ChildProcess;
@@ -77,6 +79,16 @@ const dataDir = () => {
 afterAll(() => {
   for (const dir of temporaryDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
+/**
+ * A DATA_DIR whose embedded database exists and is migrated (the run's template, test/database-template.ts),
+ * for tests about what a server does with a database rather than how it creates one: a fresh one costs
+ * each start PGlite's initdb and every migration (about 2 s more). The tests of a fresh DATA_DIR keep theirs.
+ */
+const migratedDataDir = async () => {
+  const dir = dataDir();
+  await (await openPGlite(path.join(dir, "pglite"), migratedPgliteDump())).close();
+  return dir;
+};
 
 describe("a bad environment variable", () => {
   it.each([
@@ -205,7 +217,7 @@ describe("the first run", () => {
     fetch(`${url}/api/developer/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username, password }) });
 
   it("creates admin with a random password, logged once and kept owner-only in DATA_DIR until it is changed", async () => {
-    const dir = dataDir();
+    const dir = await migratedDataDir();
     const passwordFile = path.join(dir, "admin-password");
     const first = start({ DATA_DIR: dir });
     const url = await ready(first);
@@ -239,7 +251,7 @@ describe("the first run", () => {
   }, SEVERAL_PROCESSES);
 
   it("creates nothing when ADMIN_* is set (as before) or an administrator exists", async () => {
-    const dir = dataDir();
+    const dir = await migratedDataDir();
     const server = start({ DATA_DIR: dir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "correct-horse-battery-staple-9" });
     const url = await ready(server);
     expect(server.lines.join("\n")).toContain('created administrator \\"root\\"');
@@ -258,7 +270,7 @@ describe("the first run", () => {
 
 describe("the CLI beside a running server on the embedded database", () => {
   it("runs its commands inside the server, found through an owner-only access file that goes when the server stops", async () => {
-    const dir = dataDir();
+    const dir = await migratedDataDir();
     const server = start({ DATA_DIR: dir });
     const url = await ready(server);
     const accessFile = path.join(dir, "cli-access.json");
