@@ -246,6 +246,18 @@ describe("GET /plugins/trigger", () => {
     definePlugin({ folder: "testing", element: "offonly", name: "Disabled only", triggers: { lonely: { access: "public", description: "Declared by a disabled plugin only.", run: async () => "lonely" } } });
     await plugin({ folder: "testing", element: "offonly", enabled: 0 });
     expect((await trigger({ event: "testing.lonely" })).body).toEqual([]);
+    // The 404 lists what the caller may fire, never which plugins are installed: a disabled plugin's trigger is
+    // named to nobody, an administrators-only one to administrators only.
+    definePlugin({ folder: "testing", element: "adminonly", name: "Administrators only", triggers: { secretive: { access: "administrators", description: "For administrators.", run: async () => "secret" } } });
+    await plugin({ folder: "testing", element: "adminonly", enabled: 1 });
+    const anonymousMiss = await trigger({ event: "nothing.here" });
+    expect(anonymousMiss.status).toBe(404);
+    expect(anonymousMiss.body.message).toContain("testing.hello");
+    expect(anonymousMiss.body.message).not.toContain("testing.lonely");
+    expect(anonymousMiss.body.message).not.toContain("testing.secretive");
+    const adminMiss = await trigger({ event: "nothing.here" }, admin.token);
+    expect(adminMiss.body.message).toContain("testing.secretive");
+    expect(adminMiss.body.message).not.toContain("testing.lonely");
     expect(calls).toBe(callsBefore);
   });
 

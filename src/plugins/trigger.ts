@@ -36,14 +36,25 @@ export async function triggerPluginEvent(
   const name = dot >= 0 ? raw.slice(dot + 1) : raw;
   if (dot >= 0 && folder && folder !== group) throw badInput("folder", `names another group than the event ${raw}`);
   const candidates = registeredPlugins().filter((plugin) => (group === null || plugin.folder === group) && Object.hasOwn(plugin.triggers ?? {}, name));
+  const sql = sqlClientOf(ctx.db);
   if (!candidates.length) {
-    // An event no plugin declares is a mistake of the caller's (a misspelling), not an event without handlers: 404 naming it and what there is.
-    const declared = [...new Set(registeredPlugins().flatMap((plugin) => Object.keys(plugin.triggers ?? {}).map((event) => `${plugin.folder}.${event}`)))].sort();
-    throw new ApiError(404, `No plugin declares the event ${group ? `${group}.${name}` : name}; the events plugins declare: ${declared.join(", ") || "none"}.`, [
-      { parameter: "event", message: `is no event a plugin declares (declared: ${declared.join(", ") || "none"})` },
+    // An event no plugin declares is a mistake of the caller's (a misspelling), not an event without handlers: 404 naming it and
+    // the events this caller may fire — of enabled plugins only, at the caller's rights: which plugins are installed is the
+    // administrators' to know (GET /plugins/list), so a disabled plugin's or an administrators-only trigger is not named to others.
+    const enabledAll = await enabledRecords(sql, registeredPlugins().filter((plugin) => Object.keys(plugin.triggers ?? {}).length));
+    const triggerable = [
+      ...new Set(
+        enabledAll.flatMap(({ plugin, access }) =>
+          Object.entries(plugin.triggers ?? {})
+            .filter(([, trigger]) => mayFire(ctx, stricter(trigger.access, RECORD_ACCESS[access] ?? "administrators")))
+            .map(([event]) => `${plugin.folder}.${event}`),
+        ),
+      ),
+    ].sort();
+    throw new ApiError(404, `No plugin declares the event ${group ? `${group}.${name}` : name}; the events you may fire: ${triggerable.join(", ") || "none"}.`, [
+      { parameter: "event", message: `is no event a plugin declares (you may fire: ${triggerable.join(", ") || "none"})` },
     ]);
   }
-  const sql = sqlClientOf(ctx.db);
   const enabled = await enabledRecords(sql, candidates);
   const refused = enabled.find(({ plugin, access }) => !mayFire(ctx, stricter(plugin.triggers![name]!.access, RECORD_ACCESS[access] ?? "administrators")));
   if (refused) {
