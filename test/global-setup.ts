@@ -68,7 +68,7 @@ async function ensurePostgresTemplate(adminUrl: string, fingerprint: string): Pr
       if ((error as { code?: string }).code !== "42P04") throw error; // 42P04: another run named its template first
     }
     // Templates of other migrations than these are left to the runs that use them (a branch's run may be
-    // going on beside this one); they are small, and `npm run test:clean-databases` drops them all.
+    // going on beside this one); they are small, and nothing drops them yet (DROP DATABASE by hand).
     return name;
   } finally {
     await admin.end();
