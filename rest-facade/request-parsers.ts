@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from "express";
-import { ApiError } from "../src/common/errors.js";
+import { ApiError, unauthenticated } from "../src/common/errors.js";
 import { parseMultipart } from "../src/http/multipart.js";
 
 export interface BodyContext {
@@ -42,7 +42,16 @@ export function registerRequestParser(parser: RequestParser): RequestParser {
  * Reads every /api body with the registered parsers, before the protocol routes (token endpoint,
  * session) and the facade rows see it.
  */
-export function readBody({ limit, fileParams }: { limit: number; fileParams(req: Request): ReadonlySet<string> }): RequestHandler {
+export function readBody({
+  limit,
+  fileParams,
+  refusedBeforeReading,
+}: {
+  limit: number;
+  fileParams(req: Request): ReadonlySet<string>;
+  /** The request's row answers this caller 401 before reading anything: a body it cannot read is 401, not 400. */
+  refusedBeforeReading(req: Request): boolean;
+}): RequestHandler {
   return (req, _res, next) => {
     const length = Number(req.headers["content-length"] ?? 0);
     const hasBody = length > 0 || req.headers["transfer-encoding"] !== undefined;
@@ -53,10 +62,13 @@ export function readBody({ limit, fileParams }: { limit: number; fileParams(req:
     if (length > limit) return next(new ApiError(413, "The request body is too large."));
     Promise.resolve()
       .then(() => parser.parse(req, { limit, fileParams: fileParams(req) }))
-      .then((body) => {
-        req.body = body;
-        next();
-      }, next);
+      .then(
+        (body) => {
+          req.body = body;
+          next();
+        },
+        (error: unknown) => next(statusOf(error) === 400 && refusedBeforeReading(req) ? unauthenticated() : error),
+      );
   };
 }
 
@@ -101,3 +113,7 @@ registerRequestParser({
   // Buffered whole first, so the limit holds for the body as a whole, not per part.
   parse: async (req, { limit, fileParams }) => parseMultipart(req.headers, (await readBytes(req, limit)) as Buffer, fileParams),
 });
+
+/** The HTTP status an error from reading a body carries (body-parser's `status`, or an ApiError's). */
+const statusOf = (error: unknown): number | undefined =>
+  error instanceof ApiError ? error.status : typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : undefined;

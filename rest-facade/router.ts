@@ -2,7 +2,9 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { Kind, type GraphQLError, type GraphQLSchema } from "graphql";
 import { compiledDocument, type RunDocument } from "../src/graphql/compiled.js";
 import { match } from "path-to-regexp";
-import { ApiError, notFound, unauthenticated, type ParameterProblem } from "../src/common/errors.js";
+import { ApiError, badInput, notFound, unauthenticated, type ParameterProblem } from "../src/common/errors.js";
+import { illFormedTextPath } from "../src/common/json-bounds.js";
+import type { Config } from "../src/config.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
 import { assertWithinQueryLimits } from "../src/graphql/limits.js";
@@ -182,7 +184,9 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       const ctx = contextFor(req);
       // Anonymous callers of a row that needs a user are refused before any parameter is looked at: a
       // stranger is not told how to shape a call it may not make (contract, "Parameters").
-      if (refusesAnonymous(route.operation, ctx)) throw unauthenticated();
+      if (refusesAnonymous(route.operation, Boolean(ctx.viewer?.user), ctx.config)) throw unauthenticated();
+      // Only then is the text looked at (docs/decisions.md, "Anonymous writes").
+      refuseIllFormedText(req);
       const body = isObject(req.body) ? req.body : {};
       const strayFile = Object.keys(body).find((name) => holdsFile(body[name]) && !route.fileParams.has(name));
       // Another version of the row may take files (the body was read for all of them); this one does not take this part.
@@ -191,9 +195,8 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       const values = { ...(req.query as Record<string, unknown>), ...body, ...fromPath };
       const { ignored, problems: versionProblems } = unreadNames(route, [...Object.keys(req.query as object), ...Object.keys(body)]);
       if (ignored.length) res.set(IGNORED_PARAMETERS_HEADER, ignoredHeaderValue(ignored));
-      const { variables, problems } = readParams(route.variableParams, values, { partial: route.operation.partial, replacing: route.operation.method === "PUT" });
+      const { variables, problems } = rowVariables(route.operation, route.variableParams, route.enums, values);
       problems.unshift(...versionProblems);
-      problems.push(...numbersToEnumNames(route.enums, route.operation.params, variables));
       const kept = route.projection ? requestedKeys(route.projection.param, values[route.projection.param.name], route.projection.selectable) : null;
       if (kept && "problem" in kept) problems.push(kept.problem);
       if (problems.length) throw invalidParameters(problems);
@@ -216,7 +219,23 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       next(error);
     }
   });
-  return { readBody: readBody({ limit: bodyLimit, fileParams: fileParamsFor }), router };
+  /**
+   * Whether the row this request reaches answers its caller 401 before reading anything: then a body that
+   * cannot be read is not the answer, the 401 is (a stranger is not told how to shape a write).
+   */
+  const refusedBeforeReading = (req: Request): boolean => {
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    let found: Match[];
+    try {
+      found = routesAt(req.path);
+    } catch {
+      return false; // a malformed path: the router answers it
+    }
+    const config = contextFor(req).config;
+    const rows = found.filter(({ route }) => route.operation.method === method);
+    return rows.length > 0 && rows.every(({ route }) => refusesAnonymous(route.operation, Boolean(req.viewer?.user), config));
+  };
+  return { readBody: readBody({ limit: bodyLimit, fileParams: fileParamsFor, refusedBeforeReading }), router };
 }
 
 type Match = { route: Route; params: Record<string, string> | null };
@@ -257,10 +276,27 @@ function unreadNames(route: Route, sent: string[]): { ignored: string[]; problem
   return { ignored, problems };
 }
 
+/** The GraphQL variables a row sends for the request's values (path, query and body merged), or the problems found. */
+export function rowVariables(operation: RestOperation, variableParams: RestParam[], enums: ReturnType<typeof numericEnumVariables>, values: Record<string, unknown>) {
+  const { variables, problems } = readParams(variableParams, values, { partial: operation.partial, replacing: operation.method === "PUT" });
+  problems.push(...numbersToEnumNames(enums, operation.params, variables));
+  return { variables, problems };
+}
+
 /** Whether the row answers this caller 401 before reading anything: it needs a user, and the caller is anonymous. */
-function refusesAnonymous(operation: RestOperation, ctx: RequestContext): boolean {
-  if (operation.access === "anyone" || ctx.viewer?.user) return false;
-  return !operation.opensToAnonymous?.(ctx.config);
+function refusesAnonymous(operation: RestOperation, signedIn: boolean, config: Config): boolean {
+  if (operation.access === "anyone" || signedIn) return false;
+  return !operation.opensToAnonymous?.(config);
+}
+
+/**
+ * 400 naming the parameter when a query or body value (or key) holds a lone UTF-16 surrogate, such as
+ * JSON's "\ud800": such text cannot be encoded as UTF-8 or stored, and a client that sends it has a bug it
+ * should hear about, so it is refused rather than silently repaired (docs/decisions.md).
+ */
+function refuseIllFormedText(req: Request): void {
+  const path = illFormedTextPath(req.query) ?? illFormedTextPath(req.body);
+  if (path !== null) throw badInput(path || "body", "must be well-formed Unicode text (no lone UTF-16 surrogates)");
 }
 
 function projectionOf(schema: GraphQLSchema, operation: RestOperation): Route["projection"] {

@@ -6,8 +6,23 @@ import { bodyParams, pathFor, plausibleValues } from "../test/rows.js";
 import { areaTestings, documentedIn } from "../test/areas.js";
 import { fieldParams } from "./field-params.js";
 import { mustBeGiven } from "./params.js";
+import { rowVariables } from "./router.js";
+import { numericEnumVariables } from "./enums.js";
+import { schema } from "../src/graphql/schema.js";
+import { isFieldsParam } from "./fields-param.js";
+import { print } from "graphql";
 
-const key = (operation: RestOperation, version: string) => `${operation.method} ${operation.path} ${version}`;
+/**
+ * A row's method, path template and version, placeholders unnamed: the document names a placeholder {id} in
+ * one operation and {record_id} in its sibling, which OpenAPI 3.1 forbids, so the rows name them alike
+ * while the area transcriptions keep the document's words.
+ */
+const template = (path: string) => path.replace(/\{\w+\}/g, "{}");
+const key = (operation: RestOperation, version: string) => `${operation.method} ${template(operation.path)} ${version}`;
+const documentedKey = (transcribed: string) => {
+  const [method, path, version] = transcribed.split(" ");
+  return `${method} ${template(path!)} ${version}`;
+};
 const documentedAs = (param: RestParam) => (param.default === undefined ? [param.type, param.required] : [param.type, param.required, param.default]);
 
 /**
@@ -29,12 +44,12 @@ describe("the facade table matches the API document", () => {
     // PATCH rows are additions beyond the document, derived from its PUT rows (checked below).
     const rows = restOperations.filter((operation) => documentedIn(operation) === testing.area && !operation.partial);
     it(`${testing.area}: has exactly the documented operations in their documented versions`, () => {
-      expect(rows.flatMap((operation) => operation.versions.map((version) => key(operation, version))).sort()).toEqual(Object.keys(testing.documented).sort());
+      expect(rows.flatMap((operation) => operation.versions.map((version) => key(operation, version))).sort()).toEqual(Object.keys(testing.documented).map(documentedKey).sort());
     });
 
     for (const [operation, documented] of Object.entries(testing.documented)) {
       it(`${operation} lists every parameter with the documented type, required flag and default`, () => {
-        const row = rows.find((candidate) => candidate.versions.some((version) => key(candidate, version) === operation))!;
+        const row = rows.find((candidate) => candidate.versions.some((version) => key(candidate, version) === documentedKey(operation)))!;
         expect(Object.fromEntries(row.params.map((param) => [param.name, documentedAs(param)]))).toEqual(documented);
       });
     }
@@ -53,7 +68,7 @@ describe("each area's field table matches the API document", () => {
       if (method !== "POST" && method !== "PUT") continue;
       it(`${operation}: the ${testing.area} field table declares every documented parameter as documented`, () => {
         // The parameters read from the path: named as their placeholder, or saying which one they read (PUT /plugins/{id}: extension_id).
-        const row = restOperations.find((candidate) => candidate.method === method && candidate.path === path);
+        const row = restOperations.find((candidate) => candidate.method === method && template(candidate.path) === template(path!));
         const placeholders = [
           ...[...path!.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!),
           ...(row?.params.filter((param) => param.placeholder && path!.includes(`{${param.placeholder}}`)).map((param) => param.name) ?? []),
@@ -122,10 +137,32 @@ async function send(
 describe("required parameters with a documented default (contract: they may be left out)", () => {
   const defaulted = restOperations.filter((operation) => bodyParams(operation).some((param) => param.required && param.default !== undefined));
 
-  it("are shown optional with their default in OpenAPI and in the area descriptions", () => {
+  it("are shown optional with their default in the served OpenAPI document and area descriptions", async () => {
     // The rows the issue found refusing them (groups' join_policy and discoverability, the forum's category_id) are among them.
     expect(defaulted.map((operation) => `${operation.method} ${operation.path}`)).toEqual(expect.arrayContaining(["POST /groups", "POST /forum", "PUT /groups/{id}"]));
-    for (const operation of defaulted) for (const param of bodyParams(operation).filter((candidate) => candidate.default !== undefined)) expect(mustBeGiven(param)).toBe(false);
+    const openapi = (await server.rest("GET", "/openapi.json")).body;
+    const areas = new Map<string, any>();
+    for (const operation of defaulted) {
+      const version = operation.versions[0]!;
+      const entry = openapi.paths[`/v${version}${operation.path}`][operation.method.toLowerCase()];
+      const key = `${operation.area} ${version}`;
+      if (!areas.has(key)) areas.set(key, (await server.rest("GET", `/${operation.area}`, { query: { v: version } })).body);
+      const task = areas.get(key).tasks.find((candidate: any) => candidate.method === operation.method && candidate.uri === `/api${operation.path}`);
+      for (const param of bodyParams(operation).filter((candidate) => candidate.required && candidate.default !== undefined)) {
+        const where = `${operation.method} ${operation.path} ${param.name}`;
+        const query = entry.parameters?.find((candidate: any) => candidate.in === "query" && candidate.name === param.name);
+        if (query) {
+          expect(query.required, where).toBe(false);
+          expect(query.schema.default, where).toEqual(param.default);
+        } else {
+          for (const [type, media] of Object.entries<any>(entry.requestBody.content)) {
+            expect(media.schema.required, `${where} ${type}`).not.toContain(param.name);
+            expect(media.schema.properties[param.name].default, `${where} ${type}`).toEqual(param.default);
+          }
+        }
+        expect(task.parameters.find((candidate: any) => candidate.name === param.name), where).toMatchObject({ required: false, default: param.default });
+      }
+    }
   });
 });
 
@@ -188,6 +225,38 @@ describe("every facade row", () => {
             expect(refused.status, JSON.stringify(refused.body)).toBe(401);
             expect(refused.body.errors).toBeUndefined();
           }
+        });
+      }
+
+      if (operation.access !== "anyone") {
+        // The facade's early 401 (router.ts, refusesAnonymous) comes from the row's `access`; the rule itself is
+        // the service's. The row's GraphQL document, run anonymously with the variables the row would send,
+        // must be refused by the service too: a row that says "signed-in user" for an operation anyone may
+        // call would refuse strangers their answer.
+        it(`its service refuses anonymous callers as its access field says (${operation.access})`, async () => {
+          const path = await pathFor(server, admin.token, operation);
+          const template = operation.path.split("/");
+          const fromPath = Object.fromEntries(
+            path.split("/").flatMap((segment, index) => {
+              const placeholder = /^\{(\w+)\}$/.exec(template[index]!)?.[1];
+              const param = placeholder && operation.params.find((candidate) => (candidate.placeholder ?? candidate.name) === placeholder);
+              return param ? [[param.name, decodeURIComponent(segment)]] : [];
+            }),
+          );
+          const { variables, problems } = rowVariables(
+            operation,
+            operation.params.filter((param) => !isFieldsParam(param)),
+            numericEnumVariables(schema, operation.document),
+            { ...plausibleValues(operation), ...fromPath },
+          );
+          expect(problems).toEqual([]);
+          const response = await fetch(`${server.url}/graphql`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-hubgraph-csrf": "1" },
+            body: JSON.stringify({ query: print(operation.document), variables }),
+          });
+          const answer = await response.json();
+          expect(answer.errors?.[0]?.extensions?.code, JSON.stringify(answer)).toBe("UNAUTHENTICATED");
         });
       }
 

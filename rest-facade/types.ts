@@ -94,11 +94,16 @@ export interface RestOperation {
    * values, so no default applies, and JSON `null` is refused unless the parameter `clears`.
    */
   partial?: boolean;
-  /** Who may call it, for the descriptions; the services enforce it. */
+  /**
+   * Who may call it: the descriptions and OpenAPI say it, and a row that needs a user answers an anonymous
+   * caller 401 before reading its parameters (router.ts, `refusesAnonymous`). The services enforce it on
+   * their own all the same (GraphQL, and callers signed in who may not); rest-facade/table.test.ts holds every
+   * row's declaration to what its service answers an anonymous caller.
+   */
   access: "anyone" | "signed-in user" | "administrator";
   /**
    * Whether an anonymous caller may reach the service although `access` is not "anyone", given the
-   * server's configuration (POST /members: an administrator's, and anyone's when REGISTRATION=open).
+   * server's configuration: the service's own rule, imported (POST /members: `anyoneMayCreateAccounts`).
    * Otherwise a row whose access is not "anyone" answers an anonymous caller 401 before any parameter is
    * checked (router.ts, `refusesAnonymous`): a stranger is not told how to shape a call it may not make.
    */

@@ -14,7 +14,6 @@ import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";
 import { introspectionPlugin, queryLimitPlugins } from "./graphql/limits.js";
 import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
-import { refuseIllFormedText } from "./http/well-formed-text.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
@@ -99,7 +98,9 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   if (redis) {
     // REDIS_PREFIX, or one derived from the database (every instance of this deployment agrees on it, and no
     // other deployment shares it), set before anything uses Redis.
-    redis.prefix = config.redisPrefix ?? derivedRedisPrefix(await db.identity());
+    const identity = config.redisPrefix ? undefined : await db.identity();
+    if (identity?.note) logger.warn(`REDIS_PREFIX unset: ${identity.note}; set REDIS_PREFIX on such a copy if it shares this Redis`);
+    redis.prefix = config.redisPrefix ?? derivedRedisPrefix(identity!.value);
     logger.info({ redisPrefix: redis.prefix }, `Redis keys and channels under ${redis.prefix}${config.redisPrefix ? " (REDIS_PREFIX)" : " (derived from the database; REDIS_PREFIX sets another)"}`);
   }
   const counts: LimiterCounts | undefined = redis && { redis, warn };
@@ -248,7 +249,6 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   });
   api.use(facade.readBody);
   api.use(authRoutes(db.prisma, config, counts));
-  api.use(refuseIllFormedText);
   api.use(apiDocsRoutes(apiDocument()));
   api.use(facade.router);
   app.use("/api", api);

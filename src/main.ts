@@ -3,6 +3,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig, serverBaseUrl, StartupError, type Config } from "./config.js";
 import { createLogger, type Logger } from "./observability/logger.js";
+import { requestIdOf } from "./observability/request-id.js";
 import { createHttpServer } from "./http/server.js";
 import { HEALTH_PATH, LIVE, notReady, READY_PATH } from "./http/health.js";
 
@@ -34,7 +35,10 @@ let handle: http.RequestListener = (req, res) => {
     if (path === HEALTH_PATH) return void res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(JSON.stringify(LIVE));
     if (path === READY_PATH) return void res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1" }).end(JSON.stringify(notReady("starting")));
   }
-  res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1" }).end(JSON.stringify({ message: "Starting up.", code: 503 }));
+  // A failure like any other: logged with its request id, which the answer carries.
+  const requestId = requestIdOf(req);
+  logger.warn({ requestId, method: req.method, path, status: 503 }, `${req.method} ${path} 503: starting up`);
+  res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1", "X-Request-Id": requestId }).end(JSON.stringify({ message: "Starting up.", code: 503 }));
 };
 // Responses still to be written: told to close their connection when a stop begins, so that keep-alive
 // clients do not hold the stop up for the keep-alive timeout after their last answer.

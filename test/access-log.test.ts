@@ -126,6 +126,18 @@ describe("request logs", () => {
     expect(requestLine(lines, refused.headers.get("x-request-id")!)).toMatchObject({ operation: "graphql mutation DropCitation", graphqlErrors: ["FORBIDDEN"] });
   });
 
+  it("shows a client's operation name only when it is a GraphQL name of at most 100 characters", async () => {
+    const ask = (body: object) => fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const injected = await ask({ query: "query Fine { wikiPages(limit: 1) { total } }", operationName: 'Missing\n{"level":"error"} \u001b[31m' });
+    const long = await ask({ query: `query ${"N".repeat(101)} { wikiPages(limit: 1) { total } }` });
+    await settle();
+    for (const answer of [injected, long]) {
+      const line = requestLine(lines, answer.headers.get("x-request-id")!);
+      expect(line!.operation).toBe("graphql query (unnamed)");
+      expect(line!.msg).not.toMatch(/level|\u001b|NNNN/);
+    }
+  });
+
   it.each([
     ["too long", "x".repeat(129)],
     ["with spaces", "my request"],

@@ -280,9 +280,14 @@ describe("routes", () => {
   it("an unknown area is 404 listing every area (citations, members, developer and session included)", async () => {
     const answer = await call("GET", "/api/nothing-here");
     expectError(answer, 404);
-    const areas = [...new Set(restOperations.map((operation) => operation.path.split("/")[1]!))].sort();
-    expect(areas).toEqual(expect.arrayContaining(["citations", "members", "developer", "session", "wiki", "groups"]));
-    expect(answer.body.message).toBe(`No API operation at GET /api/nothing-here: "nothing-here" is not an area of the API (areas: ${areas.join(", ")}).`);
+    const listed = /^No API operation at GET \/api\/nothing-here: "nothing-here" is not an area of the API \(areas: ([a-z, -]+)\)\.$/.exec(answer.body.message)?.[1]?.split(", ");
+    expect(listed, answer.body.message).toBeDefined();
+    expect(listed).toEqual([...listed!].sort());
+    // Every area the index describes, and session (whose GET /api/session is the cookie session, so the index leaves it out).
+    const indexed = (await call("GET", "/api")).body.areas.map((area: { name: string }) => area.name);
+    expect(listed).toEqual(expect.arrayContaining([...indexed, "citations", "members", "developer", "session", "wiki", "groups", "forum", "activity", "plugins", "blog"]));
+    // and nothing that is not one: each listed area answers a path below it other than with "not an area".
+    for (const area of listed!) expect((await call("GET", `/api/${area}/nothing-here`)).body.message ?? "").not.toMatch(/not an area/);
   });
 
   it("an unknown record is 404", async () => {
@@ -405,6 +410,22 @@ describe("anonymous writes", () => {
     expectError(answer, 401);
     expect(answer.body.errors).toBeUndefined();
     expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("are 401 for a body that cannot be read or text that is not well-formed too; a signed-in caller hears the 400", async () => {
+    const cases: [string, Record<string, string>][] = [
+      ['{"cn": "broken', JSON_TYPE],
+      ['{"cn": "\\ud800", "title": "t"}', JSON_TYPE],
+      ["cn=%ED%A0%80&title=t", { "content-type": "application/x-www-form-urlencoded" }],
+    ];
+    for (const [body, headers] of cases) {
+      const anonymous = await call("POST", "/api/groups", { headers, body });
+      expectError(anonymous, 401);
+      expect(anonymous.body.errors, body).toBeUndefined();
+      expect((await call("POST", "/api/groups", { headers, body, token: author.token })).status, body).toBe(400);
+    }
+    // In the query of a write as well.
+    expectError(await call("DELETE", "/api/wiki/1?x=%ED%A0%80"), 401);
   });
 
   it("except POST /members with REGISTRATION=open, which anyone may call", async () => {

@@ -143,6 +143,10 @@ it("is live (/health 200) as soon as it serves HTTP, and ready (/ready 200) only
   expect(server.lines.some((line) => /Hubgraph ready/.test(line)), "the start was too quick to see it starting").toBe(false);
   expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
   expect([readiness.status, readiness.headers.get("retry-after"), await readiness.json()]).toEqual([503, "1", { status: "starting" }]);
+  // Any other request meanwhile is 503, logged with the request id it carries.
+  const early = await fetch(`${url}/api/wiki/list`, { headers: { "X-Request-Id": "early-request-1" } });
+  expect([early.status, early.headers.get("x-request-id")]).toEqual([503, "early-request-1"]);
+  expect(JSON.parse(await server.waitFor(/early-request-1/))).toMatchObject({ level: "warn", requestId: "early-request-1", status: 503, path: "/api/wiki/list" });
   await ready(server);
   expect((await fetch(`${url}/ready`)).status).toBe(200);
   server.child.kill("SIGTERM");

@@ -9,6 +9,7 @@ import { capturingLogger, startServer, type LoggedLine, type TestServer } from "
 import { deleteRedisKeys, describeWithRedis, LOCAL_REDIS_URL, redisKeys } from "./redis-only.js";
 import { derivedRedisPrefix } from "../src/db/redis.js";
 import { openDatabase } from "../src/db/database.js";
+import { describeOnPostgres } from "./postgres-only.js";
 
 /** REDIS_URL on one server (docs/instances.md): a Redis that cannot be reached at start, or that fails later. */
 describe("REDIS_URL at start", () => {
@@ -135,7 +136,7 @@ describeWithRedis("REDIS_PREFIX derived from the database", () => {
     const start = async () => {
       const server = await startServer({ redisUrl: LOCAL_REDIS_URL, redisPrefix: undefined, loginRateLimit: 2 });
       servers.push(server);
-      prefixes.push(derivedRedisPrefix(await server.app.db.identity()));
+      prefixes.push(derivedRedisPrefix((await server.app.db.identity()).value));
       return server;
     };
     const [first, second] = [await start(), await start()];
@@ -161,10 +162,46 @@ describeWithRedis("REDIS_PREFIX derived from the database", () => {
     }
     const again = await openDatabase({ databaseUrl: server.databaseUrl, log: () => {} });
     try {
-      expect(derivedRedisPrefix(await again.identity())).toBe(prefixes[0]);
-      expect(await again.identity()).toMatch(/^postgresql:\d+\/\w+$/);
+      expect(derivedRedisPrefix((await again.identity()).value)).toBe(prefixes[0]);
+      expect(await again.identity()).toEqual({ value: expect.stringMatching(/^postgresql:\d+\/\w+$/) });
     } finally {
       await again.close();
+    }
+  });
+});
+
+describeOnPostgres("the database's identity where pg_control_system() is refused", "a role and a revoked function of its own", () => {
+  it("is the deployment id its migration stored and the database's name: the same for every instance, another for every database, and it says so", async () => {
+    const adminUrl = process.env.DATABASE_URL!;
+    const role = `hubgraph_limited_${crypto.randomBytes(4).toString("hex")}`;
+    const { default: pg } = await import("pg");
+    const scratches = [await createScratchDatabase(adminUrl), await createScratchDatabase(adminUrl)];
+    const opened: Awaited<ReturnType<typeof openDatabase>>[] = [];
+    const asRole = (url: string) => Object.assign(new URL(url), { username: role, password: "" }).toString();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      for (const scratch of scratches) {
+        const owner = new pg.Client({ connectionString: scratch.url });
+        await owner.connect();
+        // As a managed server may: the function refused to everyone who is not a superuser.
+        await owner.query(`REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC`);
+        await owner.query(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role}; GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}; GRANT ALL ON SCHEMA public TO ${role}`);
+        await owner.end();
+      }
+      for (const url of [scratches[0]!.url, scratches[0]!.url, scratches[1]!.url]) opened.push(await openDatabase({ databaseUrl: asRole(url), log: () => {} }));
+      const [first, again, other] = await Promise.all(opened.map((db) => db.identity()));
+      expect(first!.value).toMatch(new RegExp(`^postgresql-deployment:[0-9a-f-]{36}/${scratches[0]!.name}$`));
+      expect(first!.note).toMatch(/pg_control_system\(\) is not available to this role/);
+      expect(again).toEqual(first);
+      // A copy of one template: the same stored id, told apart by the database's name.
+      expect(derivedRedisPrefix(other!.value)).not.toBe(derivedRedisPrefix(first!.value));
+    } finally {
+      for (const db of opened) await db.close();
+      for (const scratch of scratches) await scratch.drop();
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.end();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { MemberCreateDocument, MemberMeDocument } from "../generated/members.js";
 import type { RestOperation } from "../types.js";
+import { anyoneMayCreateAccounts } from "../../src/users/service.js";
 
 /** Accounts (contract: Authentication). */
 const operations: RestOperation[] = [
@@ -21,7 +22,7 @@ const operations: RestOperation[] = [
     response: { kind: "record" },
     status: 201,
     access: "administrator",
-    opensToAnonymous: (config) => config.registration === "open",
+    opensToAnonymous: anyoneMayCreateAccounts,
   },
   {
     area: "members",

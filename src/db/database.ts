@@ -69,12 +69,12 @@ export interface Database {
   ping(): Promise<boolean>;
   /**
    * What names this database for as long as it lives, the same for every process that opens it and
-   * different for any other: on PostgreSQL the cluster's system identifier and the database's name
-   * (falling back to the URL's host, port and database where pg_control_system() is not allowed); on
+   * different for any other: on PostgreSQL the cluster's system identifier and the database's name (where
+   * pg_control_system() is not allowed, the deployment id its migration stored, and `note` says so); on
    * PGlite the machine and its data directory (in memory: this process's own). REDIS_PREFIX's default is
    * derived from it (src/db/redis.ts), so a deployment's instances share their counters and two deployments never do.
    */
-  identity(): Promise<string>;
+  identity(): Promise<{ value: string; note?: string }>;
   /**
    * Runs `onNotice` for every NOTIFY on `channel`, from any process using the database. `onListening`
    * says whether notices can arrive: false while the listening connection is down (PostgreSQL; it is
@@ -99,15 +99,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     kind = "postgresql";
     identity = async () => {
-      const url = new URL(options.databaseUrl!);
-      const database = decodeURIComponent(url.pathname.slice(1)) || url.username;
       try {
-        const [row] = await prisma.$queryRawUnsafe<{ system: string; database: string }[]>(
+        // Through the pool, not Prisma: the driver's error carries the SQLSTATE in `code`.
+        const { rows } = await pool.query<{ system: string; database: string }>(
           "SELECT system_identifier::text AS system, current_database()::text AS database FROM pg_control_system()",
         );
-        return `postgresql:${row!.system}/${row!.database}`;
-      } catch {
-        return `postgresql:${url.hostname}:${url.port || 5432}/${database}`;
+        return { value: `postgresql:${rows[0]!.system}/${rows[0]!.database}` };
+      } catch (error) {
+        // Refused (42501: a managed server may revoke it) or absent (42883, 0A000): the deployment's own id,
+        // stored by its migration. Any other failure is no reason to split a deployment's counters: it stops the start.
+        if (!["42501", "42883", "0A000"].includes(String((error as { code?: unknown })?.code))) throw error;
+        const { rows } = await pool.query<{ deployment: string; database: string }>(
+          "SELECT id::text AS deployment, current_database()::text AS database FROM deployment ORDER BY id LIMIT 1",
+        );
+        return {
+          value: `postgresql-deployment:${rows[0]!.deployment}/${rows[0]!.database}`,
+          note: `pg_control_system() is not available to this role (${(error as Error).message}): the database's identity is the deployment id its migration stored, which a restored copy shares`,
+        };
       }
     };
     // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them; a request that
@@ -214,7 +222,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind = "pglite";
     let dir: string | undefined;
     const inMemory = `pglite-memory:${os.hostname()}:${process.pid}:${crypto.randomUUID()}`;
-    identity = async () => (dir ? `pglite:${os.hostname()}:${dir}` : inMemory);
+    identity = async () => ({ value: dir ? `pglite:${os.hostname()}:${dir}` : inMemory });
     let unlock = async () => {};
     if (options.dataDir) {
       dir = path.resolve(options.dataDir, "pglite");

@@ -62,6 +62,20 @@ describe("structure", () => {
     expect(graphql.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND", errors: [{ parameter: "section" }] });
   });
 
+  it("a section of another scope than the one listed is 404 naming section, not an empty list", async () => {
+    const made = await gql(
+      `mutation($g: Int!) { createForumSection(input: { alias: "elsewhere", title: "Elsewhere", scope: "group", scopeId: $g }) { id } }`,
+      { g: cast.groupId },
+      cast.admin.token,
+    );
+    const section = Number(made.data.createForumSection.id);
+    const atSite = await server.rest("GET", "/forum/categories", { query: { section }, token: cast.admin.token });
+    expect(atSite.status, JSON.stringify(atSite.body)).toBe(404);
+    expect(atSite.body.errors).toEqual([{ parameter: "section", message: expect.stringContaining(`group ${cast.groupId}`) }]);
+    const inGroup = await server.rest("GET", "/forum/categories", { query: { section, scope: "group", scope_id: cast.groupId }, token: cast.admin.token });
+    expect(inGroup.status, JSON.stringify(inGroup.body)).toBe(200);
+  });
+
   it("a reply takes its thread's category and scope whatever the request says, and parent defaults to the starter", async () => {
     const started = await thread();
     const reply = await post(cast.bob.token, { thread: String(started.id), category_id: 999, scope: "group", scope_id: cast.groupId });

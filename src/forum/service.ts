@@ -248,12 +248,20 @@ export function listForumCategories(ctx: RequestContext, args: CategoryListArgs,
   }
   const page = pagedList<ForumCategory>(FORUM_CATEGORY_LIST, ctx, args, query as Selection, filters);
   if (!section) return page;
-  // A named section must be one the caller may see: otherwise 404 naming `section`, not an empty list that
-  // reads as "a section with no categories" (issue 32). One lookup by id, only when a section is named.
+  // A named section must be one the caller may see, of the scope listed: otherwise 404 naming `section`, not
+  // an empty list that reads as "a section with no categories" (issue 32). One lookup by id, only when a
+  // section is named.
+  const scope = args.scope ?? DEFAULT_SCOPE.scope;
+  const scopeId = args.scopeId ?? DEFAULT_SCOPE.scopeId;
   let known: Promise<void> | undefined;
   const sectionKnown = () =>
-    (known ??= findVisible(ctx, FORUM_SECTIONS, section, { select: { id: true } } as Selection).then((found) => {
+    (known ??= findVisible<Pick<ForumSection, "scope" | "scopeId">>(ctx, FORUM_SECTIONS, section, { select: { scope: true, scopeId: true } } as Selection).then((found) => {
       if (!found) throw new ApiError(404, `Forum section ${section} does not exist.`, [{ parameter: "section", message: "names no forum section you may see (0: every section)" }]);
+      if (found.scope !== scope || found.scopeId !== scopeId) {
+        throw new ApiError(404, `Forum section ${section} is not one of ${scope} ${scopeId}.`, [
+          { parameter: "section", message: `names a section of ${found.scope} ${found.scopeId}, not of the scope listed (${scope} ${scopeId}): give that scope, or section=0` },
+        ]);
+      }
     }));
   return { items: async () => (await sectionKnown(), page.items()), total: async () => (await sectionKnown(), page.total()) };
 }

@@ -93,6 +93,15 @@ describe("groups over REST", () => {
     expect((await server.rest("DELETE", `/groups/${id}`, { token: member.token })).status).toBe(403);
     expect((await server.rest("DELETE", `/groups/${id}`, { token: owner.token })).status).toBe(204);
   });
+
+  it("a PUT that leaves out join_policy and discoverability keeps them (PUT never loosens privacy): a restricted hidden group stays so", async () => {
+    const made = await create({ join_policy: "restricted", discoverability: "hidden" });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const put = await server.rest("PUT", `/groups/${made.body.gidNumber}`, { token: owner.token, body: { title: "Only the title" } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ title: "Only the title", join_policy: "restricted", discoverability: "hidden" });
+    expect((await server.rest("GET", `/groups/${made.body.gidNumber}`, { token: stranger.token })).status).toBe(404);
+  });
 });
 
 describe("GET /groups/{id}/members/list", () => {

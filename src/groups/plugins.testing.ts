@@ -55,9 +55,11 @@ function documentedRows(): Record<string, Documented> {
       [`POST /groups/{group}/${plugin} 1.0`, { ...group, ...fields.create }],
       [`GET /groups/{group}/${plugin}/list 1.0`, { ...group, ...page }],
       [`GET /groups/{group}/${plugin}/{record_id} 1.0`, { ...group, ...recordId }],
-      // The document writes {id} here; the rows' paths say {record_id} throughout (rest-facade/rows/group-plugins.ts).
-      [`PUT /groups/{group}/${plugin}/{record_id} 1.0`, { ...group, ...recordId, ...fields.replace }],
-      [`DELETE /groups/{group}/${plugin}/{record_id} 1.0`, { ...group, ...recordId }],
+      // As the document writes them: {id} here, where the rows' paths say {record_id} throughout (OpenAPI 3.1
+      // forbids templates differing only in a placeholder's name); rest-facade/table.test.ts compares templates
+      // whatever their placeholders are called.
+      [`PUT /groups/{group}/${plugin}/{id} 1.0`, { ...group, ...recordId, ...fields.replace }],
+      [`DELETE /groups/{group}/${plugin}/{id} 1.0`, { ...group, ...recordId }],
     ]),
   );
 }

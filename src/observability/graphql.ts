@@ -19,18 +19,25 @@ export function nameGraphQLOperations(): Plugin {
       const res = (args.contextValue as { req?: Request }).req?.res;
       if (!res) return;
       const operation = getOperationAST(args.document, args.operationName);
-      res.locals.operation = `graphql ${operation?.operation ?? "query"} ${operation?.name?.value ?? "(anonymous)"}`;
+      res.locals.operation = `graphql ${operation?.operation ?? "query"} ${shownName(operation?.name?.value)}`;
     },
   };
 }
+
+/**
+ * An operation's name as logs and metric labels show it: a GraphQL name of at most 100 characters, else
+ * "(unnamed)". The name is the client's to write (operationName, or the document's text): nothing longer or
+ * other than a name reaches a log line or a label.
+ */
+const shownName = (name: string | undefined): string => (name === undefined ? "(anonymous)" : /^[_A-Za-z]\w{0,99}$/.test(name) ? name : "(unnamed)");
 
 /** "query WikiPages" from a document's text without parsing it (it may not parse): the named operation, or the first. */
 function describedOperation(query: string, operationName: string | undefined): string {
   const operations = [...query.matchAll(/(?:^|[\s}])(query|mutation|subscription)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g)].map((found) => ({ kind: found[1]!, name: found[2] }));
   const chosen = operationName ? operations.find((operation) => operation.name === operationName) : operations[0];
-  if (chosen) return `${chosen.kind} ${chosen.name ?? "(anonymous)"}`;
+  if (chosen) return `${chosen.kind} ${shownName(chosen.name)}`;
   // `{ wikiPages { total } }`: the shorthand query.
-  return /^\s*\{/.test(query) ? "query (anonymous)" : `query ${operationName ?? "(anonymous)"}`;
+  return /^\s*\{/.test(query) ? "query (anonymous)" : `query ${shownName(operationName)}`;
 }
 
 /** Codes whose errors are the server's fault: the request's line is logged at error level. */

@@ -1,7 +1,7 @@
-import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { runWithRequestLogger, type Logger } from "./logger.js";
 import { hasServerFault } from "./graphql.js";
+import { requestIdOf } from "./request-id.js";
 
 declare global {
   namespace Express {
@@ -24,7 +24,7 @@ declare global {
 }
 
 /** A client's X-Request-Id is kept when it looks like an id (a UUID, a trace id); anything else is replaced. */
-const SANE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
 
 /** Probes and scrapes, logged at debug so a health check every few seconds does not drown the log. */
 const QUIET_PATHS = new Set(["/health", "/ready", "/metrics"]);
@@ -79,8 +79,7 @@ export function requestLogging(logger: Logger): RequestHandler[] {
   });
   const logRequests: RequestHandler = (req, res, next) => {
     const started = Date.now();
-    const asked = req.headers["x-request-id"];
-    const requestId = typeof asked === "string" && SANE_REQUEST_ID.test(asked) ? asked : crypto.randomUUID();
+    const requestId = requestIdOf(req);
     res.setHeader("X-Request-Id", requestId);
     let child: Logger | undefined;
     const requestLogger = () => (child ??= logger.child({ requestId }));

@@ -36,8 +36,9 @@ export const testing: AreaTesting = {
       event: ["string", true],
       folder: ["string", false],
     },
-    // The document writes {extension_id}; the row's path says {id} (rest-facade/rows/plugins.ts).
-    "PUT /plugins/{id} 1.0": {
+    // As the document writes it; the row's path says {id} (rest-facade/rows/plugins.ts), and
+    // rest-facade/table.test.ts compares templates whatever their placeholders are called.
+    "PUT /plugins/{extension_id} 1.0": {
       extension_id: ["integer", true],
       name: ["string", false],
       element: ["string", false],

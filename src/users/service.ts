@@ -8,6 +8,7 @@ import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
 import { equalsIgnoringCase } from "../common/search.js";
 import { hashPassword, verifyPassword } from "../auth/secrets.js";
+import type { Config } from "../config.js";
 import { PASSWORD_POLICY, passwordWeakness } from "../auth/password-policy.js";
 import { uniqueViolation } from "../db/errors.js";
 import { emailIsSql, signInAccountSql, usernameIsSql } from "./names.js";
@@ -44,11 +45,14 @@ export async function currentUser(ctx: RequestContext, query: { select?: Prisma.
 /** Accounts, as the kit reads and writes their rows (they are no listed records: no scope, no access levels). */
 const USERS = records({ model: "User", scoped: false, published: { field: "id", value: 0 } });
 
+/** Whether anyone, signed in or not, may create an account (an administrator always may): REGISTRATION=open. */
+export const anyoneMayCreateAccounts = (config: Config): boolean => config.registration === "open";
+
 /** Creates an account: administrators always may; anyone may when REGISTRATION=open. */
 export async function createUser(ctx: RequestContext, input: NewUserInput): Promise<User> {
   const caller = ctx.viewer.user;
   if (!caller?.isAdmin) {
-    if (ctx.config.registration !== "open") {
+    if (!anyoneMayCreateAccounts(ctx.config)) {
       throw caller ? forbidden("Only administrators can create accounts.") : unauthenticated("Only administrators can create accounts.");
     }
     if (input.isAdmin) throw forbidden("Only administrators can create administrators.");
