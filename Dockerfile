@@ -15,7 +15,7 @@ COPY package.json package-lock.json ./
 # Install scripts off, as npm 11 runs them for this project (package.json "allowScripts"): the Prisma
 # engines' download is not needed with the JS engine, and the client is generated below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
+COPY tsconfig.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY scripts ./scripts
 COPY src ./src

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const STAMP = path.join(root, "dist", ".build-stamp");
-const INPUTS = ["src", "rest-facade", "prisma", "tsconfig.json", "tsconfig.build.json", "package-lock.json", "scripts/copy-assets.mjs"];
+const INPUTS = ["src", "rest-facade", "prisma", "tsconfig.json", "package-lock.json", "scripts/build.mjs", "scripts/copy-assets.mjs"];
 
 /** The newest modification time (ms) among `entry` and everything under it. */
 function newest(entry) {

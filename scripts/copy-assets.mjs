@@ -1,5 +1,5 @@
-// `npm run build`, after tsc: copies into dist/ what the compiled server reads at run time and tsc does not
-// emit — every file under src/ and rest-facade/ that is not TypeScript (e.g. browser scripts, GraphQL
+// `npm run build`, after esbuild (scripts/build.mjs): copies into dist/ what the built server reads at run time
+// and is not TypeScript — every file under src/ and rest-facade/ that is not TypeScript (e.g. browser scripts, GraphQL
 // documents), and the SQL migrations the server applies on start (src/db/migrate.ts finds them at
 // ../../prisma/migrations from its own file, in src/ and in dist/src/ alike).
 import fs from "node:fs";
