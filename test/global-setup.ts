@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,6 +11,12 @@ import { migrationsFingerprint, pgliteDumpPath, postgresTemplateName, TEMPLATE_E
  * server copies it instead of applying every migration again (test/database-template.ts).
  */
 export default async function setup() {
+  // The process tests run the server and the CLI as `npm start` does, from dist/ (test/built.ts): built
+  // here when a source changed since the last build (esbuild, under a second).
+  execFileSync(process.execPath, ["--input-type=module", "-e", "const { isBuildStale } = await import('./scripts/build-state.mjs'); if (isBuildStale()) await import('./scripts/build.mjs');"], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    stdio: "inherit",
+  });
   const fingerprint = migrationsFingerprint();
   process.env[TEMPLATE_ENV.pgliteDump] = await ensurePgliteDump(fingerprint);
   const databaseUrl = process.env.DATABASE_URL;

@@ -1,5 +1,5 @@
-// The server as an operator starts it: `src/main.ts` in a process of its own, configured by the
-// environment, stopped by signals. (From source through tsx, so the tests need no build.)
+// The server as an operator starts it: built (dist/src/main.js, as `npm start` runs it; test/built.ts) in a
+// process of its own, configured by the environment, stopped by signals.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPGlite } from "../src/db/database.js";
 import { migratedPgliteDump } from "./database-template.js";
+import { BUILT_CLI, BUILT_SERVER } from "./built.js";
 
 interface Started {
   child: ChildProcess;
@@ -29,7 +30,7 @@ function start(env: Record<string, string>): Started {
   // The process tests are about the process: always the embedded database unless a test says otherwise,
   // and no inherited LOG_LEVEL or METRICS_TOKEN changing what it writes.
   const { DATABASE_URL: _url, LOG_LEVEL: _level, METRICS_TOKEN: _token, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, [BUILT_SERVER], {
     cwd: root,
     env: { ...inherited, HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -210,8 +211,8 @@ describe("a server on a fresh DATA_DIR", () => {
 });
 
 /**
- * The tests that start several processes one after another (servers, the CLI): each compiles the source
- * through tsx and opens PGlite, a few seconds alone and several times that while the suites run beside
+ * The tests that start several processes one after another (servers, the CLI): each loads the built server
+ * and opens PGlite, a few seconds alone and several times that while the suites run beside
  * each other on two cores, where three of them went past the default 30 s.
  */
 const SEVERAL_PROCESSES = 120_000;
@@ -315,7 +316,7 @@ describe("the CLI beside a running server on the embedded database", () => {
     expect(printed).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
 
     // `hubgraph openapi | head -1`: the reader closes after the first chunk.
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "openapi"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir() }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BUILT_CLI, "openapi"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir() }, stdio: ["ignore", "pipe", "pipe"] });
     children.add(child);
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
@@ -326,10 +327,10 @@ describe("the CLI beside a running server on the embedded database", () => {
   });
 });
 
-/** The CLI as a user runs it, in a process of its own (from source through tsx). */
+/** The CLI as a user runs it, in a process of its own (built, as the `hubgraph` bin runs it). */
 function runCliProcess(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _url, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "pipe"] });
   children.add(child);
   let stdout = "";
   let stderr = "";
