@@ -1,5 +1,5 @@
-import express, { type Request, type RequestHandler } from "express";
-import { ApiError, unauthenticated } from "../src/common/errors.js";
+import express, { type Request, type RequestHandler, type Response } from "express";
+import { ApiError } from "../src/common/errors.js";
 import { parseMultipart } from "../src/http/multipart.js";
 
 export interface BodyContext {
@@ -49,10 +49,12 @@ export function readBody({
 }: {
   limit: number;
   fileParams(req: Request): ReadonlySet<string>;
-  /** The request's row answers this caller 401 before reading anything: a body it cannot read is 401, not 400. */
-  refusedBeforeReading(req: Request): boolean;
+  /** The request's row answers this caller 401 before reading anything: its body is not read. */
+  refusedBeforeReading(req: Request, res: Response): boolean;
 }): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
+    // Not read at all for a caller the row refuses before reading anything: the router answers 401.
+    if (refusedBeforeReading(req, res)) return next();
     const length = Number(req.headers["content-length"] ?? 0);
     const hasBody = length > 0 || req.headers["transfer-encoding"] !== undefined;
     if (!hasBody) return next();
@@ -67,7 +69,7 @@ export function readBody({
           req.body = body;
           next();
         },
-        (error: unknown) => next(statusOf(error) === 400 && refusedBeforeReading(req) ? unauthenticated() : error),
+        next,
       );
   };
 }
@@ -113,7 +115,3 @@ registerRequestParser({
   // Buffered whole first, so the limit holds for the body as a whole, not per part.
   parse: async (req, { limit, fileParams }) => parseMultipart(req.headers, (await readBytes(req, limit)) as Buffer, fileParams),
 });
-
-/** The HTTP status an error from reading a body carries (body-parser's `status`, or an ApiError's). */
-const statusOf = (error: unknown): number | undefined =>
-  error instanceof ApiError ? error.status : typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : undefined;

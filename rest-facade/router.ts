@@ -240,10 +240,11 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
     }
   });
   /**
-   * Whether the row this request reaches answers its caller 401 before reading anything: then a body that
-   * cannot be read is not the answer, the 401 is (a stranger is not told how to shape a write).
+   * Whether the row this request reaches answers its caller 401 before reading anything: then its body is
+   * not read at all (its type, size or syntax are not the answer, the 401 is: a stranger is not told how to
+   * shape a write, nor made to be read).
    */
-  const refusedBeforeReading = (req: Request): boolean => {
+  const refusedBeforeReading = (req: Request, res: Response): boolean => {
     const method = req.method === "HEAD" ? "GET" : req.method;
     let found: Match[];
     try {
@@ -251,9 +252,11 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
     } catch {
       return false; // a malformed path: the router answers it
     }
-    const config = contextFor(req).config;
-    const rows = found.filter(({ route }) => route.operation.method === method);
-    return rows.length > 0 && rows.every(({ route }) => refusesAnonymous(route.operation, Boolean(req.viewer?.user), config));
+    const forMethod = found.filter(({ route }) => route.operation.method === method);
+    if (!forMethod.length) return false;
+    // The row the router will choose (chooseRoute): the same version, so the two never disagree.
+    const row = rowOfVersion(forMethod, (res.locals.askedVersion as string | null | undefined) ?? null).found;
+    return Boolean(row && refusesAnonymous(row.route.operation, Boolean(req.viewer?.user), contextFor(req).config));
   };
   return { readBody: readBody({ limit: bodyLimit, fileParams: fileParamsFor, refusedBeforeReading }), router };
 }
@@ -360,15 +363,19 @@ function chooseRoute(matching: Match[], method: string, asked: string | null, re
     res.set("Allow", allowed.join(", "));
     throw new ApiError(405, `${req.method} is not allowed on /api${req.path}; use ${allowed.join(" or ")}.`);
   }
-  // No version asked: 1.0, or the only version of an operation that has no 1.0 (contract).
-  const version =
-    asked ?? (forMethod.some(({ route }) => route.operation.versions.includes(DEFAULT_VERSION)) ? DEFAULT_VERSION : forMethod[0]!.route.operation.versions[0]!);
-  const found = forMethod.find(({ route }) => route.operation.versions.includes(version));
+  const { version, found } = rowOfVersion(forMethod, asked);
   if (!found) {
     const available = [...new Set(forMethod.flatMap(({ route }) => route.operation.versions))].join(", ");
     throw notFound(`Version ${version} of ${method} /api${req.path} does not exist (available: ${available}).`);
   }
   return { route: found.route, params: found.params ?? {}, version };
+}
+
+/** Among the rows of one method, the one of the version asked: no version asked is 1.0, or the only version of an operation that has no 1.0 (contract). */
+function rowOfVersion(forMethod: Match[], asked: string | null): { version: string; found: Match | undefined } {
+  const version =
+    asked ?? (forMethod.some(({ route }) => route.operation.versions.includes(DEFAULT_VERSION)) ? DEFAULT_VERSION : forMethod[0]!.route.operation.versions[0]!);
+  return { version, found: forMethod.find(({ route }) => route.operation.versions.includes(version)) };
 }
 
 function decodePathSegment(segment: string): string {

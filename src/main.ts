@@ -35,9 +35,10 @@ let handle: http.RequestListener = (req, res) => {
     if (path === HEALTH_PATH) return void res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(JSON.stringify(LIVE));
     if (path === READY_PATH) return void res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1" }).end(JSON.stringify(notReady("starting")));
   }
-  // A failure like any other: logged with its request id, which the answer carries.
+  // Logged with its request id, which the answer carries: at warn, since nothing is wrong (docs/decisions.md,
+  // "Logs of failures"); a scrape of /metrics at debug, as it is once the server runs.
   const requestId = requestIdOf(req);
-  logger.warn({ requestId, method: req.method, path, status: 503 }, `${req.method} ${path} 503: starting up`);
+  logger[path === "/metrics" ? "debug" : "warn"]({ requestId, method: req.method, path, status: 503 }, `${req.method} ${path} 503: starting up`);
   res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Retry-After": "1", "X-Request-Id": requestId }).end(JSON.stringify({ message: "Starting up.", code: 503 }));
 };
 // Responses still to be written: told to close their connection when a stop begins, so that keep-alive

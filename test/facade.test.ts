@@ -243,7 +243,7 @@ describe("versions", () => {
       call("PATCH", `/api/wiki/${page.id}`),
       call("GET", "/api/members/me"),
       call("GET", "/api/members/me", { token: "garbage" }),
-      call("POST", "/api/wiki", { headers: { "content-type": "text/plain" }, body: "hello" }),
+      call("POST", "/api/wiki", { token: author.token, headers: { "content-type": "text/plain" }, body: "hello" }),
       call("POST", "/api/wiki", { token: author.token, headers: JSON_TYPE, body: "{oops" }),
       call("POST", "/api/wiki", { token: author.token, headers: JSON_TYPE, body: jsonBody({}) }),
       call("POST", "/api/developer/oauth/token", { headers: JSON_TYPE, body: jsonBody({ grant_type: "password", username: "x", password: "y" }) }),
@@ -412,20 +412,20 @@ describe("anonymous writes", () => {
     expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer/);
   });
 
-  it("are 401 for a body that cannot be read or text that is not well-formed too; a signed-in caller hears the 400", async () => {
-    const cases: [string, Record<string, string>][] = [
-      ['{"cn": "broken', JSON_TYPE],
-      ['{"cn": "\\ud800", "title": "t"}', JSON_TYPE],
-      ["cn=%ED%A0%80&title=t", { "content-type": "application/x-www-form-urlencoded" }],
+  it("are 401 whatever the body: not valid JSON, text not well-formed, of a type no parser reads, too large; a signed-in caller hears what is wrong", async () => {
+    const cases: [string, Record<string, string>, number][] = [
+      ['{"cn": "broken', JSON_TYPE, 400],
+      ['{"cn": "\\ud800", "title": "t"}', JSON_TYPE, 400],
+      ['{"\\ud800": 1, "cn": "fine", "title": "t"}', JSON_TYPE, 400],
+      ["<group/>", { "content-type": "application/xml" }, 415],
+      [JSON.stringify({ cn: "big", title: "x".repeat(2_000_000) }), JSON_TYPE, 413],
     ];
-    for (const [body, headers] of cases) {
+    for (const [body, headers, signedIn] of cases) {
       const anonymous = await call("POST", "/api/groups", { headers, body });
       expectError(anonymous, 401);
-      expect(anonymous.body.errors, body).toBeUndefined();
-      expect((await call("POST", "/api/groups", { headers, body, token: author.token })).status, body).toBe(400);
+      expect(anonymous.body.errors, body.slice(0, 40)).toBeUndefined();
+      expect((await call("POST", "/api/groups", { headers, body, token: author.token })).status, body.slice(0, 40)).toBe(signedIn);
     }
-    // In the query of a write as well.
-    expectError(await call("DELETE", "/api/wiki/1?x=%ED%A0%80"), 401);
   });
 
   it("except POST /members with REGISTRATION=open, which anyone may call", async () => {

@@ -171,7 +171,7 @@ describeWithRedis("REDIS_PREFIX derived from the database", () => {
 });
 
 describeOnPostgres("the database's identity where pg_control_system() is refused", "a role and a revoked function of its own", () => {
-  it("is the deployment id its migration stored and the database's name: the same for every instance, another for every database, and it says so", async () => {
+  it("is the deployment id its migration stored and the database's name, for every role alike; another for every database; it says so", async () => {
     const adminUrl = process.env.DATABASE_URL!;
     const role = `hubgraph_limited_${crypto.randomBytes(4).toString("hex")}`;
     const { default: pg } = await import("pg");
@@ -190,13 +190,20 @@ describeOnPostgres("the database's identity where pg_control_system() is refused
         await owner.query(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role}; GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}; GRANT ALL ON SCHEMA public TO ${role}`);
         await owner.end();
       }
-      for (const url of [scratches[0]!.url, scratches[0]!.url, scratches[1]!.url]) opened.push(await openDatabase({ databaseUrl: asRole(url), log: () => {} }));
-      const [first, again, other] = await Promise.all(opened.map((db) => db.identity()));
+      // The limited role, a superuser (who could call the function) on the same database, and the other database.
+      for (const url of [asRole(scratches[0]!.url), scratches[0]!.url, asRole(scratches[1]!.url)]) opened.push(await openDatabase({ databaseUrl: url, log: () => {} }));
+      const [first, superuser, other] = await Promise.all(opened.map((db) => db.identity()));
       expect(first!.value).toMatch(new RegExp(`^postgresql-deployment:[0-9a-f-]{36}/${scratches[0]!.name}$`));
-      expect(first!.note).toMatch(/pg_control_system\(\) is not available to this role/);
-      expect(again).toEqual(first);
+      expect(first!.note).toMatch(/EXECUTE on pg_control_system\(\) is not granted to PUBLIC/);
+      expect(superuser).toEqual(first);
       // A copy of one template: the same stored id, told apart by the database's name.
       expect(derivedRedisPrefix(other!.value)).not.toBe(derivedRedisPrefix(first!.value));
+      // No stored id: the start stops, saying what is missing and what to do.
+      const owner = new pg.Client({ connectionString: scratches[1]!.url });
+      await owner.connect();
+      await owner.query("DELETE FROM deployment");
+      await owner.end();
+      await expect(opened[2]!.identity()).rejects.toThrow(/deployment holds no row.*REDIS_PREFIX/);
     } finally {
       for (const db of opened) await db.close();
       for (const scratch of scratches) await scratch.drop();

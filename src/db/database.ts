@@ -70,7 +70,7 @@ export interface Database {
   /**
    * What names this database for as long as it lives, the same for every process that opens it and
    * different for any other: on PostgreSQL the cluster's system identifier and the database's name (where
-   * pg_control_system() is not allowed, the deployment id its migration stored, and `note` says so); on
+   * PUBLIC may not call pg_control_system(), the deployment id its migration stored, and `note` says so); on
    * PGlite the machine and its data directory (in memory: this process's own). REDIS_PREFIX's default is
    * derived from it (src/db/redis.ts), so a deployment's instances share their counters and two deployments never do.
    */
@@ -99,24 +99,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     kind = "postgresql";
     identity = async () => {
-      try {
-        // Through the pool, not Prisma: the driver's error carries the SQLSTATE in `code`.
-        const { rows } = await pool.query<{ system: string; database: string }>(
-          "SELECT system_identifier::text AS system, current_database()::text AS database FROM pg_control_system()",
-        );
-        return { value: `postgresql:${rows[0]!.system}/${rows[0]!.database}` };
-      } catch (error) {
-        // Refused (42501: a managed server may revoke it) or absent (42883, 0A000): the deployment's own id,
-        // stored by its migration. Any other failure is no reason to split a deployment's counters: it stops the start.
-        if (!["42501", "42883", "0A000"].includes(String((error as { code?: unknown })?.code))) throw error;
-        const { rows } = await pool.query<{ deployment: string; database: string }>(
-          "SELECT id::text AS deployment, current_database()::text AS database FROM deployment ORDER BY id LIMIT 1",
-        );
-        return {
-          value: `postgresql-deployment:${rows[0]!.deployment}/${rows[0]!.database}`,
-          note: `pg_control_system() is not available to this role (${(error as Error).message}): the database's identity is the deployment id its migration stored, which a restored copy shares`,
-        };
+      // The cluster's system identifier where every role may read it (EXECUTE granted to PUBLIC, PostgreSQL's
+      // default), else the deployment id the migration deployment_id stored. Decided by what PUBLIC may do, not
+      // by this connection's role, so instances that connect with different roles still agree. Through the
+      // pool, not Prisma: the driver's error carries the SQLSTATE in `code`.
+      const [{ open, database }] = (
+        await pool.query<{ open: boolean; database: string }>(
+          `SELECT coalesce(has_function_privilege('public', to_regprocedure('pg_control_system()'), 'execute'), false) AS open, current_database()::text AS database`,
+        )
+      ).rows as [{ open: boolean; database: string }];
+      let refused = "EXECUTE on pg_control_system() is not granted to PUBLIC";
+      if (open) {
+        try {
+          const { rows } = await pool.query<{ system: string }>("SELECT system_identifier::text AS system FROM pg_control_system()");
+          return { value: `postgresql:${rows[0]!.system}/${database}` };
+        } catch (error) {
+          // A server that offers the function and does not support it (0A000: some managed services) says
+          // so to every role alike; any other failure stops the start rather than split a deployment's counters.
+          if ((error as { code?: unknown })?.code !== "0A000") throw error;
+          refused = `pg_control_system() is not supported here (${(error as Error).message})`;
+        }
       }
+      const { rows } = await pool.query<{ deployment: string }>("SELECT id::text AS deployment FROM deployment ORDER BY id LIMIT 1");
+      if (!rows[0]) {
+        throw new StartupError(
+          `${refused}, and the table deployment holds no row (the migration deployment_id writes one; was it emptied, or the database restored in part?): insert one (INSERT INTO deployment DEFAULT VALUES) or set REDIS_PREFIX`,
+        );
+      }
+      return {
+        value: `postgresql-deployment:${rows[0].deployment}/${database}`,
+        note: `${refused}: the database's identity is the deployment id its migration stored (a restored copy shares it)`,
+      };
     };
     // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them; a request that
     // waits 5 s for a free connection is answered 503 (serviceBusy). One pool for Prisma and the list kit,
