@@ -107,6 +107,11 @@ export async function startServer(
     // Every /api response is checked against the OpenAPI document as it leaves (the docs cannot lie).
     const listening = createHttpServer(checkingResponses(app.app)).listen(0, "127.0.0.1", () => resolve(listening));
   });
+  // The test's own client (fetch) and this server share one event loop. With Node's 5 s keep-alive, a loop
+  // held by PGlite past it let the server close an idle connection in the same turn the client reused it:
+  // the request never arrived (ECONNRESET; seen in thread-plan, follow and matrix runs on a loaded machine).
+  // Kept open longer than the client keeps idle sockets (4 s), the client is always the one that closes.
+  server.keepAliveTimeout = 120_000;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let users = 0;
 

@@ -27,9 +27,6 @@ beforeAll(async () => {
     SELECT s.category_id, s.section_id, s.id, 0, s.id, '', 'Reply ' || n, s.scope, s.scope_id, 1, 1, s.access, ${cast.bob.id}, s.created + n * interval '1 second', s.created
       FROM forum_posts s, generate_series(1, 5000) n WHERE s.id = ${thread}`);
   await sqlClientOf(db).query(Prisma.sql`VACUUM ANALYZE forum_posts`);
-  // The seeding outlasted the keep-alive of the connection the requests above used: the first request after
-  // it may meet the server's close (ECONNRESET); this one takes it, the tests' requests open a fresh one.
-  await fetch(`${server.url}/api/forum/sections`).catch(() => {});
 }, 120_000);
 afterAll(() => server?.close());
 
