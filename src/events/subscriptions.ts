@@ -109,7 +109,7 @@ export class SubscriptionHub {
     this.subscribers.add(subscriber);
     const close = () => this.drop(subscriber);
     try {
-      const start = await endOfOutbox(this.db);
+      const start = await endOfOutbox(backgroundSqlOf(this.db));
       subscriber.start = start;
       // Nobody listened (nothing was read meanwhile): read from here. Others listen: read from here too if
       // the hub is past it (a rewind: the others are never offered an event twice, `offeredUpTo`).
@@ -428,9 +428,25 @@ function isAfter(event: { xid: string; id: string }, cursor: OutboxCursor): bool
   return xid > after || (xid === after && BigInt(event.id) > BigInt(cursor.id));
 }
 
-/** The last readable event's place (the outbox's end as a reader sees it now). */
-async function endOfOutbox(db: PrismaClient): Promise<OutboxCursor> {
-  const [last] = await backgroundSqlOf(db).query<{ xid: string; id: string }>(
+/**
+ * Where a new subscription starts: the last readable event's place (the outbox's end as a reader sees it
+ * now), read twice, the later kept. RUNNING_HERE_FROM takes the snapshot when its statement starts and reads
+ * pg_stat_activity after: a transaction of another database that ends in between is in the one and no longer
+ * in the other, so it counts as this database's, and that one read's end falls back to before it — seconds
+ * back for a long transaction (another test file's seed, a DROP DATABASE) — and the subscriber was sent
+ * events committed before it subscribed (and the hub read them again). A transaction that has ended is in
+ * no later snapshot, so the second read does not fall back for it; each read is commit-safe (every
+ * transaction that commits after it has a greater xid than its end), so the later of the two is too.
+ * `sql`: the client to read through (tests pass one that holds a statement between its snapshot and the rest).
+ */
+export async function endOfOutbox(sql: SqlClient): Promise<OutboxCursor> {
+  const first = await lastReadable(sql);
+  const second = await lastReadable(sql);
+  return isAfter(first, second) ? first : second;
+}
+
+async function lastReadable(sql: SqlClient): Promise<OutboxCursor> {
+  const [last] = await sql.query<{ xid: string; id: string }>(
     Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox WHERE xid < ${RUNNING_HERE_FROM} ORDER BY xid DESC, id DESC LIMIT 1`,
   );
   return last ? { xid: last.xid, id: last.id } : { xid: "0", id: "0" };
