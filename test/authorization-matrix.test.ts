@@ -4,7 +4,8 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { schema } from "../src/graphql/schema.js";
 import type { AccessLevelName } from "../src/common/access.js";
 import { contractAreas, graphqlScope, listedRecords, listedTotal, listRequest, listTakes, recordPath, type AreaTesting, type ListContract, type PublishingState, type Where } from "./areas.js";
-import { startServer, type RestOptions, type TestServer } from "./server.js";
+import { oneServerForFile, type RestOptions, type TestServer } from "./server.js";
+import { mulberry32 } from "./random.js";
 
 /**
  * The authorization matrix (issue 7): for every area that declares a contract in src/<area>/testing.ts,
@@ -183,24 +184,13 @@ const REGRESSION_RECORDS: ((seed: Omit<Seed, "index">) => boolean)[] = [
   (seed) => seed.scope === "member" && seed.access?.name !== "public",
 ];
 
-/** A small deterministic generator (mulberry32), so MATRIX_SEED replays a run's draw exactly. */
-function drawing(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** The records of one area for this run: the regression records, then others drawn up to MATRIX_RECORDS. */
 function sized<T extends Omit<Seed, "index">>(every: T[], area: string): T[] {
   if (every.length <= MATRIX_RECORDS) return every;
   const kept = every.filter((seed) => REGRESSION_RECORDS.some((found) => found(seed)));
   const others = every.filter((seed) => !kept.includes(seed));
-  const random = drawing(MATRIX_SEED ^ [...area].reduce((hash, letter) => Math.imul(hash, 31) + letter.charCodeAt(0), 7));
+  const random = mulberry32(MATRIX_SEED ^ [...area].reduce((hash, letter) => Math.imul(hash, 31) + letter.charCodeAt(0), 7));
   for (let i = others.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [others[i], others[j]] = [others[j]!, others[i]!];
@@ -299,9 +289,7 @@ const areas = contractAreas("authorization matrix") as Area[];
  * One server for every area of this file: each area writes to a table, or scopes and a group, of its own
  * (its cast's group, its own users), so they share a database; a server's start is ≈0.9 s of CPU.
  */
-let sharedServer: Promise<TestServer> | undefined;
-const serverForAreas = () => (sharedServer ??= startServer());
-afterAll(async () => (await sharedServer)?.close());
+const serverForAreas = oneServerForFile();
 
 for (const area of areas) {
   const { contract } = area;

@@ -23,6 +23,7 @@ import { documentedIn, testingOf } from "./areas.js";
 import { restOperations } from "../rest-facade/table.js";
 import type { RestOperation } from "../rest-facade/types.js";
 import { schema } from "../src/graphql/schema.js";
+import { mulberry32 } from "./random.js";
 
 /**
  * A seeded fuzzer over everything a client can reach, generated from the facade table and the GraphQL
@@ -290,19 +291,9 @@ const CONTENT_TYPES = [
   "application/graphql",
 ];
 
+// mulberry32 (test/random.ts) draws the choices around each value; fast-check draws the values themselves.
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-/** A small seeded generator for the choices around each value (fast-check draws the values themselves). */
-function mulberry32(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const show = (value: unknown) => {
   const text = value instanceof RawJson ? `raw JSON of ${value.text.length} characters` : toJson(value);

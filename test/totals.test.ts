@@ -10,7 +10,7 @@ import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { contractAreas, graphqlList, graphqlScope, listedRecords, listedTotal, listRequest, listTakes, type ListContract, type Where } from "./areas.js";
-import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
+import { oneServerForFile, type Cast, type RestResult, type TestServer } from "./server.js";
 import { describeOnPostgres } from "./postgres-only.js";
 
 /**
@@ -151,9 +151,7 @@ describe("records declarations the counts cannot total", () => {
  * One server for every area of this file: each area writes to a table, or scopes and a group, of its own
  * (its cast's group, its own users), so they share a database; a server's start is ≈0.9 s of CPU.
  */
-let sharedServer: Promise<TestServer> | undefined;
-const serverForAreas = () => (sharedServer ??= startServer());
-afterAll(async () => (await sharedServer)?.close());
+const serverForAreas = oneServerForFile();
 
 for (const testing of areas) {
   const { contract } = testing;
