@@ -53,11 +53,11 @@ export function readBody({
   refusedBeforeReading(req: Request, res: Response): boolean;
 }): RequestHandler {
   return (req, res, next) => {
-    // Not read at all for a caller the row refuses before reading anything: the router answers 401.
-    if (refusedBeforeReading(req, res)) return next();
     const length = Number(req.headers["content-length"] ?? 0);
     const hasBody = length > 0 || req.headers["transfer-encoding"] !== undefined;
     if (!hasBody) return next();
+    // Not read at all for a caller the row refuses before reading anything: the router answers 401.
+    if (refusedBeforeReading(req, res)) return next();
     const parser = parsers.find((candidate) => candidate.match(req));
     if (!parser) return next(new ApiError(415, `Send the body as ${parsers.map((known) => known.mediaType).join(", ")}.`));
     // Refused before reading a byte when the declared size is too large; chunked bodies are counted as they are read.

@@ -163,14 +163,16 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
   /** File parts are kept for the file parameters of the rows (any version) that may answer this request. */
   const fileParamsFor = (req: Request): ReadonlySet<string> => {
     if (!takesFiles) return noFiles;
+    return new Set((rowsOfMethodAt(req) ?? []).flatMap(({ route }) => [...route.fileParams]));
+  };
+  /** The rows (any version) of the request's method at its path, for the body reader; null for a malformed path, which the router answers. */
+  const rowsOfMethodAt = (req: Request): Match[] | null => {
     const method = req.method === "HEAD" ? "GET" : req.method;
-    let found: Match[];
     try {
-      found = routesAt(req.path);
+      return routesAt(req.path).filter(({ route }) => route.operation.method === method);
     } catch {
-      return noFiles; // a malformed path: the router answers it
+      return null;
     }
-    return new Set(found.filter(({ route }) => route.operation.method === method).flatMap(({ route }) => [...route.fileParams]));
   };
 
   const router = express.Router();
@@ -245,15 +247,8 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
    * shape a write, nor made to be read).
    */
   const refusedBeforeReading = (req: Request, res: Response): boolean => {
-    const method = req.method === "HEAD" ? "GET" : req.method;
-    let found: Match[];
-    try {
-      found = routesAt(req.path);
-    } catch {
-      return false; // a malformed path: the router answers it
-    }
-    const forMethod = found.filter(({ route }) => route.operation.method === method);
-    if (!forMethod.length) return false;
+    const forMethod = rowsOfMethodAt(req);
+    if (!forMethod?.length) return false;
     // The row the router will choose (chooseRoute): the same version, so the two never disagree.
     const row = rowOfVersion(forMethod, (res.locals.askedVersion as string | null | undefined) ?? null).found;
     return Boolean(row && refusesAnonymous(row.route.operation, Boolean(req.viewer?.user), contextFor(req).config));
