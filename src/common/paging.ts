@@ -86,6 +86,12 @@ export const describePage = (defaultLimit = DEFAULT_PAGE_SIZE) => ({
 /** The scope a scoped list shows when none is given. */
 export const DEFAULT_SCOPE = { scope: "site", scopeId: 0 } as const;
 
+/** The scope a scoped list lists: the one asked, else the site. */
+export const listedScope = (args: Pick<ListArgs, "scope" | "scopeId">): { scope: string; scopeId: number } => ({
+  scope: args.scope ?? DEFAULT_SCOPE.scope,
+  scopeId: args.scopeId ?? DEFAULT_SCOPE.scopeId,
+});
+
 /** The descriptions every surface shows for a list's arguments. */
 export function describeList(spec: ListSpec) {
   return {
@@ -148,7 +154,7 @@ export function listStatements<Item>(
   const order = sortOrder(spec.sortColumns, args.sort, args.sortDir, { sort: spec.defaults.sort, direction: spec.defaults.sortDir });
   const { records } = spec;
   const info = modelInfo(caller.db, records.model);
-  const scope = spec.scoped ? { scope: args.scope ?? DEFAULT_SCOPE.scope, scopeId: args.scopeId ?? DEFAULT_SCOPE.scopeId } : null;
+  const scope = spec.scoped ? listedScope(args) : null;
   if (scope) scopeKind(scope.scope); // a kind nobody registered is 400, as on writes
   const search = spec.search && args.search?.trim() ? searchSql(info, spec.search, "t", args.search.trim()) : null;
   const scoping = scope ? [Prisma.sql`${column(info, "t", "scope")} = ${scope.scope} AND ${column(info, "t", "scopeId")} = ${scope.scopeId}`] : [];

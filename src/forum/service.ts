@@ -3,7 +3,7 @@ import DataLoader from "dataloader";
 import { Prisma, type ForumCategory, type ForumPost, type ForumSection } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
-import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
+import { DEFAULT_SCOPE, listedScope, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
 import { accessLevels } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
@@ -251,8 +251,7 @@ export function listForumCategories(ctx: RequestContext, args: CategoryListArgs,
   // A named section must be one the caller may see, of the scope listed: otherwise 404 naming `section`, not
   // an empty list that reads as "a section with no categories" (issue 32). One lookup by id, only when a
   // section is named.
-  const scope = args.scope ?? DEFAULT_SCOPE.scope;
-  const scopeId = args.scopeId ?? DEFAULT_SCOPE.scopeId;
+  const { scope, scopeId } = listedScope(args);
   let known: Promise<void> | undefined;
   const sectionKnown = () =>
     (known ??= findVisible<Pick<ForumSection, "scope" | "scopeId">>(ctx, FORUM_SECTIONS, section, { select: { scope: true, scopeId: true } } as Selection).then((found) => {
@@ -393,8 +392,7 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
   const missing = () => notFound(`Forum thread ${id} not found.`);
   const thread = await findVisible<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
   if (!thread || !thread.starter) throw missing();
-  const scope = args.scope ?? DEFAULT_SCOPE.scope;
-  const scopeId = args.scopeId ?? DEFAULT_SCOPE.scopeId;
+  const { scope, scopeId } = listedScope(args);
   scopeKind(scope);
   if ((scope !== DEFAULT_SCOPE.scope || scopeId !== DEFAULT_SCOPE.scopeId) && (thread.scope !== scope || thread.scopeId !== scopeId)) throw missing();
   if (args.category || args.section) {
