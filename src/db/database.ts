@@ -13,6 +13,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
 import { lockDataDir } from "./data-dir-lock.js";
+import { preparedRunner } from "./pglite-statements.js";
 import { StartupError } from "../config.js";
 import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isEndedByServer, isPoolWaitTimeout, outcomeUnknown, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
 
@@ -24,7 +25,9 @@ const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** An embedded database (a folder, or in memory) with the extensions the migrations need. */
 export async function openPGlite(dataDir?: string, initialDump?: Blob): Promise<PGlite> {
-  return PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, extensions: PGLITE_EXTENSIONS, loadDataDir: initialDump });
+  // Statements prepared by name (pglite-statements.ts) are planned for their parameters each time, as on PostgreSQL.
+  const startParams = [...PGLITE_START_PARAMS, "-c", `plan_cache_mode=${PLAN_CACHE_MODE}`];
+  return PGlite.create(dataDir, { startParams, extensions: PGLITE_EXTENSIONS, loadDataDir: initialDump });
 }
 
 export interface DatabaseOptions {
@@ -179,6 +182,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     prisma = clientWithQueryEvents(new PrismaPg(pool), listeners);
     listen = (channel, onNotice, onListening, listenOptions) => listenOnPostgres(options.databaseUrl!, channel, onNotice, onListening, listenOptions);
+    const preparedName = preparedNames();
     const run = async <Row>(on: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<Row[]> => {
       for (const listener of listeners) listener(statement.text, statement.values);
       const result = await on.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
@@ -270,18 +274,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       };
     };
     const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
-    const run = async <Row>(on: Pick<PGlite, "query">, statement: Prisma.Sql): Promise<Row[]> => {
+    const prepared = preparedRunner(pglite);
+    const preparedName = preparedNames();
+    const run = async <Row>(statement: Prisma.Sql, inTransaction: boolean): Promise<Row[]> => {
       for (const listener of listeners) listener(statement.text, statement.values);
-      return (await on.query<Row>(statement.text, statement.values, { parsers: keepTimestampText })).rows;
+      return prepared.run<Row>(statement.text, statement.values, { name: preparedName(statement.text), inTransaction, parsers: keepTimestampText });
     };
     registerSqlClient(prisma, {
       // PGlite runs one statement at a time and waits for an open transaction to end, so a statement
       // here never lands inside a transaction of another request.
-      query: (statement) => run(pglite, statement),
+      query: (statement) => run(statement, false),
       transaction: (work) =>
-        pglite.transaction((tx) =>
+        pglite.transaction(() =>
           work({
-            query: (statement) => run(tx, statement),
+            query: (statement) => run(statement, true),
             transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
           }),
         ),
@@ -433,23 +439,26 @@ export const LOCK_TIMEOUT_MS = 5_000;
 /** How the pool's connections plan prepared statements (see the pool's "connect" handler). */
 export const PLAN_CACHE_MODE = "force_custom_plan";
 
-/** Statement texts the pool prepares on each connection, by name; past this many, texts run unprepared. */
-const MAX_PREPARED = 500;
-const preparedNames = new Map<string, string>();
+/** Statement texts a database prepares (on each pool connection, or in PGlite), by name; past this many, texts run unprepared. */
+export const MAX_PREPARED = 500;
 
 /**
- * The name under which the driver prepares a SqlClient statement: PostgreSQL parses and plans it once per
- * connection instead of on every request (a list's statement is the same text for every caller of a kind;
- * only its parameters change), which saves part of the database's CPU per list answer (docs/performance.md).
- * Texts are few (one per list shape), but bounded all the same: a text seen after MAX_PREPARED others runs
- * unnamed, as before. Each execution is still planned for its own parameters (PLAN_CACHE_MODE). What it
- * costs PostgreSQL: at most MAX_PREPARED parsed statements per pool connection. Behind PgBouncer in
- * transaction pooling this needs PgBouncer 1.21 or later with `max_prepared_statements` set.
+ * The names under which one opened database prepares its SqlClient statements: PostgreSQL parses them
+ * once per connection instead of on every request (a list's statement is the same text for every caller
+ * of a kind; only its parameters change), which saves part of the database's CPU per list answer
+ * (docs/performance.md); PGlite once per database (pglite-statements.ts). Texts are few (one per list
+ * shape), but bounded all the same: a text seen after MAX_PREPARED others runs unnamed, as before. Each
+ * execution is still planned for its own parameters (PLAN_CACHE_MODE). What it costs PostgreSQL: at most
+ * MAX_PREPARED parsed statements per pool connection. Behind PgBouncer in transaction pooling this needs
+ * PgBouncer 1.21 or later with `max_prepared_statements` set.
  */
-function preparedName(text: string): string | undefined {
-  let name = preparedNames.get(text);
-  if (name === undefined && preparedNames.size < MAX_PREPARED) preparedNames.set(text, (name = `hubgraph_${preparedNames.size + 1}`));
-  return name;
+function preparedNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `hubgraph_${names.size + 1}`));
+    return name;
+  };
 }
 
 /** host:port/database of a PostgreSQL URL, without the credentials. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client.js";
-import { openDatabase, type Database } from "./database.js";
+import { MAX_PREPARED, openDatabase, type Database } from "./database.js";
 import { createScratchDatabase } from "../../test/scratch-database.js";
 import { decodeTimestamp, sqlClientOf } from "./sql.js";
 
@@ -59,5 +59,51 @@ describe("decodeTimestamp", () => {
     expect(JSON.stringify(date)).toBe('"2024-05-01T11:00:00.120Z"');
     date.setTime(NaN);
     expect(JSON.stringify(date)).toBe("null");
+  });
+});
+
+// Statements are prepared once and then run by name, on PostgreSQL (the pool) and on PGlite
+// (pglite-statements.ts): what a statement answers must not depend on whether it ran before.
+describe("a SqlClient statement, run again and again", () => {
+  it("answers every kind of value the same on its first run and its later ones, with null and arrays", async () => {
+    const sql = sqlClientOf(db.prisma);
+    const statement = (id: number, tags: string[] | null, payload: object, at: Date, flag: boolean) =>
+      Prisma.sql`SELECT ${id}::int AS id, ${tags}::text[] AS tags, ${JSON.stringify(payload)}::jsonb AS payload, ${at}::timestamptz AS at, ${flag}::boolean AS flag, ${id}::bigint * 2 AS twice`;
+    for (let run = 0; run < 4; run += 1) {
+      const at = new Date(Date.UTC(2024, 4, 1, 10, 0, run));
+      const [row] = await sql.query<{ id: number; tags: string[] | null; payload: unknown; at: string; flag: boolean; twice: unknown }>(
+        statement(run, run % 2 ? null : ["a", `b${run}`], { run, nested: [run] }, at, run % 2 === 0),
+      );
+      expect(row).toMatchObject({ id: run, tags: run % 2 ? null : ["a", `b${run}`], payload: { run, nested: [run] }, flag: run % 2 === 0 });
+      expect(decodeTimestamp(row!.at).toISOString()).toBe(at.toISOString());
+      expect(String(row!.twice)).toBe(String(run * 2));
+    }
+  });
+
+  it("leaves the client usable after a statement fails, inside a transaction and out, and a rollback undoes the transaction's writes", async () => {
+    const sql = sqlClientOf(db.prisma);
+    await sql.query(Prisma.sql`CREATE TABLE IF NOT EXISTS sql_client_runs (id int PRIMARY KEY)`);
+    const insert = (id: number) => Prisma.sql`INSERT INTO sql_client_runs (id) VALUES (${id}) RETURNING id`;
+    expect(await sql.query(insert(1))).toEqual([{ id: 1 }]);
+    await expect(sql.query(insert(1))).rejects.toMatchObject({ code: "23505" });
+    await expect(sql.query(Prisma.sql`SELECT no_such_column FROM sql_client_runs`)).rejects.toMatchObject({ code: "42703" });
+    await expect(
+      sql.transaction(async (tx) => {
+        expect(await tx.query(insert(2))).toEqual([{ id: 2 }]);
+        expect(await tx.query(Prisma.sql`SELECT count(*)::int AS n FROM sql_client_runs`)).toEqual([{ n: 2 }]);
+        await tx.query(insert(1));
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    expect(await sql.query(Prisma.sql`SELECT id FROM sql_client_runs ORDER BY id`)).toEqual([{ id: 1 }]);
+    expect(await sql.transaction((tx) => tx.query(insert(3)))).toEqual([{ id: 3 }]);
+    expect(await sql.query(Prisma.sql`SELECT id FROM sql_client_runs ORDER BY id`)).toEqual([{ id: 1 }, { id: 3 }]);
+  });
+
+  it("runs texts past the bound of prepared names unprepared, inside a transaction and out", async () => {
+    const sql = sqlClientOf(db.prisma);
+    for (let text = 0; text <= MAX_PREPARED; text += 1) await sql.query(Prisma.sql`SELECT ${Prisma.raw(String(text))}::int AS n`);
+    // Seen hanging: past the bound, PGlite's own query waited for the transaction it was run in.
+    expect(await sql.transaction((tx) => tx.query(Prisma.sql`SELECT ${"inside"}::text AS said`))).toEqual([{ said: "inside" }]);
+    expect(await sql.query(Prisma.sql`SELECT ${"outside"}::text AS said`)).toEqual([{ said: "outside" }]);
   });
 });
