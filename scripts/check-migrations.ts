@@ -1,4 +1,5 @@
-// Fails when prisma/schema/ has changes that no migration in prisma/migrations carries.
+// Fails when prisma/schema/ has changes that no migration in prisma/migrations carries, or when a table's
+// counter triggers (list_counts_track's arguments) disagree with its records declaration.
 // Prisma's own check (--from-migrations) needs a shadow database, which PGlite cannot provide, so two
 // scratch PGlite databases are built, one from the migrations (as the server applies them) and one
 // from the schema, and their catalogs are compared.
@@ -6,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import type { PGlite } from "@electric-sql/pglite";
 import { applyMigrations } from "../src/db/migrate.js";
 import { openPGlite } from "../src/db/database.js";
+import { countTriggerDifferences } from "./count-triggers.js";
 
 const CATALOG = [
   `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default FROM information_schema.columns
@@ -48,4 +50,12 @@ if (missing.length || extra.length) {
   process.exit(1);
 }
 console.log(`migrations match prisma/schema/ (${expected.length} catalog entries)`);
+const triggers = await countTriggerDifferences(fromMigrations);
 await Promise.all([fromMigrations.close(), fromSchema.close()]);
+if (triggers.differences.length) {
+  console.error("the counter triggers the migrations install disagree with the records declarations; run npm run db:migration -- NAME, which writes:");
+  for (const statement of triggers.statements) console.error(`  ${statement}`);
+  for (const line of triggers.differences) console.error(`  ${line}`);
+  process.exit(1);
+}
+console.log(`counter triggers match the records declarations (${triggers.checked} tables)`);

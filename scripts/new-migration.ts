@@ -1,10 +1,15 @@
 // npm run db:migration -- <name>: writes prisma/migrations/<timestamp>_<name>/migration.sql with the SQL
-// that takes the committed schema (git HEAD) to the working prisma/schema/ folder. Prisma's own
-// `migrate dev` needs a shadow database, which PGlite cannot provide.
+// that takes the committed schema (git HEAD) to the working prisma/schema/ folder, and the
+// `list_counts_track` calls that bring the counter triggers in line with the records declarations
+// (src/common/records.ts; the migrations so far, applied to a scratch PGlite, are what they are compared
+// with). Prisma's own `migrate dev` needs a shadow database, which PGlite cannot provide.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { applyMigrations } from "../src/db/migrate.js";
+import { openPGlite } from "../src/db/database.js";
+import { countTriggerDifferences } from "./count-triggers.js";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
@@ -20,12 +25,23 @@ const sql = execFileSync(
   ["prisma", "migrate", "diff", "--from-schema-datamodel", before, "--to-schema-datamodel", "prisma/schema", "--script"],
   { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: "", PRISMA_SCRATCH_DB: "memory" } },
 );
-if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
-  console.log("prisma/schema/ has no changes since HEAD; no migration written");
+const schemaChanged = Boolean(sql.trim()) && !/^-- This is an empty migration/.test(sql.trim());
+const migrated = await openPGlite();
+await applyMigrations({
+  exec: async (text) => void (await migrated.exec(text)),
+  query: async (text, params) => (await migrated.query(text, params)).rows as Record<string, unknown>[],
+});
+const triggers = await countTriggerDifferences(migrated);
+await migrated.close();
+if (!schemaChanged && !triggers.statements.length) {
+  console.log("prisma/schema/ has no changes since HEAD and the counter triggers match the records declarations; no migration written");
   process.exit(0);
 }
+const counters = triggers.statements.length
+  ? `\n-- The counter triggers as the records declarations name them (src/common/records.ts, countTriggerArguments):\n${triggers.differences.map((line) => `-- ${line}\n`).join("")}${triggers.statements.join("\n")}\n`
+  : "";
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 const dir = path.join("prisma", "migrations", `${stamp}_${name}`);
 fs.mkdirSync(dir, { recursive: true });
-fs.writeFileSync(path.join(dir, "migration.sql"), sql);
+fs.writeFileSync(path.join(dir, "migration.sql"), `${schemaChanged ? sql : ""}${counters}`);
 console.log(`wrote ${dir}/migration.sql; review it, then npm run db:check`);

@@ -4,7 +4,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { restName } from "../src/common/fields.js";
-import { accessFieldOf, countTriggerArguments, modelInfo, records as declareRecords, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
+import { accessFieldOf, modelInfo, records as declareRecords, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
 import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
 import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
@@ -217,16 +217,6 @@ for (const testing of areas) {
       expect((await mutate(removeField, "$id: ID!", "id: $id", id, {}, cast.admin.token)).errors).toBeUndefined();
     };
     const level = (name: "public" | "registered" | "private") => records.access?.levels.find((entry) => entry.name === name);
-
-    it("the count triggers were installed with the columns the records declaration names", async () => {
-      const table = modelInfo(server.app.db.prisma, model).table;
-      const triggers = await sqlClientOf(server.app.db.prisma).query<{ name: string; args: string }>(
-        Prisma.sql`SELECT tgname AS name, encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = ${table}::regclass AND tgname LIKE '%list_counts%' ORDER BY 1`,
-      );
-      expect(triggers.map((trigger) => trigger.name)).toEqual([`${table}_list_counts_delete`, `${table}_list_counts_insert`, `${table}_list_counts_update`]);
-      const expected = countTriggerArguments(server.app.db.prisma, records);
-      for (const trigger of triggers) expect(trigger.args.split("\\000").slice(0, -1), trigger.name).toEqual(expected);
-    });
 
     it("the version triggers (search totals) were installed with the scope columns the records declaration names", async () => {
       const info = modelInfo(server.app.db.prisma, model);

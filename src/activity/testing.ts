@@ -110,7 +110,7 @@ export const testing: AreaTesting = {
       "contract partial update": "the document requires nothing on PUT and entries have no state or access to reset: src/activity/activity.test.ts checks that PUT keeps anonymous and recipients",
       "hot paths": "its search check plants the text in `title` and expects the search total cached across requests; a searched activity list counts its rows per request (recipients are per reader). Its one-statement read and list checks passed before this skip (docs/decisions.md, \"Activity\")",
       totals:
-        "its writes change `state` and `access`, which entries do not have (recipients decide who reads): the count triggers are checked by its declaration test here, and src/activity/activity.test.ts checks the totals per caller after creates, re-addressing and deletes (the matrix, and the counters' test)",
+        "its writes change `state` and `access`, which entries do not have (recipients decide who reads): its count triggers are checked with every declared table's (test/count-triggers.test.ts, npm run db:check), and src/activity/activity.test.ts checks the totals per caller after creates, re-addressing and deletes (the matrix, and the counters' test)",
     },
   },
 };

@@ -73,7 +73,18 @@ export interface RecordsDeclaration {
   moderatedBy?: (userId: number) => Prisma.Sql;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
   searchOnly?: string[];
+  /**
+   * `false`: never listed, so its table has no counters (users: the declaration serves the write path's
+   * answers). Every other declaration's table carries the `list_counts_track` triggers its fields name
+   * (`countTriggerArguments`), checked by `npm run db:check` and test/count-triggers.test.ts.
+   */
+  counted?: false;
 }
+
+const declarations: RecordsDeclaration[] = [];
+
+/** Every records declaration made so far (the areas' modules make theirs when imported: src/areas.ts). */
+export const declaredRecords = (): readonly RecordsDeclaration[] => declarations;
 
 /** Declares an area's records (the fields are checked against the Prisma model when first used). */
 export const records = (declaration: RecordsDeclaration): RecordsDeclaration => {
@@ -83,6 +94,7 @@ export const records = (declaration: RecordsDeclaration): RecordsDeclaration => 
   if (declaration.privateTo && declaration.window) {
     throw new Error(`${declaration.model}: privateTo and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
   }
+  declarations.push(declaration);
   return declaration;
 };
 
@@ -587,6 +599,39 @@ export async function createdRecord<Row>(ctx: RequestContext, declaration: Recor
 export async function forgetScopeCounts(sql: SqlClient, scope: { scope: string; scopeId: number }): Promise<void> {
   await sql.query(Prisma.sql`DELETE FROM list_counts WHERE scope = ${scope.scope} AND scope_id = ${scope.scopeId}`);
   await sql.query(Prisma.sql`DELETE FROM list_count_days WHERE scope = ${scope.scope} AND scope_id = ${scope.scopeId}`);
+}
+
+/**
+ * Where the counter triggers of the declared tables disagree with their declarations, in a database
+ * `query` reaches: one line per table that differs, and the statements a migration needs to bring them
+ * in line (`list_counts_track` replaces a table's triggers). Migrations stay as written; `npm run
+ * db:check` fails on a difference, and `npm run db:migration` writes the statements.
+ */
+export async function countTriggerDifferences(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+  prisma: PrismaClient,
+  declared: readonly RecordsDeclaration[] = declaredRecords(),
+): Promise<{ differences: string[]; statements: string[] }> {
+  const rows = await query(
+    `SELECT c.relname AS "table", t.tgname AS name, encode(t.tgargs, 'escape') AS args FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE c.relnamespace = 'public'::regnamespace AND t.tgname LIKE '%\\_list\\_counts\\_%' ORDER BY 1, 2`,
+  );
+  const differences: string[] = [];
+  const statements: string[] = [];
+  for (const declaration of declared) {
+    if (declaration.counted === false) continue;
+    const table = modelInfo(prisma, declaration.model).table;
+    const expected = countTriggerArguments(prisma, declaration);
+    const found = rows.filter((row) => row.table === table);
+    const names = found.map((row) => String(row.name));
+    const wrong = found.filter((row) => JSON.stringify(String(row.args).split("\\000").slice(0, -1)) !== JSON.stringify(expected));
+    const wanted = ["delete", "insert", "update"].map((event) => `${table}_list_counts_${event}`);
+    if (JSON.stringify(names) === JSON.stringify(wanted) && !wrong.length) continue;
+    const now = found.length ? `${names.join(", ")} with (${[...new Set(found.map((row) => String(row.args).split("\\000").slice(0, -1).join(", ")))].join(") / (")})` : "no counter triggers";
+    differences.push(`${declaration.model} (${table}): the declaration names (${expected.join(", ")}); the database has ${now}`);
+    statements.push(`SELECT list_counts_track(${[table, ...expected].map((value, index) => (index === 2 ? value : `'${value}'`)).join(", ")});`);
+  }
+  return { differences, statements };
 }
 
 /** The arguments `list_counts_track` must have been called with for this table. */

@@ -43,7 +43,7 @@ export async function currentUser(ctx: RequestContext, query: { select?: Prisma.
 }
 
 /** Accounts, as the kit reads and writes their rows (they are no listed records: no scope, no access levels). */
-const USERS = records({ model: "User", scoped: false, published: { field: "id", value: 0 } });
+const USERS = records({ model: "User", scoped: false, published: { field: "id", value: 0 }, counted: false });
 
 /** Whether anyone, signed in or not, may create an account (an administrator always may): REGISTRATION=open. */
 export const anyoneMayCreateAccounts = (config: Config): boolean => config.registration === "open";
