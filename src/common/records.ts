@@ -86,14 +86,24 @@ const declarations: RecordsDeclaration[] = [];
 /** Every records declaration made so far (the areas' modules make theirs when imported: src/areas.ts). */
 export const declaredRecords = (): readonly RecordsDeclaration[] => declarations;
 
-/** Declares an area's records (the fields are checked against the Prisma model when first used). */
-export const records = (declaration: RecordsDeclaration): RecordsDeclaration => {
+/** Refuses a declaration the kit cannot serve (records() asks it of every declaration). */
+export function checkRecordsDeclaration(declaration: RecordsDeclaration): RecordsDeclaration {
   if (declaration.privateTo && declaration.scoped) throw new Error(`${declaration.model}: privateTo is for unscoped records (a scope's members see its private records)`);
   // countedTotal (src/common/paging.ts) adds the private records a user may see to the counted ones; with a
   // window it would add them before taking off the ones outside it, so they would be counted twice.
   if (declaration.privateTo && declaration.window) {
     throw new Error(`${declaration.model}: privateTo and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
   }
+  return declaration;
+}
+
+/**
+ * Declares an area's records (the fields are checked against the Prisma model when first used): once per
+ * model, so whatever reads the declarations (the counter triggers' check) finds the one that rules.
+ */
+export const records = (declaration: RecordsDeclaration): RecordsDeclaration => {
+  checkRecordsDeclaration(declaration);
+  if (declarations.some((declared) => declared.model === declaration.model)) throw new Error(`${declaration.model}: its records are declared already; a model has one records declaration`);
   declarations.push(declaration);
   return declaration;
 };
