@@ -208,10 +208,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // it as an 'error' event, not through a query: unheard, that event would end the process.
         const ended = (error: Error) => void (broken ??= error);
         connection.on("error", ended);
+        // A statement sent after the transaction ended (a branch of the work still running after another
+        // failed) is refused: it would run on a connection handed to another request.
+        let finished = false;
         try {
           await connection.query("BEGIN");
           const client: SqlClient = {
-            query: (statement) => run(connection, statement),
+            query: (statement) => (finished ? Promise.reject(new Error("this transaction has ended")) : run(connection, statement)),
             transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
           };
           const result = await work(client);
@@ -227,6 +230,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           if (!commitSent) await connection.query("ROLLBACK").catch((rollbackError: Error) => void (broken = rollbackError));
           throw isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;
         } finally {
+          finished = true;
           connection.off("error", ended);
           // A connection that failed mid-transaction is dropped, not handed to the next request.
           connection.release(broken);
@@ -285,12 +289,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // here never lands inside a transaction of another request.
       query: (statement) => run(statement, false),
       transaction: (work) =>
-        pglite.transaction(() =>
-          work({
-            query: (statement) => run(statement, true),
-            transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
-          }),
-        ),
+        pglite.transaction(async () => {
+          // A statement sent after the transaction ended (a branch of the work still running after another
+          // failed) is refused, as PGlite's own transaction does: it holds no lock of that transaction.
+          let finished = false;
+          try {
+            return await work({
+              query: (statement) => (finished ? Promise.reject(new Error("this transaction has ended")) : run(statement, true)),
+              transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
+            });
+          } finally {
+            finished = true;
+          }
+        }),
     } satisfies SqlClient);
     closeDriver = async () => {
       await pglite.close();

@@ -27,6 +27,8 @@ interface Prepared {
 interface PGliteLocks {
   _runExclusiveQuery<T>(work: () => Promise<T>): Promise<T>;
   _runExclusiveTransaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Throws once the database is closing or closed, as PGlite's own query does first. */
+  _checkReady(): Promise<void>;
 }
 
 const concat = (parts: Uint8Array[]) => {
@@ -56,7 +58,8 @@ export function preparedRunner(pglite: PGlite): PreparedRunner {
 
   return {
     async run<Row>(text: string, values: readonly unknown[], { name, inTransaction, parsers }: { name: string | undefined; inTransaction: boolean; parsers: Record<number, (text: string) => unknown> }) {
-      const work = async () => {
+      await locks._checkReady();
+      const work = async (): Promise<Row[]> => {
         // A text past the bound of prepared names is parsed again each time, as PGlite's own query does,
         // into the unnamed statement (this lock is held from its parse to its execution).
         const statement = name === undefined ? await describe("", text) : (prepared.get(name) ?? (await describe(name, text)));

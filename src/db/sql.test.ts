@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client.js";
 import { MAX_PREPARED, openDatabase, type Database } from "./database.js";
 import { createScratchDatabase } from "../../test/scratch-database.js";
-import { decodeTimestamp, sqlClientOf } from "./sql.js";
+import { decodeTimestamp, sqlClientOf, type SqlClient } from "./sql.js";
 
 // The texts come from the database the suite runs on (PGlite, or DATABASE_URL's PostgreSQL), as the list
 // kit reads them: columns and row_to_json, every length of fraction PostgreSQL writes.
@@ -105,5 +105,15 @@ describe("a SqlClient statement, run again and again", () => {
     // Seen hanging: past the bound, PGlite's own query waited for the transaction it was run in.
     expect(await sql.transaction((tx) => tx.query(Prisma.sql`SELECT ${"inside"}::text AS said`))).toEqual([{ said: "inside" }]);
     expect(await sql.query(Prisma.sql`SELECT ${"outside"}::text AS said`)).toEqual([{ said: "outside" }]);
+  });
+
+  it("refuses a statement sent after its transaction ended", async () => {
+    const sql = sqlClientOf(db.prisma);
+    let kept: SqlClient | undefined;
+    await sql.transaction(async (tx) => {
+      kept = tx;
+      await tx.query(Prisma.sql`SELECT 1 AS one`);
+    });
+    await expect(kept!.query(Prisma.sql`SELECT 1 AS one`)).rejects.toThrow(/transaction has ended/);
   });
 });
