@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import type { PGlite } from "@electric-sql/pglite";
 import { applyMigrations } from "../src/db/migrate.js";
-import { openPGlite } from "../src/db/database.js";
+import { openPGlite, pgliteRunner } from "../src/db/database.js";
 import { countTriggerDifferences } from "./count-triggers.js";
 
 const CATALOG = [
@@ -26,10 +26,7 @@ async function catalog(db: PGlite): Promise<string[]> {
 }
 
 const fromMigrations = await openPGlite();
-await applyMigrations({
-  exec: async (sql) => void (await fromMigrations.exec(sql)),
-  query: async (sql, params) => (await fromMigrations.query(sql, params)).rows as Record<string, unknown>[],
-});
+await applyMigrations(pgliteRunner(fromMigrations));
 
 const script = execFileSync("npx", ["prisma", "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema", "--script"], {
   encoding: "utf8",

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations } from "../src/db/migrate.js";
-import { openPGlite } from "../src/db/database.js";
+import { openPGlite, pgliteRunner } from "../src/db/database.js";
 import { countTriggerDifferences } from "./count-triggers.js";
 
 const name = process.argv[2];
@@ -27,10 +27,7 @@ const sql = execFileSync(
 );
 const schemaChanged = Boolean(sql.trim()) && !/^-- This is an empty migration/.test(sql.trim());
 const migrated = await openPGlite();
-await applyMigrations({
-  exec: async (text) => void (await migrated.exec(text)),
-  query: async (text, params) => (await migrated.query(text, params)).rows as Record<string, unknown>[],
-});
+await applyMigrations(pgliteRunner(migrated));
 const triggers = await countTriggerDifferences(migrated);
 await migrated.close();
 if (!schemaChanged && !triggers.statements.length) {

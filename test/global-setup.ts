@@ -27,10 +27,10 @@ export default async function setup() {
 async function ensurePgliteDump(fingerprint: string): Promise<string> {
   const file = pgliteDumpPath(fingerprint);
   if (fs.existsSync(file)) return file;
-  const { openPGlite } = await import("../src/db/database.js");
+  const { openPGlite, pgliteRunner } = await import("../src/db/database.js");
   const pglite = await openPGlite();
   try {
-    await applyMigrations({ exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows });
+    await applyMigrations(pgliteRunner(pglite));
     const dump = await pglite.dumpDataDir("none");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // Dumps of older migrations are of no further use.

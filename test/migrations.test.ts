@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyMigrations, type SqlRunner } from "../src/db/migrate.js";
-import { openPGlite } from "../src/db/database.js";
+import { openPGlite, pgliteRunner } from "../src/db/database.js";
 import { loadConfig } from "../src/config.js";
 import { createScratchDatabase } from "./scratch-database.js";
 
@@ -44,7 +44,7 @@ async function databaseBefore(name: string): Promise<{ db: SqlRunner; migrateRes
     });
   } else {
     const pglite = await openPGlite();
-    db = { exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[] };
+    db = pgliteRunner(pglite);
     closers.push(() => pglite.close());
   }
   // The table as applyMigrations makes it (it only adds it when missing).

@@ -23,6 +23,12 @@ export const DEFAULT_POOL_SIZE = 10;
 /** The extensions the migrations need (pg_trgm for `search`). */
 const PGLITE_EXTENSIONS = { pg_trgm };
 
+/** Migrations' statements on an embedded database (the server's start, db:check, db:migration, the tests' template). */
+export const pgliteRunner = (pglite: PGlite): SqlRunner => ({
+  exec: async (sql) => void (await pglite.exec(sql)),
+  query: async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params as unknown[])).rows,
+});
+
 /** An embedded database (a folder, or in memory) with the extensions the migrations need. */
 export async function openPGlite(dataDir?: string, initialDump?: Blob): Promise<PGlite> {
   // Statements prepared by name (pglite-statements.ts) are planned for their parameters each time, as on PostgreSQL.
@@ -258,10 +264,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     try {
       if (dir && !fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseInChildProcess(dir);
       pglite = await openPGlite(dir, dir ? undefined : options.initialDump);
-      runner = {
-        exec: async (sql) => void (await pglite.exec(sql)),
-        query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
-      };
+      runner = pgliteRunner(pglite);
       await applyMigrations(runner, options.log);
     } catch (error) {
       await unlock();
