@@ -632,12 +632,12 @@ export async function countTriggerDifferences(
     if (declaration.counted === false) continue;
     const table = modelInfo(prisma, declaration.model).table;
     const expected = countTriggerArguments(prisma, declaration);
-    const found = rows.filter((row) => row.table === table);
-    const names = found.map((row) => String(row.name));
-    const wrong = found.filter((row) => JSON.stringify(String(row.args).split("\\000").slice(0, -1)) !== JSON.stringify(expected));
+    const found = rows.filter((row) => row.table === table).map((row) => ({ name: String(row.name), args: String(row.args).split("\\000").slice(0, -1) }));
+    const names = found.map((trigger) => trigger.name);
+    const wrong = found.filter((trigger) => JSON.stringify(trigger.args) !== JSON.stringify(expected));
     const wanted = ["delete", "insert", "update"].map((event) => `${table}_list_counts_${event}`);
     if (JSON.stringify(names) === JSON.stringify(wanted) && !wrong.length) continue;
-    const now = found.length ? `${names.join(", ")} with (${[...new Set(found.map((row) => String(row.args).split("\\000").slice(0, -1).join(", ")))].join(") / (")})` : "no counter triggers";
+    const now = found.length ? `${names.join(", ")} with (${[...new Set(found.map((trigger) => trigger.args.join(", ")))].join(") / (")})` : "no counter triggers";
     differences.push(`${declaration.model} (${table}): the declaration names (${expected.join(", ")}); the database has ${now}`);
     statements.push(`SELECT list_counts_track(${[table, ...expected].map((value, index) => (index === 2 ? value : `'${value}'`)).join(", ")});`);
   }

@@ -281,11 +281,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       };
     };
     const keepTimestampText = Object.fromEntries(TIMESTAMP_TYPES.map((type) => [type, (text: string) => text]));
-    const prepared = preparedRunner(pglite);
+    const prepared = preparedRunner(pglite, keepTimestampText);
     const preparedName = preparedNames();
     const run = async <Row>(statement: Prisma.Sql, inTransaction: boolean): Promise<Row[]> => {
       for (const listener of listeners) listener(statement.text, statement.values);
-      return prepared.run<Row>(statement.text, statement.values, { name: preparedName(statement.text), inTransaction, parsers: keepTimestampText });
+      return prepared.run<Row>(statement.text, statement.values, { name: preparedName(statement.text), inTransaction });
     };
     registerSqlClient(prisma, {
       // PGlite runs one statement at a time and waits for an open transaction to end, so a statement

@@ -14,7 +14,7 @@ import { protocol, types, type PGlite } from "@electric-sql/pglite";
  */
 export interface PreparedRunner {
   /** Runs `text` with `values` as the prepared statement `name` (undefined: unprepared); `inTransaction`: inside the caller's `pglite.transaction`, whose lock is held. */
-  run<Row>(text: string, values: readonly unknown[], options: { name: string | undefined; inTransaction: boolean; parsers: Record<number, (text: string) => unknown> }): Promise<Row[]>;
+  run<Row>(text: string, values: readonly unknown[], options: { name: string | undefined; inTransaction: boolean }): Promise<Row[]>;
 }
 
 interface Prepared {
@@ -41,8 +41,10 @@ const concat = (parts: Uint8Array[]) => {
   return whole;
 };
 
-export function preparedRunner(pglite: PGlite): PreparedRunner {
+/** `parsers`: read columns of these types so, before PGlite's own parsers (merged once, not per statement). */
+export function preparedRunner(pglite: PGlite, parsers: Record<number, (text: string) => unknown>): PreparedRunner {
   const locks = pglite as unknown as PGliteLocks;
+  const readers = { ...pglite.parsers, ...parsers };
   const prepared = new Map<string, Prepared>();
   const { serialize } = protocol;
 
@@ -57,7 +59,7 @@ export function preparedRunner(pglite: PGlite): PreparedRunner {
   };
 
   return {
-    async run<Row>(text: string, values: readonly unknown[], { name, inTransaction, parsers }: { name: string | undefined; inTransaction: boolean; parsers: Record<number, (text: string) => unknown> }) {
+    async run<Row>(text: string, values: readonly unknown[], { name, inTransaction }: { name: string | undefined; inTransaction: boolean }) {
       await locks._checkReady();
       const work = async (): Promise<Row[]> => {
         // A text past the bound of prepared names is parsed again each time, as PGlite's own query does,
@@ -72,7 +74,6 @@ export function preparedRunner(pglite: PGlite): PreparedRunner {
         });
         const messages = await pglite.execProtocolStream(concat([serialize.bind({ statement: statementName, values: written }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
         const rows: Row[] = [];
-        const readers = { ...pglite.parsers, ...parsers };
         for (const message of messages) {
           if (message.name !== "dataRow") continue;
           const fields = (message as unknown as { fields: (string | null)[] }).fields;
