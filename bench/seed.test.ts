@@ -6,6 +6,7 @@ import pg from "pg";
 import { applyMigrations, type SqlRunner } from "../src/db/migrate.js";
 import { openPGlite } from "../src/db/database.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
+import { migratedPgliteDump } from "../test/database-template.js";
 import { BENCH_MEMBER, BENCH_USER, FEED_GROUPS, FORUM_CATEGORIES, SEARCH_WORD, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 
 const PAGES = 1000;
@@ -29,7 +30,7 @@ beforeAll(async () => {
       await scratch.drop();
     };
   } else {
-    const pglite = await openPGlite();
+    const pglite = await openPGlite(undefined, migratedPgliteDump());
     db = { exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[] };
     close = () => pglite.close();
   }

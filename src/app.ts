@@ -87,6 +87,7 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: inMemory ? undefined : config.dataDir,
+    cacheDir: config.cacheDir,
     initialDump: inMemory ? initialDump : undefined,
     onLockLost,
     poolSize: config.databasePoolSize,

@@ -1,6 +1,7 @@
 import express from "express";
 import { z } from "zod";
 import ipaddr from "ipaddr.js";
+import { DEFAULT_CACHE_DIR } from "./db/embedded-template.js";
 
 /** Server configuration, read once from the environment. Every option is documented in the README. */
 export interface Config {
@@ -12,6 +13,11 @@ export interface Config {
   databaseUrl?: string;
   /** Folder of the embedded database (DATA_DIR, default ./data). */
   dataDir: string;
+  /**
+   * Folder for what the server can make again (CACHE_DIR, default node_modules/.cache/hubgraph; `off`: none):
+   * the template a new DATA_DIR's database is copied from (src/db/embedded-template.ts).
+   */
+  cacheDir?: string;
   /** PostgreSQL connections the server opens at most (DATABASE_POOL_SIZE, default 10). */
   databasePoolSize: number;
   /** Bootstrap administrator (ADMIN_USERNAME / ADMIN_PASSWORD / ADMIN_EMAIL). */
@@ -154,6 +160,7 @@ const environment = z
       serviceUrl(["postgres:", "postgresql:"], "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (leave it unset for the embedded database)"),
     ),
     DATA_DIR: z.preprocess(unset, z.string().default("data")),
+    CACHE_DIR: z.preprocess(unset, z.string().default(DEFAULT_CACHE_DIR)),
     DATABASE_POOL_SIZE: wholeNumber(1, 1_000, 10, " (PostgreSQL connections per server process)"),
     ADMIN_USERNAME: optional(z.string()),
     ADMIN_PASSWORD: optional(z.string().min(8, "must be at least 8 characters long")),
@@ -223,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    cacheDir: e.CACHE_DIR === "off" ? undefined : e.CACHE_DIR,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL } : undefined,
     registration: e.REGISTRATION,

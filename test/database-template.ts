@@ -1,14 +1,12 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { DumpBytes } from "../src/db/embedded-template.js";
 
 /**
  * A database migrated once per test run (test/global-setup.ts), copied for each test server instead of
  * migrating an empty one every time (35 migrations: about a second of CPU per server on PGlite).
  *
- * - PGlite: the migrated data directory dumped to a file (PGlite's dumpDataDir), loaded by each in-memory
- *   database (`initialDump`).
+ * - PGlite: the template a new DATA_DIR's database is copied from (src/db/embedded-template.ts: the migrated
+ *   data directory dumped to a file in CACHE_DIR), loaded by each in-memory database (`initialDump`) too.
  * - PostgreSQL: a database `hubgraph_template_<fingerprint>` that scratch databases are created from
  *   (`CREATE DATABASE … TEMPLATE`).
  *
@@ -17,22 +15,8 @@ import { fileURLToPath } from "node:url";
  * (test/migrations.test.ts, process tests of a first start) ask for an empty database instead.
  */
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const migrationsDir = path.join(root, "prisma", "migrations");
-
-/** Names and contents of every migration, hashed: changes whenever what a database would run changes. */
-export function migrationsFingerprint(): string {
-  const hash = crypto.createHash("sha256");
-  for (const name of fs.readdirSync(migrationsDir).sort()) {
-    const file = path.join(migrationsDir, name, "migration.sql");
-    if (!fs.existsSync(file)) continue;
-    hash.update(name).update("\0").update(fs.readFileSync(file)).update("\0");
-  }
-  return hash.digest("hex").slice(0, 16);
-}
-
-/** Where global setup keeps the PGlite dump: beside the installed packages, kept across runs. */
-export const pgliteDumpPath = (fingerprint: string) => path.join(root, "node_modules", ".cache", "hubgraph-test", `pglite-migrated-${fingerprint}.tar`);
+/** The migrations' fingerprint names the PostgreSQL template; the PGlite one is the product's own template. */
+export { migrationsFingerprint } from "../src/db/migrate.js";
 
 export const postgresTemplateName = (fingerprint: string) => `hubgraph_template_${fingerprint}`;
 
@@ -45,7 +29,7 @@ let dump: Blob | undefined;
 export function migratedPgliteDump(): Blob | undefined {
   const file = process.env[TEMPLATE_ENV.pgliteDump];
   if (!file) return undefined;
-  dump ??= new Blob([fs.readFileSync(file)]);
+  dump ??= new DumpBytes(fs.readFileSync(file));
   return dump;
 }
 

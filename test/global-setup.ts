@@ -3,7 +3,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { applyMigrations } from "../src/db/migrate.js";
-import { migrationsFingerprint, pgliteDumpPath, postgresTemplateName, TEMPLATE_ENV } from "./database-template.js";
+import { migrationsFingerprint, postgresTemplateName, TEMPLATE_ENV } from "./database-template.js";
+import { loadConfig } from "../src/config.js";
+import { DEFAULT_CACHE_DIR, keepTemplate, readTemplate, templatePath } from "../src/db/embedded-template.js";
 
 /**
  * Runs once per `vitest run`, before any test process starts: migrates one database of the kind under
@@ -18,30 +20,26 @@ export default async function setup() {
     stdio: "inherit",
   });
   const fingerprint = migrationsFingerprint();
-  process.env[TEMPLATE_ENV.pgliteDump] = await ensurePgliteDump(fingerprint);
+  process.env[TEMPLATE_ENV.pgliteDump] = await ensurePgliteTemplate();
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) process.env[TEMPLATE_ENV.postgresTemplate] = await ensurePostgresTemplate(databaseUrl, fingerprint);
 }
 
-/** The PGlite dump for these migrations, made unless an earlier run left it (written whole, then renamed). */
-async function ensurePgliteDump(fingerprint: string): Promise<string> {
-  const file = pgliteDumpPath(fingerprint);
-  if (fs.existsSync(file)) return file;
+/**
+ * The template a new embedded database is copied from (src/db/embedded-template.ts), made unless an
+ * earlier run or a server of this install made it: every in-memory test database is loaded from it.
+ */
+async function ensurePgliteTemplate(): Promise<string> {
+  const cacheDir = loadConfig().cacheDir ?? DEFAULT_CACHE_DIR;
+  if (readTemplate(cacheDir)) return templatePath(cacheDir);
   const { openPGlite, pgliteRunner } = await import("../src/db/database.js");
   const pglite = await openPGlite();
   try {
     await applyMigrations(pgliteRunner(pglite));
-    const dump = await pglite.dumpDataDir("none");
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // Dumps of older migrations are of no further use.
-    for (const old of fs.readdirSync(path.dirname(file))) if (old.startsWith("pglite-migrated-")) fs.rmSync(path.join(path.dirname(file), old), { force: true });
-    const partial = `${file}.${process.pid}.partial`;
-    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(partial, file);
+    return await keepTemplate(pglite, cacheDir);
   } finally {
     await pglite.close();
   }
-  return file;
 }
 
 /**

@@ -37,7 +37,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     <A extends unknown[]>(command: (run: CliRun, ...args: A) => Promise<void>) =>
     async (...args: A) => {
       const config = options.config ?? loadConfig(io.env);
-      const db = options.database ?? (await (await import("../db/database.js")).openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: migrationLog }));
+      const db = options.database ?? (await (await import("../db/database.js")).openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log: migrationLog }));
       try {
         await command({ db, config, io, say: (line) => io.stdout(`${line}\n`) }, ...args);
       } finally {
@@ -182,7 +182,8 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     .action(async () => {
       const applied: string[] = [];
       migrationLog = (line) => {
-        applied.push(line);
+        // Other lines (a new database copied from the template, say) are said, not counted.
+        if (line.startsWith("applying migration ")) applied.push(line);
         io.stdout(`${line}\n`);
       };
       await withDatabase(async (run) => {

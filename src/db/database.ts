@@ -12,6 +12,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
+import { keepTemplate, makeCopyItsOwn, readTemplate, templatePath } from "./embedded-template.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { preparedRunner } from "./pglite-statements.js";
 import { StartupError } from "../config.js";
@@ -47,6 +48,11 @@ export interface DatabaseOptions {
    * lacks are applied as usual.
    */
   initialDump?: Blob;
+  /**
+   * Where a new DATA_DIR's database is copied from, and where the first one made the long way is kept for
+   * the next (src/db/embedded-template.ts); absent: every new DATA_DIR runs initdb and every migration.
+   */
+  cacheDir?: string;
   /** Called if another process takes over the DATA_DIR lock while this one runs (default: throw). */
   onLockLost?: (error: Error) => void;
   /** Told about each migration applied. */
@@ -262,10 +268,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     let pglite: PGlite;
     try {
-      if (dir && !fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseInChildProcess(dir);
-      pglite = await openPGlite(dir, dir ? undefined : options.initialDump);
+      const log = options.log ?? (() => {});
+      const isNew = dir !== undefined && !fs.existsSync(path.join(dir, "PG_VERSION"));
+      const copied = isNew && options.cacheDir ? await copyTemplate(dir!, options.cacheDir, log) : undefined;
+      if (isNew && !copied) await initialiseInChildProcess(dir!);
+      pglite = copied ?? (await openPGlite(dir, dir ? undefined : options.initialDump));
       runner = pgliteRunner(pglite);
-      await applyMigrations(runner, options.log);
+      await applyMigrations(runner, log);
+      if (isNew && !copied && options.cacheDir) {
+        // The next new DATA_DIR of this install copies this one; a cache folder that cannot be written costs
+        // only that (each new DATA_DIR is then made the long way).
+        await keepTemplate(pglite, options.cacheDir).then(
+          (file) => log(`kept a copy of the new database as the template for the next new DATA_DIR (${file})`),
+          (error: Error) => log(`could not keep the new database as a template in CACHE_DIR (${error.message}): each new DATA_DIR is made from nothing`),
+        );
+      }
     } catch (error) {
       await unlock();
       throw error;
@@ -357,6 +374,32 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers
  * The child is plain JavaScript given on the command line, so it needs no TypeScript loader whichever way
  * this process was started (compiled, tsx, the CLI's registered loader); it resolves PGlite from here.
  */
+/**
+ * A new database in `dir` copied from the template in `cacheDir`, if there is one. A template that cannot
+ * be loaded (a damaged file) is removed and the folder emptied again: the caller then makes the database
+ * the long way, and keeps it as the new template.
+ */
+async function copyTemplate(dir: string, cacheDir: string, log: (line: string) => void): Promise<PGlite | undefined> {
+  const template = readTemplate(cacheDir);
+  if (!template) return undefined;
+  try {
+    const pglite = await openPGlite(dir, template);
+    try {
+      await makeCopyItsOwn(pglite);
+    } catch (error) {
+      await pglite.close().catch(() => {});
+      throw error;
+    }
+    log(`created the embedded database from the template in ${cacheDir}`);
+    return pglite;
+  } catch (error) {
+    log(`could not copy the template in ${cacheDir} (${(error as Error).message}): removed it; making the database from nothing`);
+    fs.rmSync(templatePath(cacheDir), { force: true });
+    for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    return undefined;
+  }
+}
+
 async function initialiseInChildProcess(dir: string): Promise<void> {
   const initdb = `const { PGlite } = await import("@electric-sql/pglite"); await (await PGlite.create(process.argv[1])).close();`;
   const here = path.dirname(fileURLToPath(import.meta.url));

@@ -10,6 +10,17 @@ export interface SqlRunner {
 
 const migrationsDir = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
 
+/** Names and contents of every migration, hashed: changes whenever what a new database would run changes. */
+export function migrationsFingerprint(): string {
+  const hash = crypto.createHash("sha256");
+  for (const name of fs.readdirSync(migrationsDir).sort()) {
+    const file = path.join(migrationsDir, name, "migration.sql");
+    if (!fs.existsSync(file)) continue;
+    hash.update(name).update("\0").update(fs.readFileSync(file)).update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
 /**
  * Applies the SQL migrations in prisma/migrations that the database has not seen yet.
  *

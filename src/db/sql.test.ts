@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client.js";
 import { MAX_PREPARED, openDatabase, type Database } from "./database.js";
 import { createScratchDatabase } from "../../test/scratch-database.js";
+import { migratedPgliteDump } from "../../test/database-template.js";
 import { decodeTimestamp, sqlClientOf, type SqlClient } from "./sql.js";
 
 // The texts come from the database the suite runs on (PGlite, or DATABASE_URL's PostgreSQL), as the list
@@ -15,7 +16,7 @@ beforeAll(async () => {
     databaseUrl = scratch.url;
     drop = scratch.drop;
   }
-  db = await openDatabase({ databaseUrl, poolSize: 2 });
+  db = await openDatabase({ databaseUrl, poolSize: 2, initialDump: migratedPgliteDump() });
 });
 afterAll(async () => {
   await db?.close();

@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { openDatabase } from "./database.js";
+import { templatePath } from "./embedded-template.js";
+import { TEMPLATE_ENV } from "../../test/database-template.js";
+
+// A new DATA_DIR's database is copied from the template in CACHE_DIR, as a database of its own; a damaged
+// template costs only the time: the database is made the long way (initdb, every migration) and kept as the
+// template (src/db/embedded-template.ts). The README's fresh clone makes its first template the long way.
+const folders: string[] = [];
+const folder = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-template-"));
+  folders.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens DATA_DIR `dataDir` with CACHE_DIR `cacheDir`, runs `use`, closes; returns what the start logged. */
+async function withDatabase(dataDir: string, cacheDir: string, use: (query: (sql: string) => Promise<unknown[]>) => Promise<void> = async () => {}): Promise<string[]> {
+  const lines: string[] = [];
+  const db = await openDatabase({ dataDir, cacheDir, log: (line) => lines.push(line) });
+  try {
+    await use((sql) => db.prisma.$queryRawUnsafe(sql));
+  } finally {
+    await db.close();
+  }
+  return lines;
+}
+
+it("copies a new DATA_DIR's database from the template, each copy its own; a damaged template is made again the long way and kept", { timeout: 120_000 }, async () => {
+  // The run's template (test/global-setup.ts made it in the default CACHE_DIR), in a cache folder of this test's.
+  const cacheDir = folder();
+  fs.copyFileSync(process.env[TEMPLATE_ENV.pgliteDump]!, templatePath(cacheDir));
+  const deploymentOf = async (query: (sql: string) => Promise<unknown[]>) => ((await query("SELECT id::text AS id FROM deployment")) as { id: string }[])[0]!.id;
+
+  let firstDeployment = "";
+  const first = folder();
+  const copied = await withDatabase(first, cacheDir, async (query) => {
+    firstDeployment = await deploymentOf(query);
+    await query("INSERT INTO users (username, email, name, password_hash) VALUES ('written-after', 'after@example.org', 'After', 'x')");
+  });
+  expect(copied).toEqual([`created the embedded database from the template in ${cacheDir}`]);
+  // Another copy: nothing the first wrote, a deployment id of its own.
+  expect(
+    await withDatabase(folder(), cacheDir, async (query) => {
+      expect(await query("SELECT 1 FROM users WHERE username = 'written-after'")).toEqual([]);
+      expect(await deploymentOf(query)).not.toBe(firstDeployment);
+    }),
+  ).toEqual([`created the embedded database from the template in ${cacheDir}`]);
+  // An existing DATA_DIR is opened as it is.
+  expect(await withDatabase(first, cacheDir, async (query) => expect(await query("SELECT 1 FROM users WHERE username = 'written-after'")).toHaveLength(1))).toEqual([]);
+
+  // A damaged template is removed, the database made the long way (initdb, every migration) and kept instead.
+  fs.writeFileSync(templatePath(cacheDir), "not a tar file");
+  const remade = await withDatabase(folder(), cacheDir);
+  expect(remade[0]).toMatch(new RegExp(`^could not copy the template in ${cacheDir} \\(.+\\): removed it; making the database from nothing$`));
+  expect(remade.filter((line) => line.startsWith("applying migration ")).length).toBeGreaterThan(30);
+  expect(remade.at(-1)).toBe(`kept a copy of the new database as the template for the next new DATA_DIR (${templatePath(cacheDir)})`);
+  expect(await withDatabase(folder(), cacheDir)).toEqual([`created the embedded database from the template in ${cacheDir}`]);
+});
