@@ -8,3 +8,5 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 export const BUILT_SERVER = path.join(root, "dist", "src", "main.js");
 export const BUILT_CLI = path.join(root, "dist", "src", "cli", "main.js");
+/** How the bin (its shebang) and `npm run cli` start node for the CLI (src/cli/hubgraph.mjs says why). */
+export const CLI_NODE_ARGS = ["--liftoff-only"];

@@ -9,6 +9,7 @@ import { runCli } from "../src/cli/program.js";
 import { loadConfig } from "../src/config.js";
 import { createScratchDatabase } from "./scratch-database.js";
 import { startServer, type TestServer } from "./server.js";
+import { CLI_NODE_ARGS } from "./built.js";
 
 interface CliResult {
   code: number;
@@ -21,7 +22,7 @@ const BIN = path.resolve("src/cli/hubgraph.mjs");
 /** Runs the real `hubgraph` bin in its own process, as an operator would. */
 function spawnCli(args: string[], env: NodeJS.ProcessEnv, stdin = ""): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, BIN, ...args], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPGlite } from "../src/db/database.js";
 import { migratedPgliteDump } from "./database-template.js";
-import { BUILT_CLI, BUILT_SERVER } from "./built.js";
+import { BUILT_CLI, BUILT_SERVER, CLI_NODE_ARGS } from "./built.js";
 
 interface Started {
   child: ChildProcess;
@@ -316,7 +316,7 @@ describe("the CLI beside a running server on the embedded database", () => {
     expect(printed).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
 
     // `hubgraph openapi | head -1`: the reader closes after the first chunk.
-    const child = spawn(process.execPath, [BUILT_CLI, "openapi"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir() }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, BUILT_CLI, "openapi"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir() }, stdio: ["ignore", "pipe", "pipe"] });
     children.add(child);
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
@@ -330,7 +330,7 @@ describe("the CLI beside a running server on the embedded database", () => {
 /** The CLI as a user runs it, in a process of its own (built, as the `hubgraph` bin runs it). */
 function runCliProcess(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _url, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, BUILT_CLI, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "pipe"] });
   children.add(child);
   let stdout = "";
   let stderr = "";
