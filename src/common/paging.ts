@@ -5,7 +5,7 @@ import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { belongsSql, describeScopeKinds, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, moderatedScopeSql, modelInfo, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -337,7 +337,18 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   // whether it is, asked once in this statement (its kind's sub-select about the scope's id).
   const secluded = scope ? scopeSecludedSql(scope, user?.id ?? null) : null;
   if (secluded) shown = Prisma.sql`(CASE WHEN ${secluded} THEN 0 ELSE ${shown} END)`;
-  let total = creator ? Prisma.sql`${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`)} + ${shown}` : shown;
+  // The caller's own records: all of them from the counters, unless the creator rule asks more of some (a
+  // forum reply counts for its author only where its thread is readable to them: `creatorAlso`), which
+  // the counters cannot tell; then the own rows of this scope are counted through the creator's index.
+  let own: Prisma.Sql | null = null;
+  if (creator && records.creatorAlso) {
+    const conditions = [
+      ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
+      ownRecordSql(caller.db, records, caller.viewer, "f", now, scope ?? undefined, "list")!,
+    ];
+    own = Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;
+  } else if (creator) own = sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`);
+  let total = own ? Prisma.sql`${own} + ${shown}` : shown;
   // A scope the caller moderates: every record of it, as for administrators.
   const moderated = user && scope ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
   if (moderated) total = Prisma.sql`(CASE WHEN ${moderated} THEN ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)} ELSE ${total} END)`;
