@@ -23,7 +23,10 @@ COPY rest-facade ./rest-facade
 RUN npx prisma generate && npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
+# CACHE_DIR=off: node_modules is root's and the server runs as node, so it could not keep a template of a
+# new database there; a container makes its database once per volume anyway.
 ENV NODE_ENV=production \
+    CACHE_DIR=off \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data

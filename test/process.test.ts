@@ -83,7 +83,7 @@ afterAll(() => {
 /**
  * A DATA_DIR whose embedded database exists and is migrated (the run's template, test/database-template.ts),
  * for tests about what a server does with a database rather than how it creates one: a fresh one costs
- * each start PGlite's initdb and every migration (about 2 s more). The tests of a fresh DATA_DIR keep theirs.
+ * each start a copy of the template (src/db/embedded-template.ts); the tests of a fresh DATA_DIR copy it too.
  */
 const migratedDataDir = async () => {
   const dir = dataDir();

@@ -12,7 +12,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type SqlRunner } from "./migrate.js";
-import { keepTemplate, makeCopyItsOwn, readTemplate, templatePath } from "./embedded-template.js";
+import { keepTemplate, makeCopyItsOwn, readTemplate } from "./embedded-template.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { preparedRunner } from "./pglite-statements.js";
 import { StartupError } from "../config.js";
@@ -270,9 +270,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     try {
       const log = options.log ?? (() => {});
       const isNew = dir !== undefined && !fs.existsSync(path.join(dir, "PG_VERSION"));
-      const copied = isNew && options.cacheDir ? await copyTemplate(dir!, options.cacheDir, log) : undefined;
-      if (isNew && !copied) await initialiseInChildProcess(dir!);
-      pglite = copied ?? (await openPGlite(dir, dir ? undefined : options.initialDump));
+      let copied = false;
+      if (isNew) {
+        // Made in a folder beside it and renamed into place when whole: a start killed meanwhile leaves no
+        // half-made database that the next start would take for an existing one.
+        const partial = `${dir}.partial`;
+        fs.rmSync(partial, { recursive: true, force: true });
+        copied = options.cacheDir ? await copyTemplate(partial, options.cacheDir, log) : false;
+        if (!copied) await initialiseInChildProcess(partial);
+        try {
+          fs.rmdirSync(dir!);
+        } catch (error) {
+          throw new StartupError(`${dir} holds files but no database (no PG_VERSION): move them away and start again`, { cause: error });
+        }
+        fs.renameSync(partial, dir!);
+      }
+      pglite = await openPGlite(dir, dir ? undefined : options.initialDump);
       runner = pgliteRunner(pglite);
       await applyMigrations(runner, log);
       if (isNew && !copied && options.cacheDir) {
@@ -367,6 +380,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
 /**
+ * Makes a new database in `dir` as a copy of the template in `cacheDir`, and says whether it did. A template
+ * that cannot be read or loaded costs only the time: the caller makes the database the long way and keeps it
+ * as the template, in place of the damaged one.
+ */
+async function copyTemplate(dir: string, cacheDir: string, log: (line: string) => void): Promise<boolean> {
+  try {
+    const template = readTemplate(cacheDir);
+    if (!template) return false;
+    const pglite = await openPGlite(dir, template);
+    try {
+      await makeCopyItsOwn(pglite);
+    } finally {
+      await pglite.close();
+    }
+    log(`created the embedded database from the template in ${cacheDir}`);
+    return true;
+  } catch (error) {
+    log(`could not copy the template in ${cacheDir} (${(error as Error).message}): making the database from nothing`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/**
  * Creates the embedded cluster (initdb) in a short-lived child process: initdb peaks near 800 MB of
  * WebAssembly memory, which a long-running process would keep resident until a garbage collection that
  * an idle server may never run. The child's memory goes back to the system when it exits.
@@ -374,32 +411,6 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers
  * The child is plain JavaScript given on the command line, so it needs no TypeScript loader whichever way
  * this process was started (compiled, tsx, the CLI's registered loader); it resolves PGlite from here.
  */
-/**
- * A new database in `dir` copied from the template in `cacheDir`, if there is one. A template that cannot
- * be loaded (a damaged file) is removed and the folder emptied again: the caller then makes the database
- * the long way, and keeps it as the new template.
- */
-async function copyTemplate(dir: string, cacheDir: string, log: (line: string) => void): Promise<PGlite | undefined> {
-  const template = readTemplate(cacheDir);
-  if (!template) return undefined;
-  try {
-    const pglite = await openPGlite(dir, template);
-    try {
-      await makeCopyItsOwn(pglite);
-    } catch (error) {
-      await pglite.close().catch(() => {});
-      throw error;
-    }
-    log(`created the embedded database from the template in ${cacheDir}`);
-    return pglite;
-  } catch (error) {
-    log(`could not copy the template in ${cacheDir} (${(error as Error).message}): removed it; making the database from nothing`);
-    fs.rmSync(templatePath(cacheDir), { force: true });
-    for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
-    return undefined;
-  }
-}
-
 async function initialiseInChildProcess(dir: string): Promise<void> {
   const initdb = `const { PGlite } = await import("@electric-sql/pglite"); await (await PGlite.create(process.argv[1])).close();`;
   const here = path.dirname(fileURLToPath(import.meta.url));

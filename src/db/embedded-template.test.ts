@@ -9,6 +9,8 @@ import { TEMPLATE_ENV } from "../../test/database-template.js";
 // A new DATA_DIR's database is copied from the template in CACHE_DIR, as a database of its own; a damaged
 // template costs only the time: the database is made the long way (initdb, every migration) and kept as the
 // template (src/db/embedded-template.ts). The README's fresh clone makes its first template the long way.
+// Not run here: a CACHE_DIR that cannot be written (logged, and the start goes on; another long way, ≈10 s
+// of CPU) and CACHE_DIR=off (every new DATA_DIR the long way, as before the template).
 const folders: string[] = [];
 const folder = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-template-"));
@@ -39,6 +41,9 @@ it("copies a new DATA_DIR's database from the template, each copy its own; a dam
 
   let firstDeployment = "";
   const first = folder();
+  // What a start killed while copying leaves beside the database folder is thrown away.
+  fs.mkdirSync(path.join(first, "pglite.partial"));
+  fs.writeFileSync(path.join(first, "pglite.partial", "PG_VERSION"), "17\n");
   const copied = await withDatabase(first, cacheDir, async (query) => {
     firstDeployment = await deploymentOf(query);
     await query("INSERT INTO users (username, email, name, password_hash) VALUES ('written-after', 'after@example.org', 'After', 'x')");
@@ -51,13 +56,20 @@ it("copies a new DATA_DIR's database from the template, each copy its own; a dam
       expect(await deploymentOf(query)).not.toBe(firstDeployment);
     }),
   ).toEqual([`created the embedded database from the template in ${cacheDir}`]);
+  // A database folder with files but no database in it is never overwritten: the start stops, saying so.
+  const cluttered = folder();
+  fs.mkdirSync(path.join(cluttered, "pglite"));
+  fs.writeFileSync(path.join(cluttered, "pglite", "notes.txt"), "someone's");
+  await expect(withDatabase(cluttered, cacheDir)).rejects.toThrow(`${path.join(cluttered, "pglite")} holds files but no database (no PG_VERSION): move them away and start again`);
+  expect(fs.readFileSync(path.join(cluttered, "pglite", "notes.txt"), "utf8")).toBe("someone's");
   // An existing DATA_DIR is opened as it is.
   expect(await withDatabase(first, cacheDir, async (query) => expect(await query("SELECT 1 FROM users WHERE username = 'written-after'")).toHaveLength(1))).toEqual([]);
 
-  // A damaged template is removed, the database made the long way (initdb, every migration) and kept instead.
+  // A damaged template costs the time: the database is made the long way (initdb, every migration) and kept
+  // as the template in its place.
   fs.writeFileSync(templatePath(cacheDir), "not a tar file");
   const remade = await withDatabase(folder(), cacheDir);
-  expect(remade[0]).toMatch(new RegExp(`^could not copy the template in ${cacheDir} \\(.+\\): removed it; making the database from nothing$`));
+  expect(remade[0]).toMatch(new RegExp(`^could not copy the template in ${cacheDir} \\(.+\\): making the database from nothing$`));
   expect(remade.filter((line) => line.startsWith("applying migration ")).length).toBeGreaterThan(30);
   expect(remade.at(-1)).toBe(`kept a copy of the new database as the template for the next new DATA_DIR (${templatePath(cacheDir)})`);
   expect(await withDatabase(folder(), cacheDir)).toEqual([`created the embedded database from the template in ${cacheDir}`]);

@@ -67,8 +67,10 @@ export function readTemplate(cacheDir: string): Blob | undefined {
  */
 export async function keepTemplate(pglite: PGlite, cacheDir: string): Promise<string> {
   const file = templatePath(cacheDir);
-  const dump = await pglite.dumpDataDir("none");
+  // A folder that cannot be written is found out before the dump (44 MB in this process's memory).
   fs.mkdirSync(cacheDir, { recursive: true });
+  fs.accessSync(cacheDir, fs.constants.W_OK);
+  const dump = await pglite.dumpDataDir("none");
   const partial = `${file}.${process.pid}.partial`;
   try {
     fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
