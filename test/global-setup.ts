@@ -5,7 +5,7 @@ import path from "node:path";
 import { applyMigrations } from "../src/db/migrate.js";
 import { migrationsFingerprint, postgresTemplateName, TEMPLATE_ENV } from "./database-template.js";
 import { loadConfig } from "../src/config.js";
-import { DEFAULT_CACHE_DIR, keepTemplate, readTemplate, templatePath } from "../src/db/embedded-template.js";
+import { DEFAULT_CACHE_DIR, keepTemplate, templatePath } from "../src/db/embedded-template.js";
 
 /**
  * Runs once per `vitest run`, before any test process starts: migrates one database of the kind under
@@ -31,7 +31,7 @@ export default async function setup() {
  */
 async function ensurePgliteTemplate(): Promise<string> {
   const cacheDir = loadConfig().cacheDir ?? DEFAULT_CACHE_DIR;
-  if (readTemplate(cacheDir)) return templatePath(cacheDir);
+  if (fs.existsSync(templatePath(cacheDir))) return templatePath(cacheDir);
   const { openPGlite, pgliteRunner } = await import("../src/db/database.js");
   const pglite = await openPGlite();
   try {

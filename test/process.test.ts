@@ -3,11 +3,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPGlite } from "../src/db/database.js";
-import { migratedPgliteDump } from "./database-template.js";
+import { temporaryFolders } from "./temporary-folders.js";
 import { BUILT_CLI, BUILT_SERVER, CLI_NODE_ARGS } from "./built.js";
 
 interface Started {
@@ -71,25 +69,9 @@ async function ready(server: Started): Promise<string> {
   return (JSON.parse(line) as { url: string }).url.replace("localhost", "127.0.0.1");
 }
 
-const temporaryDirs: string[] = [];
-const dataDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-process-"));
-  temporaryDirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of temporaryDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-/**
- * A DATA_DIR whose embedded database exists and is migrated (the run's template, test/database-template.ts),
- * for tests about what a server does with a database rather than how it creates one: a fresh one costs
- * each start a copy of the template (src/db/embedded-template.ts); the tests of a fresh DATA_DIR copy it too.
- */
-const migratedDataDir = async () => {
-  const dir = dataDir();
-  await (await openPGlite(path.join(dir, "pglite"), migratedPgliteDump())).close();
-  return dir;
-};
+// A new DATA_DIR: the server copies its database from this install's template (src/db/embedded-template.ts,
+// made by test/global-setup.ts), as any server of the install does.
+const dataDir = temporaryFolders("hubgraph-process-");
 
 describe("a bad environment variable", () => {
   it.each([
@@ -222,7 +204,7 @@ describe("the first run", () => {
     fetch(`${url}/api/developer/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username, password }) });
 
   it("creates admin with a random password, logged once and kept owner-only in DATA_DIR until it is changed", async () => {
-    const dir = await migratedDataDir();
+    const dir = dataDir();
     const passwordFile = path.join(dir, "admin-password");
     const first = start({ DATA_DIR: dir });
     const url = await ready(first);
@@ -256,7 +238,7 @@ describe("the first run", () => {
   }, SEVERAL_PROCESSES);
 
   it("creates nothing when ADMIN_* is set (as before) or an administrator exists", async () => {
-    const dir = await migratedDataDir();
+    const dir = dataDir();
     const server = start({ DATA_DIR: dir, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "correct-horse-battery-staple-9" });
     const url = await ready(server);
     expect(server.lines.join("\n")).toContain('created administrator \\"root\\"');
@@ -275,7 +257,7 @@ describe("the first run", () => {
 
 describe("the CLI beside a running server on the embedded database", () => {
   it("runs its commands inside the server, found through an owner-only access file that goes when the server stops", async () => {
-    const dir = await migratedDataDir();
+    const dir = dataDir();
     const server = start({ DATA_DIR: dir });
     const url = await ready(server);
     const accessFile = path.join(dir, "cli-access.json");

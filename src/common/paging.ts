@@ -281,6 +281,8 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   // A count row's rows as the others' (all creators' minus the caller's own).
   const others = (alias: string) =>
     creator ? Prisma.sql`CASE ${Prisma.raw(alias)}.created_by WHEN 0 THEN ${Prisma.raw(alias)}.rows ELSE -${Prisma.raw(alias)}.rows END` : Prisma.raw(`${alias}.rows`);
+  // Rows `f` of the listed table in this scope, where a total counts rows rather than reading the counters.
+  const ofScope = scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : [];
   const sum = (rows: Prisma.Sql, filter: Prisma.Sql) => Prisma.sql`coalesce(sum(${rows}) FILTER (WHERE ${filter}), 0)`;
   const from = Prisma.sql`FROM list_counts c WHERE ${ofKey("c")}`;
   if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)}::int ${from}`;
@@ -306,7 +308,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     // Today's rows of this scope, the others', published at an allowed level, as a filter over the table itself.
     const todays = (condition: Prisma.Sql) => {
       const conditions = [
-        ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
+        ...ofScope,
         ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
         Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`,
         accessSql(info, records, "f", caller.viewer, scope?.scope) ?? Prisma.sql`TRUE`,
@@ -343,7 +345,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   let own: Prisma.Sql | null = null;
   if (creator && records.creatorAlso) {
     const conditions = [
-      ...(scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : []),
+      ...ofScope,
       ownRecordSql(caller.db, records, caller.viewer, "f", now, scope ?? undefined, "list")!,
     ];
     own = Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;

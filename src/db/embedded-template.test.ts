@@ -1,25 +1,17 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "./database.js";
 import { templatePath } from "./embedded-template.js";
 import { TEMPLATE_ENV } from "../../test/database-template.js";
+import { temporaryFolders } from "../../test/temporary-folders.js";
 
 // A new DATA_DIR's database is copied from the template in CACHE_DIR, as a database of its own; a damaged
 // template costs only the time: the database is made the long way (initdb, every migration) and kept as the
 // template (src/db/embedded-template.ts). The README's fresh clone makes its first template the long way.
 // Not run here: a CACHE_DIR that cannot be written (logged, and the start goes on; another long way, ≈10 s
 // of CPU) and CACHE_DIR=off (every new DATA_DIR the long way, as before the template).
-const folders: string[] = [];
-const folder = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-template-"));
-  folders.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
-});
+const folder = temporaryFolders("hubgraph-template-");
 
 /** Opens DATA_DIR `dataDir` with CACHE_DIR `cacheDir`, runs `use`, closes; returns what the start logged. */
 async function withDatabase(dataDir: string, cacheDir: string, use: (query: (sql: string) => Promise<unknown[]>) => Promise<void> = async () => {}): Promise<string[]> {
