@@ -33,11 +33,11 @@ import { mulberry32 } from "./random.js";
  * none may produce a 5xx, a stack trace in the response or an "unexpected" line in the log, and the
  * server must stay healthy.
  *
- * FUZZ_SEED=<n> replays a run (every failure message names its seed); FUZZ_CASES (default 2500) and
+ * FUZZ_SEED=<n> replays a run (every failure message names its seed); FUZZ_CASES (default 1000) and
  * FUZZ_SECONDS (default 45, a backstop for slow machines) bound it; `npm run fuzz` runs a long one.
  */
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
-const CASES = Number(process.env.FUZZ_CASES ?? 2500);
+const CASES = Number(process.env.FUZZ_CASES ?? 1000);
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 45);
 const CONCURRENCY = 4;
 /** FUZZ_CASE=<n> (with FUZZ_SEED) runs only case n of that run. */
