@@ -276,6 +276,12 @@ describe("a thread read's total is what the caller reads", () => {
       admin: [4, 2, 1],
       leaver: [2, 1, 0],
     });
+    // The thread's count (GraphQL `postCount`, REST `posts` in lists) counts the published posts the caller
+    // may see: its author outside the hidden group sees their own starter, not the group's public reply
+    // (it counted that reply: D2 in docs/policy-design.md).
+    const postCount = async (token: string) =>
+      ((await gql(`query($id: ID!) { forumPost(id: $id) { postCount } }`, { id: secluded }, token)).data.forumPost as { postCount: number }).postCount;
+    expect({ member: await postCount(cast.member.token), admin: await postCount(cast.admin.token), leaver: await postCount(leaver.token) }).toEqual({ member: 2, admin: 2, leaver: 1 });
   });
 });
 
