@@ -33,11 +33,13 @@ import { mulberry32 } from "./random.js";
  * none may produce a 5xx, a stack trace in the response or an "unexpected" line in the log, and the
  * server must stay healthy.
  *
- * FUZZ_SEED=<n> replays a run (every failure message names its seed); FUZZ_CASES (default 1000) and
- * FUZZ_SECONDS (default 45, a backstop for slow machines) bound it; `npm run fuzz` runs a long one.
+ * FUZZ_SEED=<n> replays a run (every failure message names its seed); FUZZ_CASES (default: one case per
+ * target, ≈1,350 today) and FUZZ_SECONDS (default 45, a backstop for slow machines) bound it; `npm run fuzz`
+ * runs a long one.
  */
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
-const CASES = Number(process.env.FUZZ_CASES ?? 1000);
+/** Cases to run; unset: one per target, so every target gets a case in every run. */
+const CASES = process.env.FUZZ_CASES ? Number(process.env.FUZZ_CASES) : undefined;
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 45);
 const CONCURRENCY = 4;
 /** FUZZ_CASE=<n> (with FUZZ_SEED) runs only case n of that run. */
@@ -608,7 +610,8 @@ describe("fuzzing every row, argument and sign-in endpoint with hostile values",
       const other = Math.floor(random() * (index + 1));
       [targets[index], targets[other]] = [targets[other]!, targets[index]!];
     }
-    const values = fc.sample(hostileValue, { seed: SEED, numRuns: CASES });
+    const cases = CASES ?? targets.length;
+    const values = fc.sample(hostileValue, { seed: SEED, numRuns: cases });
     const failures: string[] = [];
     const counts = { rest: 0, graphql: 0, protocol: 0 };
     const healthTimes: number[] = [];
@@ -642,7 +645,7 @@ describe("fuzzing every row, argument and sign-in endpoint with hostile values",
     }
 
     async function worker() {
-      while (next < CASES && Date.now() - started < SECONDS * 1000) {
+      while (next < cases && Date.now() - started < SECONDS * 1000) {
         const index = next++;
         if (ONLY !== undefined && index !== ONLY) continue;
         if (index > 0 && index % 250 === 0) {
@@ -670,7 +673,7 @@ describe("fuzzing every row, argument and sign-in endpoint with hostile values",
     const list = restOperations.find((operation) => operation.method === "GET" && operation.response.kind === "list")!;
     expect((await server.rest("GET", list.path)).status).toBe(200);
 
-    if (ONLY === undefined) expect(next, `only ${next} of ${CASES} cases ran within ${SECONDS} s`).toBeGreaterThanOrEqual(Math.min(CASES, targets.length));
+    if (ONLY === undefined) expect(next, `only ${next} of ${cases} cases ran within ${SECONDS} s`).toBeGreaterThanOrEqual(Math.min(cases, targets.length));
     expect(failures.slice(0, 25), `${failures.length} failing cases; ${replay}`).toEqual([]);
   }, (SECONDS + 60) * 1000);
 });

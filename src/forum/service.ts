@@ -314,28 +314,49 @@ const countsLoader = defineLoader(
     new DataLoader<string, ForumCounts>(async (keys) => {
       const pairs = keys.map((key) => key.split(":").map(Number) as [number, number]);
       const keyList = Prisma.join(pairs.map(([category, thread]) => Prisma.sql`(${category}, ${thread})`));
+      const keysOf = (threads: boolean) => pairs.filter(([, thread]) => (thread !== 0) === threads);
+      const valuesOf = (of: [number, number][]) => Prisma.sql`(VALUES ${Prisma.join(of.map(([category, thread]) => Prisma.sql`(${category}::int, ${thread}::int)`))}) AS k(category_id, thread_id)`;
       const user = ctx.viewer.user;
       // A scope secluded from the caller (a hidden group, to a non-member: the author of a thread there who
-      // has left it) shows none of the others' posts, counted or not; its author sees their own published
-      // posts where the rule lets them (their starter; their replies in a thread they may read), counted
-      // through the visibility rule over their own rows. Administrators are secluded from nothing.
+      // has left it) shows none of the others' posts: the kept counts count nothing of it. Administrators are
+      // secluded from nothing.
       const secluded = user?.isAdmin ? null : secludedScopeSql(Prisma.sql`c.scope`, Prisma.sql`c.scope_id`, user?.id ?? null);
-      const ownInSecluded =
-        secluded && user
-          ? Prisma.sql` UNION ALL
-             SELECT k.category_id, k.thread_id, count(*) FILTER (WHERE t.starter = 1)::int, count(*)::int
-             FROM (VALUES ${Prisma.join(pairs.map(([category, thread]) => Prisma.sql`(${category}::int, ${thread}::int)`))}) AS k(category_id, thread_id) JOIN forum_categories c ON c.id = k.category_id
-               JOIN forum_posts t ON t.scope = c.scope AND t.scope_id = c.scope_id AND t.category_id = k.category_id AND (k.thread_id = 0 OR t.thread_id = k.thread_id)
-             WHERE ${secluded} AND t.created_by = ${user.id} AND t.state = 1 AND ${visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t")}
-             GROUP BY k.category_id, k.thread_id`
-          : Prisma.empty;
-      const rows = await sqlClientOf(ctx.db).query<{ category_id: number; thread_id: number; threads: number; posts: number }>(
-        Prisma.sql`SELECT fc.category_id, fc.thread_id, COALESCE(sum(fc.threads), 0)::int AS threads, COALESCE(sum(fc.posts), 0)::int AS posts
+      const parts = [
+        Prisma.sql`SELECT fc.category_id, fc.thread_id, fc.threads, fc.posts
                    FROM forum_counts fc JOIN forum_categories c ON c.id = fc.category_id
-                   WHERE (fc.category_id, fc.thread_id) IN (${keyList}) AND ${countedSql(ctx)}${secluded ? Prisma.sql` AND NOT ${secluded}` : Prisma.empty}
-                   GROUP BY fc.category_id, fc.thread_id${ownInSecluded}`,
-      );
-      const found = new Map(rows.map((row) => [`${row.category_id}:${row.thread_id}`, { threads: row.threads, posts: row.posts }]));
+                   WHERE (fc.category_id, fc.thread_id) IN (${keyList}) AND ${countedSql(ctx)}${secluded ? Prisma.sql` AND NOT ${secluded}` : Prisma.empty}`,
+      ];
+      if (user && !user.isAdmin) {
+        // The caller's own published posts the kept counts leave out, where the rule lets them read them:
+        // in a secluded scope, and at levels they are not counted for (their private reply in a site
+        // thread). A thread's through its (thread_id, created_by) index, as its page's total adds them
+        // (threadTotal); a category's only where secluded (elsewhere its counts stay the levels' counts).
+        const visible = visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t");
+        const own = Prisma.sql`t.created_by = ${user.id} AND t.state = 1 AND ${visible}`;
+        const threadKeys = keysOf(true);
+        if (threadKeys.length) {
+          const leftOut = Prisma.sql`(${secluded ?? Prisma.sql`FALSE`} OR NOT ${countedLevelSql(ctx, Prisma.sql`t.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`)})`;
+          parts.push(Prisma.sql`SELECT k.category_id, k.thread_id, 0, 1
+                                FROM ${valuesOf(threadKeys)} JOIN forum_categories c ON c.id = k.category_id
+                                  JOIN forum_posts t ON t.thread_id = k.thread_id AND t.category_id = k.category_id
+                                WHERE ${own} AND ${leftOut}`);
+        }
+        const categoryKeys = keysOf(false);
+        if (categoryKeys.length && secluded) {
+          parts.push(Prisma.sql`SELECT k.category_id, 0, t.starter, 1
+                                FROM ${valuesOf(categoryKeys)} JOIN forum_categories c ON c.id = k.category_id
+                                  JOIN forum_posts t ON t.scope = c.scope AND t.scope_id = c.scope_id AND t.category_id = k.category_id
+                                WHERE ${secluded} AND ${own}`);
+        }
+      }
+      // Added up here: a key's rows are a few kept counts (one per level and state) and the caller's own posts.
+      const rows = await sqlClientOf(ctx.db).query<{ category_id: number; thread_id: number; threads: number; posts: number }>(Prisma.join(parts, " UNION ALL "));
+      const found = new Map<string, ForumCounts>();
+      for (const row of rows) {
+        const key = `${row.category_id}:${row.thread_id}`;
+        const counts = found.get(key) ?? { threads: 0, posts: 0 };
+        found.set(key, { threads: counts.threads + Number(row.threads), posts: counts.posts + Number(row.posts) });
+      }
       return keys.map((key) => found.get(key) ?? { threads: 0, posts: 0 });
     }),
 );
