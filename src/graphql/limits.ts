@@ -21,8 +21,12 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type VariableDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { getVariableValues } from "graphql";
+import { didYouMean } from "graphql/jsutils/didYouMean.js";
+import { suggestionList } from "graphql/jsutils/suggestionList.js";
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin, maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
@@ -91,6 +95,48 @@ export function queryCost(
   });
 }
 
+/**
+ * The first field that an input object among `variables` does not define, as graphql-js words it, or null.
+ * graphql-js reports every such field, each error writing out the whole object it is in (its `inspect`), so
+ * an object of 5,000 made-up keys took 40 s of the server's CPU, and its answer was 3 MB
+ * (graphql-query-complexity coerces the variables without graphql-js's cap of 50 errors; the fuzzer found
+ * it). Walked by the variables' declared types, without recursion; values that do not fit their type are
+ * left to graphql-js, whose errors for them are short.
+ */
+function undefinedInputField(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): GraphQLError | null {
+  const pending: { type: GraphQLInputType; value: unknown; definition: VariableDefinitionNode; variable: string; path: string }[] = [];
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    const name = definition.variable.name.value;
+    if (type && name in variables) pending.push({ type, value: variables[name], definition, variable: name, path: name });
+  }
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const type = isNonNullType(next.type) ? next.type.ofType : next.type;
+    if (next.value === null || typeof next.value !== "object") continue;
+    if (isListType(type)) {
+      if (Array.isArray(next.value)) next.value.forEach((item, index) => pending.push({ ...next!, type: type.ofType, value: item, path: `${next!.path}[${index}]` }));
+      continue;
+    }
+    if (!isInputObjectType(type) || Array.isArray(next.value)) continue;
+    const fields = type.getFields();
+    for (const [key, value] of Object.entries(next.value)) {
+      const field = fields[key];
+      if (!field) {
+        const at = next.path === next.variable ? "" : ` at "${next.path}"`;
+        const reason = `Field "${key}" is not defined by type "${type.name}".${didYouMean(suggestionList(key, Object.keys(fields)))}`;
+        // As src/app.ts's maskError answers graphql-js's own variable errors: the input field named as a parameter.
+        const parameter = next.path.split(".")[1]?.replace(/\[\d+\]$/, "") ?? next.variable;
+        return new GraphQLError(`Variable "$${next.variable}" got invalid value {…}${at}; ${reason}`, {
+          nodes: next.definition,
+          extensions: { code: "BAD_REQUEST", errors: [{ parameter, message: reason }] },
+        });
+      }
+      pending.push({ ...next, type: field.type, value, path: `${next.path}.${key}` });
+    }
+  }
+  return null;
+}
+
 /** A request the limits refuse: BAD_REQUEST and HTTP 400 whatever the Accept header, never masked or logged. */
 const limitError = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
 
@@ -130,6 +176,11 @@ function costLimitPlugin(): Plugin {
       // alike) does not stop its cost being kept. Measured without being written out first (a client's
       // variables may be nested deeper than JSON.stringify's stack allows: the fuzzer sends 200,000 brackets).
       const variables = args.variableValues ?? {};
+      const operation = args.document.definitions.find(
+        (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
+      );
+      const undefinedField = operation ? undefinedInputField(args.schema, operation, variables) : null;
+      if (undefinedField) return void setResultAndStopExecution({ errors: [undefinedField] });
       const relevant: Record<string, unknown> = {};
       for (const name of costVariables(args.document)) if (name in variables) relevant[name] = variables[name];
       const keep = jsonLength(relevant, MAX_KEPT_VARIABLES_LENGTH) <= MAX_KEPT_VARIABLES_LENGTH;
@@ -138,6 +189,9 @@ function costLimitPlugin(): Plugin {
       let cost = keep ? known?.get(key) : undefined;
       if (cost === undefined) {
         try {
+          // Variables that do not fit their types, found with graphql-js's cap on errors (the cost's own
+          // check has none): execution refuses them before running anything, and its error names the field.
+          if (operation && getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 50 }).errors) return;
           cost = queryCost(args.schema, args.document, { variables, operationName: args.operationName });
         } catch (error) {
           // Variables that do not fit their types: execution refuses them before running anything, and its
