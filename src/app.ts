@@ -7,12 +7,13 @@ import { executeCompiledWhenRepeated } from "./graphql/compiled.js";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
 import { anonymous, createContext } from "./common/context.js";
-import { ApiError, type ParameterProblem } from "./common/errors.js";
+import { ApiError } from "./common/errors.js";
 import { clientFaultFromDatabase } from "./db/errors.js";
 import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";
 import { introspectionPlugin, queryLimitPlugins } from "./graphql/limits.js";
+import { variableProblem } from "./graphql/variable-problem.js";
 import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
@@ -296,19 +297,6 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   };
 }
 
-/**
- * The input field a variable-coercion error is about, named as service errors name it (`access` for
- * `input.access`), so a bad enum value or type is reported like any other bad parameter.
- */
-function variableProblem(message: string): ParameterProblem | null {
-  // graphql-js: Variable "$input" got invalid value 9 at "input.access"; <reason>  (or "input.tags[1]",
-  // or no "at" for the variable itself). The reason is graphql-js's own sentence.
-  const match = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; ([^;]*)$/s.exec(message);
-  if (!match) return null;
-  const [, variable, path, reason] = match;
-  const field = path?.split(".")[1]?.replace(/\[\d+\]$/, "");
-  return { parameter: field ?? variable!, message: reason!.trim() };
-}
 
 /** A body-parser size ("1mb", "512kb", "2048") in bytes. */
 function byteLimit(limit: string): number {

@@ -109,7 +109,7 @@ describe("GraphQL variables", () => {
       ['Variable "$input" got invalid value {…}; Field "k0" is not defined by type "CreatePluginRecordInput".', "BAD_REQUEST"],
     ]);
     expect(answered.bytes).toBeLessThan(1000);
-    // A typo is told as before, with its suggestion and the field named as a parameter; nested fields too.
+    // A typo is told as before, with its suggestion and the field named as a parameter.
     const typo = await run("mutation($input: CreatePluginRecordInput!) { createPluginRecord(input: $input) { id } }", { input: { nmae: "x" } });
     expect(typo.errors).toMatchObject([{ extensions: { code: "BAD_REQUEST", errors: [{ parameter: "input", message: 'Field "nmae" is not defined by type "CreatePluginRecordInput". Did you mean "name"?' }] } }]);
   }, 15_000);

@@ -6,7 +6,7 @@ import { ApiError, badInput, conflict, forbidden, notFound } from "../common/err
 import { DEFAULT_SCOPE, listedScope, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
 import { accessLevels } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, publishedSql, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
 import { belongsToRecordScopeSql, describeScopeKinds, recordScopeSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -332,7 +332,7 @@ const countsLoader = defineLoader(
         // thread). A thread's through its (thread_id, created_by) index, as its page's total adds them
         // (threadTotal); a category's only where secluded (elsewhere its counts stay the levels' counts).
         const visible = visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t");
-        const own = Prisma.sql`t.created_by = ${user.id} AND t.state = 1 AND ${visible}`;
+        const own = Prisma.sql`t.created_by = ${user.id} AND ${publishedSql(modelInfo(ctx.db, FORUM_POSTS.model), FORUM_POSTS, "t", new Date())} AND ${visible}`;
         const threadKeys = keysOf(true);
         if (threadKeys.length) {
           const leftOut = Prisma.sql`(${secluded ?? Prisma.sql`FALSE`} OR NOT ${countedLevelSql(ctx, Prisma.sql`t.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`)})`;

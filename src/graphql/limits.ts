@@ -22,9 +22,9 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type VariableDefinitionNode,
+  getVariableValues,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { getVariableValues } from "graphql";
 import { didYouMean } from "graphql/jsutils/didYouMean.js";
 import { suggestionList } from "graphql/jsutils/suggestionList.js";
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
@@ -33,6 +33,7 @@ import { maxDepthPlugin, maxDepthRule } from "@escape.tech/graphql-armor-max-dep
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { MAX_PAGE_SIZE } from "../common/paging.js";
 import { jsonLength } from "../common/json-bounds.js";
+import { variableProblem } from "./variable-problem.js";
 
 /**
  * Bounds on what one GraphQL operation may ask for and answer. Documents sent to /graphql are checked
@@ -104,17 +105,23 @@ export function queryCost(
  * left to graphql-js, whose errors for them are short.
  */
 function undefinedInputField(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): GraphQLError | null {
+  // Only values whose type holds input objects are walked: a list of 500,000 strings is not.
+  const holdsObjects = (type: GraphQLInputType) => isInputObjectType(getNamedType(type));
   const pending: { type: GraphQLInputType; value: unknown; definition: VariableDefinitionNode; variable: string; path: string }[] = [];
   for (const definition of operation.variableDefinitions ?? []) {
     const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
     const name = definition.variable.name.value;
-    if (type && name in variables) pending.push({ type, value: variables[name], definition, variable: name, path: name });
+    if (type && holdsObjects(type) && name in variables) pending.push({ type, value: variables[name], definition, variable: name, path: name });
   }
-  for (let next = pending.pop(); next; next = pending.pop()) {
+  // In order (a queue, not a stack): the first undefined field is the one graphql-js would report first.
+  for (let at = 0; at < pending.length; at++) {
+    const next = pending[at]!;
     const type = isNonNullType(next.type) ? next.type.ofType : next.type;
     if (next.value === null || typeof next.value !== "object") continue;
     if (isListType(type)) {
-      if (Array.isArray(next.value)) next.value.forEach((item, index) => pending.push({ ...next!, type: type.ofType, value: item, path: `${next!.path}[${index}]` }));
+      // graphql-js takes a single value where a list is declared as a list of one.
+      const items = Array.isArray(next.value) ? next.value : [next.value];
+      items.forEach((item, index) => pending.push({ ...next, type: type.ofType, value: item, path: Array.isArray(next.value) ? `${next.path}[${index}]` : next.path }));
       continue;
     }
     if (!isInputObjectType(type) || Array.isArray(next.value)) continue;
@@ -122,16 +129,12 @@ function undefinedInputField(schema: GraphQLSchema, operation: OperationDefiniti
     for (const [key, value] of Object.entries(next.value)) {
       const field = fields[key];
       if (!field) {
-        const at = next.path === next.variable ? "" : ` at "${next.path}"`;
-        const reason = `Field "${key}" is not defined by type "${type.name}".${didYouMean(suggestionList(key, Object.keys(fields)))}`;
-        // As src/app.ts's maskError answers graphql-js's own variable errors: the input field named as a parameter.
-        const parameter = next.path.split(".")[1]?.replace(/\[\d+\]$/, "") ?? next.variable;
-        return new GraphQLError(`Variable "$${next.variable}" got invalid value {…}${at}; ${reason}`, {
-          nodes: next.definition,
-          extensions: { code: "BAD_REQUEST", errors: [{ parameter, message: reason }] },
-        });
+        const where = next.path === next.variable ? "" : ` at "${next.path}"`;
+        const message = `Variable "$${next.variable}" got invalid value {…}${where}; Field "${key}" is not defined by type "${type.name}".${didYouMean(suggestionList(key, Object.keys(fields)))}`;
+        // Answered as src/app.ts's maskError answers graphql-js's own variable errors (this result does not pass through it).
+        return new GraphQLError(message, { nodes: next.definition, extensions: { code: "BAD_REQUEST", errors: [variableProblem(message)!] } });
       }
-      pending.push({ ...next, type: field.type, value, path: `${next.path}.${key}` });
+      if (holdsObjects(field.type)) pending.push({ ...next, type: field.type, value, path: `${next.path}.${key}` });
     }
   }
   return null;
@@ -176,9 +179,10 @@ function costLimitPlugin(): Plugin {
       // alike) does not stop its cost being kept. Measured without being written out first (a client's
       // variables may be nested deeper than JSON.stringify's stack allows: the fuzzer sends 200,000 brackets).
       const variables = args.variableValues ?? {};
-      const operation = args.document.definitions.find(
-        (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
-      );
+      // The operation that runs, as graphql-js picks it: the one named, or the only one (none when several are
+      // sent unnamed: execution refuses that).
+      const operations = args.document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+      const operation = args.operationName ? operations.find((definition) => definition.name?.value === args.operationName) : operations.length === 1 ? operations[0] : undefined;
       const undefinedField = operation ? undefinedInputField(args.schema, operation, variables) : null;
       if (undefinedField) return void setResultAndStopExecution({ errors: [undefinedField] });
       const relevant: Record<string, unknown> = {};
