@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/sequencer.js";
 
 // VITEST_JSON=<file> adds vitest's JSON report, which .ci/run counts; `npm test` stays the one command.
 const json = process.env.VITEST_JSON;
@@ -22,6 +23,8 @@ export default defineConfig({
   // (with two workers, a long file started last is the run's tail), in CI's later passes too.
   cacheDir: ".vitest-cache",
   test: {
+    // Longest first on a clean clone too (CI's first pass): test/sequencer.ts.
+    sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
