@@ -1,8 +1,9 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { openDatabase } from "./database.js";
-import { templatePath } from "./embedded-template.js";
+import { DumpBytes, templatePath } from "./embedded-template.js";
 import { TEMPLATE_ENV } from "../../test/database-template.js";
 import { temporaryFolders } from "../../test/temporary-folders.js";
 
@@ -65,4 +66,24 @@ it("copies a new DATA_DIR's database from the template, each copy its own; a dam
   expect(remade.filter((line) => line.startsWith("applying migration ")).length).toBeGreaterThan(30);
   expect(remade.at(-1)).toBe(`kept a copy of the new database as the template for the next new DATA_DIR (${templatePath(cacheDir)})`);
   expect(await withDatabase(folder(), cacheDir)).toEqual([`created the embedded database from the template in ${cacheDir}`]);
+});
+
+it("loads one dump into any number of in-memory databases: PGlite only reads it, so they share its bytes", async () => {
+  const dump = new DumpBytes(fs.readFileSync(process.env[TEMPLATE_ENV.pgliteDump]!));
+  const digest = async () => crypto.createHash("sha256").update(new Uint8Array(await dump.arrayBuffer())).digest("hex");
+  const before = await digest();
+  const first = await openDatabase({ initialDump: dump });
+  try {
+    await first.prisma.$queryRawUnsafe("INSERT INTO users (username, email, name, password_hash) VALUES ('in-the-first', 'first@example.org', 'First', 'x')");
+    await first.prisma.$queryRawUnsafe("CHECKPOINT");
+  } finally {
+    await first.close();
+  }
+  expect(await digest()).toBe(before);
+  const second = await openDatabase({ initialDump: dump });
+  try {
+    expect(await second.prisma.$queryRawUnsafe("SELECT 1 FROM users WHERE username = 'in-the-first'")).toEqual([]);
+  } finally {
+    await second.close();
+  }
 });

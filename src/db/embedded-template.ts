@@ -34,19 +34,21 @@ const PREFIX = "embedded-template-";
 export const templatePath = (cacheDir: string) => path.join(cacheDir, `${PREFIX}pglite-${PGLITE_VERSION}-${migrationsFingerprint()}.tar`);
 
 /**
- * A dump as PGlite's `loadDataDir` takes it (a Blob, of which it reads only `arrayBuffer()`), handing over a
- * copy of the bytes at once: Node's own Blob reads itself back in 64 KiB chunks and joins them, ≈0.4 s of CPU
- * for a 44 MB dump, at every load (the test suite loads one per test server).
+ * A dump as PGlite's `loadDataDir` takes it (a Blob, of which it reads only `arrayBuffer()`), handing over the
+ * bytes themselves: Node's own Blob reads itself back in 64 KiB chunks and joins them, ≈0.4 s of CPU for a
+ * 44 MB dump, at every load (the test suite loads one per test server), and a copy per load cost ≈0.15 s more.
+ * PGlite only reads the dump (it untars it, copying each file into its own file system), so every load
+ * shares one buffer; src/db/embedded-template.test.ts loads one dump twice and checks it is unchanged.
  */
 export class DumpBytes extends Blob {
-  readonly #contents: Uint8Array;
+  readonly #contents: ArrayBuffer;
   constructor(contents: Uint8Array) {
     super([]);
-    this.#contents = contents;
+    const whole = contents.byteOffset === 0 && contents.byteLength === contents.buffer.byteLength && contents.buffer instanceof ArrayBuffer;
+    this.#contents = whole ? (contents.buffer as ArrayBuffer) : (contents.buffer.slice(contents.byteOffset, contents.byteOffset + contents.byteLength) as ArrayBuffer);
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
-    const contents = this.#contents;
-    return Promise.resolve(contents.buffer.slice(contents.byteOffset, contents.byteOffset + contents.byteLength) as ArrayBuffer);
+    return Promise.resolve(this.#contents);
   }
 }
 
