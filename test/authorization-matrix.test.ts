@@ -40,7 +40,10 @@ import { readableBy, viewerKey } from "../src/events/subscriptions.js";
  */
 const ROLES = ["anonymous", "user", "other user", "creator", "group invitee", "group applicant", "group member", "group manager", "administrator"] as const;
 type Role = (typeof ROLES)[number];
-type ScopeKind = "site" | "group" | "member";
+/** Where a record is: the site, the matrix's group, the same group's members in a hidden group, the creator's member scope, or nowhere. */
+type ScopeKind = "site" | "group" | "hidden group" | "member";
+/** A group's scope (its members and managers are the callers named so), visible or hidden. */
+const inGroup = (scope: ScopeKind | null) => scope === "group" || scope === "hidden group";
 
 /** What the oracle knows of a record: its access level's name, whether it is shown as published, its scope kind. */
 interface Subject {
@@ -63,8 +66,10 @@ const oracle = {
   maySee(role: Role, record: Subject): boolean {
     if (role === "administrator" || role === "creator") return true;
     // "Unpublished posts are seen only by their author, moderators and administrators" (issue 15): a group's managers moderate its forum.
-    if (record.moderated && record.scope === "group" && role === "group manager") return true;
+    if (record.moderated && inGroup(record.scope) && role === "group manager") return true;
     if (!record.published) return false;
+    // A hidden group's content, whatever its level, is its members' alone (docs/decisions.md, hidden groups).
+    if (record.scope === "hidden group") return role === "group member" || role === "group manager";
     if (record.level === "public") return true;
     if (record.level === "registered") return role !== "anonymous";
     return record.scope === "group" && (role === "group member" || role === "group manager");
@@ -78,8 +83,8 @@ const oracle = {
   mayManage(role: Role, record: Subject, writers: ListContract["writers"]): boolean {
     if (role === "administrator") return true;
     if (writers === "administrators") return false;
-    if (writers === "managers") return role === "group manager" && record.scope === "group";
-    return role === "creator" || (role === "group manager" && record.scope === "group");
+    if (writers === "managers") return role === "group manager" && inGroup(record.scope);
+    return role === "creator" || (role === "group manager" && inGroup(record.scope));
   },
   /**
    * A write's answer: 401 without a user; done when the caller may manage the record; otherwise 403 when
@@ -114,7 +119,8 @@ const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Ro
     why:
       "once a record is gone, who is told of it is decided from what its deletion's event recorded (published, level, scope), " +
       "which does not say who were its group's members or moderators: they are not told of the deletion of a record only they could see. Fewer told, never more",
-    applies: (role, record) => (role === "group member" || role === "group manager") && oracle.maySee(role, record) && !(record.published && record.level !== "private"),
+    applies: (role, record) =>
+      (role === "group member" || role === "group manager") && oracle.maySee(role, record) && !(record.published && record.level !== "private" && record.scope !== "hidden group"),
     answer: "not told",
   },
 ];
@@ -234,7 +240,7 @@ function planOf(area: Area) {
   const roles = ROLES.filter((role) => role !== "creator" || contract.writers === "users");
   const levels: (Seed["access"] | undefined)[] = contract.access ? contract.access.levels.map((level) => ({ value: level.value, name: level.name })) : [undefined];
   // A list whose path names its scope (a group plugin's) has records in that kind of scope only.
-  const scopes: (ScopeKind | null)[] = contract.list.scopeFromPath ? [contract.list.scopeFromPath.kind as ScopeKind] : contract.spec.scoped ? ["site", "group", "member"] : [null];
+  const scopes: (ScopeKind | null)[] = contract.list.scopeFromPath ? [contract.list.scopeFromPath.kind as ScopeKind] : contract.spec.scoped ? ["site", "group", "hidden group", "member"] : [null];
   const seeds: Seed[] = [];
   // A member scope differs from the site only if a rule took it for a group (the matrix's group shares its
   // scope_id): private records shown to the group's members, or the group's manager changing records. Its
@@ -483,6 +489,8 @@ for (const area of areas) {
       const cn = `matrix${area.area.replace(/[^a-z0-9]/g, "")}`;
       const group = await db.group.create({ data: { id: creator.id, cn, title: "The matrix's group" } });
       const otherGroup = await db.group.create({ data: { id: creator.id + 100_000, cn: `${cn}other`, title: "Another group" } });
+      // The same people in a hidden group (discoverability 1): its content is secluded from everyone else.
+      const hiddenGroup = await db.group.create({ data: { id: creator.id + 200_000, cn: `${cn}hidden`, title: "The matrix's hidden group", discoverability: 1 } });
       await db.groupMember.createMany({
         data: [
           { groupId: group.id, userId: creator.id, status: "member" },
@@ -491,6 +499,11 @@ for (const area of areas) {
           { groupId: group.id, userId: invitee.id, status: "invitee" },
           { groupId: group.id, userId: applicant.id, status: "applicant" },
           { groupId: otherGroup.id, userId: other.id, status: "member", manager: true },
+          { groupId: hiddenGroup.id, userId: creator.id, status: "member" },
+          { groupId: hiddenGroup.id, userId: member.id, status: "member" },
+          { groupId: hiddenGroup.id, userId: manager.id, status: "member", manager: true },
+          { groupId: hiddenGroup.id, userId: invitee.id, status: "invitee" },
+          { groupId: hiddenGroup.id, userId: applicant.id, status: "applicant" },
         ],
       });
       // Records are made by their creator where users write them, by an administrator elsewhere.
@@ -523,6 +536,7 @@ for (const area of areas) {
       for (const role of plan.roles) viewers.set(role, viewerOf[role]);
       scopeOf.set("site", { scope: "site", scope_id: 0 });
       scopeOf.set("group", contract.list.scopeFromPath ? { [contract.list.scopeFromPath.placeholder]: String(group.id) } : { scope: "group", scope_id: group.id });
+      scopeOf.set("hidden group", contract.list.scopeFromPath ? { [contract.list.scopeFromPath.placeholder]: String(hiddenGroup.id) } : { scope: "group", scope_id: hiddenGroup.id });
       scopeOf.set("member", { scope: "member", scope_id: creator.id });
       scopeOf.set(null, {});
 
