@@ -111,19 +111,10 @@ const oracle = {
 
 /**
  * Where a target is known to disagree with the oracle, each with why; a cell it applies to expects the known
- * answer, so a fix fails here until its entry goes. Issue 27 asks for none (docs/policy-design.md, D11).
+ * answer, so a fix fails here until its entry goes. Issue 27 asks for none; the last, D11 (who is told of a deletion),
+ * went with its fix (docs/policy-design.md).
  */
-const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [
-  {
-    operation: "told of its deletion",
-    why:
-      "once a record is gone, who is told of it is decided from what its deletion's event recorded (published, level, scope), " +
-      "which does not say who were its group's members or moderators: they are not told of the deletion of a record only they could see. Fewer told, never more",
-    applies: (role, record) =>
-      (role === "group member" || role === "group manager") && oracle.maySee(role, record) && !(record.published && record.level !== "private" && record.scope !== "hidden group"),
-    answer: "not told",
-  },
-];
+const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [];
 
 // ---------------------------------------------------------------------------------------------------
 // The cells, planned from the declarations alone (so the test names can give their counts).

@@ -2,7 +2,8 @@ import { ApiError } from "../common/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, type Viewer } from "../common/context.js";
-import { modelInfo, table, column, visibleSql } from "../common/records.js";
+import { modelInfo, table, column, visibleSql, moderatedScopeSql } from "../common/records.js";
+import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
 import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
 import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
 
@@ -352,7 +353,11 @@ export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
  * Per viewer (by `viewerKey`), the ids of the events they may read now: ONE statement for the whole batch
  * and every viewer — per area and viewer, the batch's records the viewer may read (the area's `visibleSql`,
  * so hidden groups, levels, publishing and creators count as for reads) and, for `managers` events, the
- * records they manage — and the rest (records gone, the person an event is about) from the events themselves.
+ * records they manage — and the rest (records gone, the person an event is about) from the events themselves:
+ * a gone record's readers are those its event recorded (published at a public or registered level), and, as the
+ * visibility rule has it, its scope's members where it was published as private (a private level, or any level in
+ * a scope secluded from outsiders) and its scope's moderators where it was unpublished in an area they moderate,
+ * by their memberships now.
  * Marks `anonymous` the events whose record hides its author now (`shownTo` then hides their actor).
  * `sql`: the client to ask through (an outbox consumer's transaction: on PGlite another connection would wait for it).
  */
@@ -384,12 +389,40 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
             : []),
         ]),
   );
-  const statements: Prisma.Sql[][] = [exists];
-  for (let from = 0; from < perViewer.length; from += VIEWERS_PER_STATEMENT) statements.push(perViewer.slice(from, from + VIEWERS_PER_STATEMENT).flat());
-  const found: { viewer: number; area: string; record: number; relation: string }[] = [];
-  for (const parts of statements.filter((parts) => parts.length)) {
+  type Found = { viewer: number; area: string; record: number; relation: string };
+  const found: Found[] = [];
+  const run = async (parts: Prisma.Sql[]) => {
     // A loop, not push(...rows): a statement's rows can outnumber what a call's arguments may hold.
-    for (const row of await sql.query<{ viewer: number; area: string; record: number; relation: string }>(Prisma.join(parts, " UNION ALL "))) found.push(row);
+    if (parts.length) for (const row of await sql.query<Found>(Prisma.join(parts, " UNION ALL "))) found.push(row);
+  };
+  await run(exists);
+  // The scopes of gone records whose readers were some of its members (private) or its moderators (unpublished):
+  // per viewer, which of those scopes they belong to or moderate, keyed by the scope (record -1).
+  const present = new Set(found.map((row) => `${row.area}:${row.record}`));
+  const scopeReadersOf = (event: StoredEvent): "members" | "moderators" | null => {
+    const records = writtenRecordsOf(event.area)?.records;
+    if (!records || records.audience || (!records.scoped && !records.selfScope) || present.has(`${event.area}:${event.recordId}`)) return null;
+    if (event.published) return event.visibility === "private" ? "members" : null;
+    return records.moderatedBy ? "moderators" : null;
+  };
+  const goneScopes = new Map<string, { area: string; scope: string; scopeId: number; readers: "members" | "moderators" }>();
+  for (const event of events) {
+    const readers = scopeReadersOf(event);
+    if (readers) goneScopes.set(`${event.area}:${event.scope}:${event.scopeId}:${readers}`, { area: event.area, scope: event.scope, scopeId: event.scopeId, readers });
+  }
+  const scopeRelation = (readers: string, scope: string, scopeId: number) => `${readers} ${scope} ${scopeId}`;
+  const perViewerScopes = viewers.map((viewer, index) =>
+    !viewer.user || viewer.user.isAdmin
+      ? []
+      : [...goneScopes.values()].flatMap(({ area, scope, scopeId, readers }) => {
+          const [scopeSql, scopeIdSql] = [Prisma.sql`${scope}::text`, Prisma.sql`${scopeId}::int`];
+          const holds =
+            readers === "members" ? belongsToRecordScopeSql(scopeSql, scopeIdSql, viewer.user!.id) : moderatedScopeSql(writtenRecordsOf(area)!.records, viewer.user!.id, scopeSql, scopeIdSql);
+          return holds ? [Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, -1 AS record, ${scopeRelation(readers, scope, scopeId)}::text AS relation WHERE ${holds}`] : [];
+        }),
+  );
+  for (let from = 0; from < perViewer.length; from += VIEWERS_PER_STATEMENT) {
+    await run([...perViewer.slice(from, from + VIEWERS_PER_STATEMENT).flat(), ...perViewerScopes.slice(from, from + VIEWERS_PER_STATEMENT).flat()]);
   }
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
   // An event of a record that hides its author now hides its actor too, whatever it said when written (a post
@@ -407,7 +440,9 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
         if (event.audience === "managers") return has("manage");
         if (has("exists")) return has("read");
         // The record is gone: what the event says it was.
-        return event.published && (event.visibility === "public" || (event.visibility === "registered" && user !== null));
+        if (event.published && (event.visibility === "public" || (event.visibility === "registered" && user !== null))) return true;
+        const readers = scopeReadersOf(event);
+        return readers !== null && relations.has(`${index}:${event.area}:-1:${scopeRelation(readers, event.scope, event.scopeId)}`);
       })();
       if (mayRead) allowed.add(event.id);
     }
