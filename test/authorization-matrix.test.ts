@@ -9,9 +9,9 @@ import { mulberry32 } from "./random.js";
 import { allEventsReadable } from "./outbox.js";
 import type { Viewer } from "../src/common/context.js";
 import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../src/common/outbox.js";
-import { writtenRecordsOf } from "../src/common/write-path.js";
+import { writesOf, writtenRecordsOf } from "../src/common/write-path.js";
 import { sqlClientOf } from "../src/db/sql.js";
-import { readableBy, viewerKey } from "../src/events/subscriptions.js";
+import { readableBy, shownTo, viewerKey } from "../src/events/subscriptions.js";
 
 /**
  * The authorization matrix (issue 7): for every area that declares a contract in src/<area>/testing.ts,
@@ -128,12 +128,14 @@ type Operation = (typeof OPERATIONS)[number];
 type HttpTransport = "REST" | "GraphQL";
 type TransportName = HttpTransport | "outbox";
 
-/** One seeded record: its access level, publishing state and scope kind. */
+/** One seeded record: its access level, publishing state and scope kind, and whether it hides its author. */
 interface Seed {
   index: number;
   access?: { value: number; name: AccessLevelName };
   state: PublishingState;
   scope: ScopeKind | null;
+  /** Where the area's records can hide their author (`WrittenRecords.anonymous`: forum posts), every other record does. */
+  anonymous?: boolean;
 }
 
 interface Cell {
@@ -241,14 +243,19 @@ function planOf(area: Area) {
   for (const scope of scopes) {
     for (const state of scope === "member" ? [published] : contract.states) for (const access of levels) every.push({ access, state, scope });
   }
-  for (const seed of sized(every, area.area)) seeds.push({ ...seed, index: seeds.length });
+  const anonymousField = writesOf(contract.spec.records)?.anonymous;
+  for (const seed of sized(every, area.area)) seeds.push({ ...seed, index: seeds.length, ...(anonymousField ? { anonymous: seeds.length % 2 === 1 } : {}) });
   const subject = (seed: Seed): Subject => ({ level: seed.access?.name ?? "public", published: seed.state.published, scope: seed.scope, moderated: Boolean(contract.spec.records.moderatedBy) });
+  const writerRole: Role = contract.writers === "users" ? "creator" : contract.writers === "managers" ? "group manager" : "administrator";
   const expected = (operation: Operation, role: Role, seed: Seed): Answer => {
     const known = KNOWN_DISAGREEMENTS.find((entry) => entry.operation === operation && entry.applies(role, subject(seed)));
     if (known) return known.answer;
     const seen = oracle.maySee(role, subject(seed));
     if (operation === "counted in the total") return seen ? "counted" : "not counted";
-    if (operation === "told of it" || operation === "told of its deletion") return seen ? "told" : "not told";
+    // The actor of a record's creation is its writer; an anonymous record's is shown to them and administrators only.
+    if (operation === "told of it") return !seen ? "not told" : seed.anonymous && role !== writerRole && role !== "administrator" ? "told, actor hidden" : "told";
+    // A deletion's actor (known when it is done: toldOf sets their cells) is shown to administrators only, others than the actor.
+    if (operation === "told of its deletion") return !seen ? "not told" : seed.anonymous && role !== "administrator" ? "told, actor hidden" : "told";
     if (operation === "update") return oracle.update(role, subject(seed), contract.writers);
     if (operation === "delete") return oracle.write(role, subject(seed), contract.writers);
     return seen ? "shown" : "hidden";
@@ -261,7 +268,7 @@ function planOf(area: Area) {
     }
     cells.set(operation, list);
   }
-  return { roles, seeds, cells, subject, all: every.length };
+  return { roles, seeds, cells, subject, anonymousField, all: every.length };
 }
 
 /** Runs `tasks` with at most `concurrency` in flight (the server answers several requests at once). */
@@ -296,7 +303,7 @@ function mismatches(cells: Cell[]): string {
   const rows = wrong.map((cell) => [
     cell.role,
     cell.seed.access ? `${cell.seed.access.value} ${cell.seed.access.name}` : "-",
-    cell.seed.state.name,
+    `${cell.seed.state.name}${cell.seed.anonymous ? ", anonymous author" : ""}`,
     cell.seed.scope ?? "-",
     cell.transport,
     cell.operation,
@@ -455,6 +462,7 @@ for (const area of areas) {
         ...whereOf(seed),
         ...seed.state.values,
         ...(seed.access ? { access: seed.access.value } : {}),
+        ...(seed.anonymous ? { [plan.anonymousField!]: 1 } : {}),
         [contract.searchField ?? "title"]: `Matrix ${searchTextOf(seed)}`,
       };
       return resent(() => area.create(server, writerToken, values));
@@ -646,8 +654,12 @@ for (const area of areas) {
       const told = await readableBy(server.app.db.prisma, plan.roles.map((role) => viewers.get(role)!), [...perSeed.values()].flat());
       for (const cell of plan.cells.get(operation)!) {
         const events = perSeed.get(cell.seed.index)!;
-        const heard = events.filter((event) => told.get(viewerKey(viewers.get(cell.role)!))!.has(event.id)).length;
-        cell.got = !events.length ? "no event" : heard === events.length ? "told" : heard === 0 ? "not told" : `told of ${heard} of ${events.length} events`;
+        const viewer = viewers.get(cell.role)!;
+        const heard = events.filter((event) => told.get(viewerKey(viewer))!.has(event.id));
+        // What a subscriber is shown of each (shownTo): the actor, or null where the record hides its author from them.
+        const actorHidden = heard.filter((event) => event.actorId !== null && shownTo(viewer, event).actorId === null).length;
+        const actor = actorHidden === 0 ? "" : actorHidden === heard.length ? ", actor hidden" : `, actor hidden in ${actorHidden} of ${heard.length}`;
+        cell.got = !events.length ? "no event" : heard.length === events.length ? `told${actor}` : heard.length === 0 ? "not told" : `told of ${heard.length} of ${events.length} events`;
       }
       check(operation);
     };
@@ -685,7 +697,8 @@ for (const area of areas) {
       // The record is gone: who is told is decided from what its deletion's event recorded of it.
       const known = KNOWN_DISAGREEMENTS.filter((entry) => entry.operation === "told of its deletion");
       const knownCells = plan.cells.get("told of its deletion")!.filter((cell) => known.some((entry) => entry.applies(cell.role, plan.subject(cell.seed)))).length;
-      it(`told of its deletion: ${countOf("told of its deletion")} cells (${knownCells} known to differ: ${known.map((entry) => entry.why).join("; ")})`, async () => {
+      const knownNote = known.length ? ` (${knownCells} known to differ: ${known.map((entry) => entry.why).join("; ")})` : "";
+      it(`told of its deletion: ${countOf("told of its deletion")} cells${knownNote}`, async () => {
         // Whoever deleted it is told of it, as of any event they caused, whatever they could see.
         for (const cell of plan.cells.get("told of its deletion")!) if (records.get(cell.seed.index)!.deletedBy === cell.role) cell.expected = "told";
         await toldOf("told of its deletion", (seed, events) => events.filter((event) => event.recordId === records.get(seed.index)!.id && event.type.endsWith("Deleted")));
