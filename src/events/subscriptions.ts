@@ -401,7 +401,9 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   const present = new Set(found.map((row) => `${row.area}:${row.record}`));
   const scopeReadersOf = (event: StoredEvent): "members" | "moderators" | null => {
     const records = writtenRecordsOf(event.area)?.records;
-    if (!records || records.audience || (!records.scoped && !records.selfScope) || present.has(`${event.area}:${event.recordId}`)) return null;
+    // A record readable only where another record is (`creatorAlso`: a forum reply, only where its thread is) is
+    // left out: its event does not say whether that other record was readable (docs/policy-design.md, D12).
+    if (!records || records.audience || records.creatorAlso || (!records.scoped && !records.selfScope) || present.has(`${event.area}:${event.recordId}`)) return null;
     if (event.published) return event.visibility === "private" ? "members" : null;
     return records.moderatedBy ? "moderators" : null;
   };
