@@ -297,7 +297,6 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   };
 }
 
-
 /** A body-parser size ("1mb", "512kb", "2048") in bytes. */
 function byteLimit(limit: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit);

@@ -9,7 +9,7 @@ import { mulberry32 } from "./random.js";
 import { allEventsReadable } from "./outbox.js";
 import type { Viewer } from "../src/common/context.js";
 import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../src/common/outbox.js";
-import { writesOf, writtenRecordsOf } from "../src/common/write-path.js";
+import { everyWrittenRecords, writtenRecordsOf } from "../src/common/write-path.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { readableBy, shownTo, viewerKey } from "../src/events/subscriptions.js";
 
@@ -266,7 +266,7 @@ function planOf(area: Area) {
   for (const scope of scopes) {
     for (const state of scope === "member" ? [published] : contract.states) for (const access of levels) every.push({ access, state, scope });
   }
-  const anonymousField = writesOf(contract.spec.records)?.anonymous;
+  const anonymousField = everyWrittenRecords().find((written) => written.records === contract.spec.records)?.anonymous;
   for (const seed of sized(every, area.area)) seeds.push({ ...seed, index: seeds.length, ...(anonymousField ? { anonymous: seeds.length % 2 === 1 } : {}) });
   const subject = (seed: Seed): Subject => ({ level: seed.access?.name ?? "public", published: seed.state.published, scope: seed.scope, moderated: Boolean(contract.spec.records.moderatedBy) });
   const writerRole: Role = contract.writers === "users" ? "creator" : contract.writers === "managers" ? "group manager" : "administrator";
@@ -515,47 +515,34 @@ for (const area of areas) {
       const hiddenGroup = await db.group.create({ data: { id: creator.id + 200_000, cn: `${cn}hidden`, title: "The matrix's hidden group", discoverability: 1 } });
       await db.groupMember.createMany({
         data: [
-          { groupId: group.id, userId: creator.id, status: "member" },
-          { groupId: group.id, userId: member.id, status: "member" },
-          { groupId: group.id, userId: manager.id, status: "member", manager: true },
-          { groupId: group.id, userId: invitee.id, status: "invitee" },
-          { groupId: group.id, userId: applicant.id, status: "applicant" },
+          ...[group, hiddenGroup].flatMap(({ id: groupId }) => [
+            { groupId, userId: creator.id, status: "member" as const },
+            { groupId, userId: member.id, status: "member" as const },
+            { groupId, userId: manager.id, status: "member" as const, manager: true },
+            { groupId, userId: invitee.id, status: "invitee" as const },
+            { groupId, userId: applicant.id, status: "applicant" as const },
+          ]),
           { groupId: otherGroup.id, userId: other.id, status: "member", manager: true },
-          { groupId: hiddenGroup.id, userId: creator.id, status: "member" },
-          { groupId: hiddenGroup.id, userId: member.id, status: "member" },
-          { groupId: hiddenGroup.id, userId: manager.id, status: "member", manager: true },
-          { groupId: hiddenGroup.id, userId: invitee.id, status: "invitee" },
-          { groupId: hiddenGroup.id, userId: applicant.id, status: "applicant" },
         ],
       });
       // Records are made by their creator where users write them, by an administrator elsewhere.
       writerToken = contract.writers === "users" ? creator.token : admin.token;
-      const byRole: Record<Role, string | undefined> = {
-        anonymous: undefined,
-        user: user.token,
-        "other user": other.token,
-        creator: creator.token,
-        "group invitee": invitee.token,
-        "group applicant": applicant.token,
-        "group member": member.token,
-        "group manager": manager.token,
-        administrator: admin.token,
+      const userOf: Record<Role, typeof admin | null> = {
+        anonymous: null,
+        user,
+        "other user": other,
+        creator,
+        "group invitee": invitee,
+        "group applicant": applicant,
+        "group member": member,
+        "group manager": manager,
+        administrator: admin,
       };
-      for (const role of plan.roles) tokens.set(role, byRole[role]);
-      const asViewer = (user: { id: number; username: string } | null, isAdmin = false): Viewer =>
-        user ? { user: { id: user.id, username: user.username, isAdmin }, via: "token" } : { user: null, via: "anonymous" };
-      const viewerOf: Record<Role, Viewer> = {
-        anonymous: asViewer(null),
-        user: asViewer(user),
-        "other user": asViewer(other),
-        creator: asViewer(creator),
-        "group invitee": asViewer(invitee),
-        "group applicant": asViewer(applicant),
-        "group member": asViewer(member),
-        "group manager": asViewer(manager),
-        administrator: asViewer(admin, true),
-      };
-      for (const role of plan.roles) viewers.set(role, viewerOf[role]);
+      for (const role of plan.roles) {
+        const caller = userOf[role];
+        tokens.set(role, caller?.token);
+        viewers.set(role, caller ? { user: { id: caller.id, username: caller.username, isAdmin: role === "administrator" }, via: "token" } : { user: null, via: "anonymous" });
+      }
       scopeOf.set("site", { scope: "site", scope_id: 0 });
       scopeOf.set("group", contract.list.scopeFromPath ? { [contract.list.scopeFromPath.placeholder]: String(group.id) } : { scope: "group", scope_id: group.id });
       scopeOf.set("hidden group", contract.list.scopeFromPath ? { [contract.list.scopeFromPath.placeholder]: String(hiddenGroup.id) } : { scope: "group", scope_id: hiddenGroup.id });

@@ -116,9 +116,6 @@ export const everyWrittenRecords = (): WrittenRecords[] => [...writtenByArea.val
 /** The written records of an event's `area`, if it declared any. */
 export const writtenRecordsOf = (area: string): WrittenRecords | undefined => writtenByArea.get(area);
 
-/** The written-records declaration of `records` (a records declaration may be written under one area only). */
-export const writesOf = (records: RecordsDeclaration): WrittenRecords | undefined => [...writtenByArea.values()].find((written) => written.records === records);
-
 type Row = Record<string, unknown> & { id: number };
 
 /** A locked row with what the caller may do with it, in the statement that locked it. */

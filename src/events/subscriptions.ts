@@ -399,7 +399,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   // The scopes of gone records whose readers were some of its members (private) or its moderators (unpublished):
   // per viewer, which of those scopes they belong to or moderate, keyed by the scope (record -1).
   const present = new Set(found.map((row) => `${row.area}:${row.record}`));
-  const scopeReadersOf = (event: StoredEvent): "members" | "moderators" | null => {
+  const scopeReadersOfGone = (event: StoredEvent): "members" | "moderators" | null => {
     const records = writtenRecordsOf(event.area)?.records;
     // A record readable only where another record is (`creatorAlso`: a forum reply, only where its thread is) is
     // left out: its event does not say whether that other record was readable (docs/policy-design.md, D12).
@@ -407,10 +407,13 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     if (event.published) return event.visibility === "private" ? "members" : null;
     return records.moderatedBy ? "moderators" : null;
   };
+  const scopeReadersOf = new Map<StoredEvent, "members" | "moderators">();
   const goneScopes = new Map<string, { area: string; scope: string; scopeId: number; readers: "members" | "moderators" }>();
   for (const event of events) {
-    const readers = scopeReadersOf(event);
-    if (readers) goneScopes.set(`${event.area}:${event.scope}:${event.scopeId}:${readers}`, { area: event.area, scope: event.scope, scopeId: event.scopeId, readers });
+    const readers = scopeReadersOfGone(event);
+    if (!readers) continue;
+    scopeReadersOf.set(event, readers);
+    goneScopes.set(`${event.area}:${event.scope}:${event.scopeId}:${readers}`, { area: event.area, scope: event.scope, scopeId: event.scopeId, readers });
   }
   const scopeRelation = (readers: string, scope: string, scopeId: number) => `${readers} ${scope} ${scopeId}`;
   const perViewerScopes = viewers.map((viewer, index) =>
@@ -443,8 +446,8 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
         if (has("exists")) return has("read");
         // The record is gone: what the event says it was.
         if (event.published && (event.visibility === "public" || (event.visibility === "registered" && user !== null))) return true;
-        const readers = scopeReadersOf(event);
-        return readers !== null && relations.has(`${index}:${event.area}:-1:${scopeRelation(readers, event.scope, event.scopeId)}`);
+        const readers = scopeReadersOf.get(event);
+        return readers !== undefined && relations.has(`${index}:${event.area}:-1:${scopeRelation(readers, event.scope, event.scopeId)}`);
       })();
       if (mayRead) allowed.add(event.id);
     }
