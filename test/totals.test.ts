@@ -5,6 +5,7 @@ import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { restName } from "../src/common/fields.js";
 import { accessFieldOf, checkRecordsDeclaration, modelInfo, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
+import type { UserRef } from "../src/common/scope-kinds.js";
 import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
 import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
@@ -141,7 +142,7 @@ const graphqlName = (model: string) => model[0]!.toLowerCase() + model.slice(1);
 
 describe("records declarations the counts cannot total", () => {
   it("privateTo with a publishing window is refused when declared (the private per-user counts would be added to the windowed ones twice)", () => {
-    const declared = { model: "Group", scoped: false, published: { field: "published", value: 1 }, privateTo: { list: (userId: number) => Prisma.sql`SELECT ${userId}` } } as const;
+    const declared = { model: "Group", scoped: false, published: { field: "published", value: 1 }, privateTo: { list: (userId: UserRef) => Prisma.sql`SELECT ${userId}` } } as const;
     expect(() => checkRecordsDeclaration(declared)).not.toThrow();
     expect(() => checkRecordsDeclaration({ ...declared, window: { up: "created", down: "modified" } })).toThrow(/Group: privateTo and window together .*count/);
   });

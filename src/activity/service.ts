@@ -8,7 +8,7 @@ import { defineLoader } from "../common/loaders.js";
 import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs, type Page } from "../common/paging.js";
 import { columnValues, createdByField, createdField, fieldTable } from "../common/fields.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, type Selection } from "../common/records.js";
-import { scopeKindField } from "../common/scope-kinds.js";
+import { scopeKindField, type UserRef } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
@@ -22,7 +22,7 @@ import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatem
  * reads, list totals). The groups as an array the recipients' indexes are probed with: an IN sub-select read
  * every group recipient (313,000 rows at 10^6 entries).
  */
-function sentToMember(alias: string, userId: number): Prisma.Sql {
+function sentToMember(alias: string, userId: UserRef): Prisma.Sql {
   const r = Prisma.raw(alias);
   return Prisma.sql`((${r}.scope = 'member' AND ${r}.scope_id = ${userId}) OR (${r}.scope = 'group' AND ${r}.scope_id = ANY(ARRAY(${groupsOfMember(userId)}))))`;
 }
@@ -32,7 +32,7 @@ function sentToMember(alias: string, userId: number): Prisma.Sql {
  * a member when sent to them (`member:<id>`), a group's current members when sent to the group. Membership
  * is asked at read time: a new member sees the group's earlier entries, a member who left no longer does.
  */
-export const heardBy = (id: Prisma.Sql, userId: number | null): Prisma.Sql => {
+export const heardBy = (id: Prisma.Sql, userId: UserRef | null): Prisma.Sql => {
   const to = userId === null ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0` : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR ${sentToMember("r", userId)})`;
   // A scalar sub-select, not EXISTS: asked per row of the list's own index order through the recipients'
   // primary key (an EXISTS becomes a semi-join from the recipients, and a sort).

@@ -4,7 +4,7 @@ import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from 
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
-import { belongsToRecordScopeSql, secludedScopeSql, type FixedScope } from "./scope-kinds.js";
+import { belongsToRecordScopeSql, secludedScopeSql, type FixedScope, type UserRef } from "./scope-kinds.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -31,13 +31,13 @@ export interface RecordsDeclaration {
    * write path ask `read` (default: `list`), which may let more people read a record than find it in a list
    * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
    */
-  privateTo?: { list: (userId: number) => Prisma.Sql; read?: (userId: number) => Prisma.Sql };
+  privateTo?: { list: (userId: UserRef) => Prisma.Sql; read?: (userId: UserRef) => Prisma.Sql };
   /**
    * Fields only some readers see (a group's private description, to its members): reads and lists answer
    * null in them to everyone else but administrators, in the same statement. `shownTo`: the ids of the
    * records whose fields this user sees, as a sub-select. The write path reads the stored values.
    */
-  privateFields?: { fields: string[]; shownTo: (userId: number) => Prisma.Sql };
+  privateFields?: { fields: string[]; shownTo: (userId: UserRef) => Prisma.Sql };
   /**
    * Unscoped records whose ids are a scope kind's ids (a group is the scope `group`, its id the scope id):
    * their events are in that scope, so whoever may read the scope's private records learns of them.
@@ -46,13 +46,13 @@ export interface RecordsDeclaration {
   /** Records only administrators read (plugin records): every read, list, total and subscription finds none for anyone else. */
   administratorsOnly?: true;
   /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
-  managedBy?: (userId: number) => Prisma.Sql;
+  managedBy?: (userId: UserRef) => Prisma.Sql;
   /**
    * Records shown to an audience instead of by state and level (activity entries, to their recipients):
    * the condition, over the record's id column, that the user (null: anonymous callers) is in it.
    * `published` and `access` are then not asked; totals are counted (src/common/paging.ts); events say 'private'.
    */
-  audience?: (id: Prisma.Sql, userId: number | null) => Prisma.Sql;
+  audience?: (id: Prisma.Sql, userId: UserRef | null) => Prisma.Sql;
   /**
    * With `audience`: the exact number of one scope's records the viewer hears, as one SQL value, for a list
    * with no other condition (src/common/paging.ts); absent, or with a search or filter, the rows are counted.
@@ -70,7 +70,7 @@ export interface RecordsDeclaration {
    * group's managers moderating its forum): a sub-select of (scope, scope_id) pairs. Totals count every
    * record of such a scope for them (src/common/paging.ts).
    */
-  moderatedBy?: (userId: number) => Prisma.Sql;
+  moderatedBy?: (userId: UserRef) => Prisma.Sql;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
   searchOnly?: string[];
   /**
@@ -115,7 +115,7 @@ export const accessFieldOf = (declaration: RecordsDeclaration): string => declar
 export type Purpose = "list" | "read";
 
 /** The sub-select of unscoped record ids whose private level `userId` may see, for `purpose`; null: none. */
-export function privateToSql(declaration: RecordsDeclaration, userId: number, purpose: Purpose): Prisma.Sql | null {
+export function privateToSql(declaration: RecordsDeclaration, userId: UserRef, purpose: Purpose): Prisma.Sql | null {
   const privateTo = declaration.privateTo;
   if (!privateTo) return null;
   return (purpose === "read" ? (privateTo.read ?? privateTo.list) : privateTo.list)(userId);
@@ -389,6 +389,15 @@ function privateFieldMasks(info: ModelInfo, declaration: RecordsDeclaration, vie
 // ---------------------------------------------------------------------------------------------------
 // Visibility: the contract's access rule in SQL.
 
+/**
+ * Whom a rule is asked about: an anonymous caller (`user` null) or a user, an administrator reading
+ * everything. A request's viewer is one; so is "each of these users", whose id is a column of the statement
+ * (`UserRef`): the rule's SQL is the same for every signed-in user who is not an administrator.
+ */
+export interface RuleViewer {
+  user: { id: UserRef; isAdmin: boolean } | null;
+}
+
 const inList = (expression: Prisma.Sql, values: readonly number[]) =>
   values.length ? Prisma.sql`${expression} IN (${Prisma.join(values)})` : Prisma.sql`FALSE`;
 
@@ -407,7 +416,7 @@ export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, a
  * registered for signed-in users (`open`), private for members of the record's scope (`toMembers`: records
  * of a scope the caller belongs to, as its kind declares). Null: the records have no access levels.
  */
-export function shownLevels(declaration: RecordsDeclaration, viewer: RequestContext["viewer"]): { open: number[]; toMembers: number[] } | null {
+export function shownLevels(declaration: RecordsDeclaration, viewer: RuleViewer): { open: number[]; toMembers: number[] } | null {
   const levels = declaration.access;
   if (!levels) return null;
   if (!viewer.user) return { open: levels.valuesOf("public"), toMembers: [] };
@@ -426,7 +435,7 @@ export function accessSql(
   info: ModelInfo,
   declaration: RecordsDeclaration,
   alias: string,
-  viewer: RequestContext["viewer"],
+  viewer: RuleViewer,
   listKind?: string,
   purpose: Purpose = "list",
 ): Prisma.Sql | null {
@@ -454,7 +463,7 @@ export function accessSql(
 export function visibleSql(
   prisma: PrismaClient,
   declaration: RecordsDeclaration,
-  viewer: RequestContext["viewer"],
+  viewer: RuleViewer,
   alias = "t",
   now = new Date(),
   listScope?: FixedScope,
@@ -492,7 +501,7 @@ export function visibleSql(
 export function ownRecordSql(
   prisma: PrismaClient,
   declaration: RecordsDeclaration,
-  viewer: RequestContext["viewer"],
+  viewer: RuleViewer,
   alias: string,
   now: Date,
   listScope?: FixedScope,
@@ -506,7 +515,7 @@ export function ownRecordSql(
 }
 
 /** Whether the user moderates the scope (`moderatedBy`: they see every record of it), or null for records no one moderates. */
-export function moderatedScopeSql(declaration: RecordsDeclaration, userId: number, scope: Prisma.Sql, scopeId: Prisma.Sql): Prisma.Sql | null {
+export function moderatedScopeSql(declaration: RecordsDeclaration, userId: UserRef, scope: Prisma.Sql, scopeId: Prisma.Sql): Prisma.Sql | null {
   return declaration.moderatedBy ? Prisma.sql`((${scope}, ${scopeId}) IN (${declaration.moderatedBy(userId)}))` : null;
 }
 

@@ -29,7 +29,7 @@ export interface ScopeKind {
    * visibility costs no statement; it should be served by an index led by the user id. Absent: nobody
    * belongs (private records are their creator's and administrators').
    */
-  members?(userId: number): Prisma.Sql;
+  members?(userId: UserRef): Prisma.Sql;
   /**
    * Who may write new records into the scope (and move records there), besides administrators: `"anyone"`
    * signed in, or a sub-select of the scope ids `userId` may write in, among them `scopeId` if they may.
@@ -37,7 +37,7 @@ export interface ScopeKind {
    * narrow to it, so a write locks the one membership it depends on, not all of the user's. `exists` and
    * this are asked in one statement per write (through `sqlOf(ctx)`, so also inside a write's transaction).
    */
-  writers: "anyone" | ((userId: number, scopeId: number | Prisma.Sql) => Prisma.Sql);
+  writers: "anyone" | ((userId: UserRef, scopeId: number | Prisma.Sql) => Prisma.Sql);
   /** The 403's message when `writers` says no. */
   writeRefused?: string;
   /**
@@ -49,7 +49,7 @@ export interface ScopeKind {
    * managers-only write asks about) is the scope in question, for it to narrow to, as `writers` does.
    * Absent: nobody (creators manage their own records everywhere).
    */
-  managers?(userId: number, scopeId: number | Prisma.Sql): Prisma.Sql;
+  managers?(userId: UserRef, scopeId: number | Prisma.Sql): Prisma.Sql;
   /**
    * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
    * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
@@ -60,9 +60,16 @@ export interface ScopeKind {
    * its table by the id it returns); lists of other kinds never ask it. Absent: no scope of this kind is
    * secluded from anyone.
    */
-  secluded?(userId: number | null): Prisma.Sql;
+  secluded?(userId: UserRef | null): Prisma.Sql;
 }
 
+
+/**
+ * A user as the rules ask about them: their id, or an expression of the statement holding it (a column of an
+ * `unnest` of many viewers' ids), so one statement asks a rule for many users at once (src/events/
+ * subscriptions.ts, `readableBy`) instead of one statement part per user. The rules only interpolate it.
+ */
+export type UserRef = number | Prisma.Sql;
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const kinds = new Map<string, ScopeKind>();
@@ -109,7 +116,7 @@ export const describeScopeKinds = () => `Scope kind: ${kindList()}`;
  * The condition "the user belongs to the scope `scopeIdSql` of kind `kind`" (the kind's `members`
  * sub-select), or null when nobody belongs to scopes of that kind.
  */
-export function belongsSql(kind: string, scopeIdSql: Prisma.Sql, userId: number): Prisma.Sql | null {
+export function belongsSql(kind: string, scopeIdSql: Prisma.Sql, userId: UserRef): Prisma.Sql | null {
   const members = kinds.get(kind)?.members;
   return members ? Prisma.sql`${scopeIdSql} IN (${members(userId)})` : null;
 }
@@ -120,7 +127,7 @@ export function belongsSql(kind: string, scopeIdSql: Prisma.Sql, userId: number)
  * scope_id IN (…)` per kind with that relation (only `onlyKind`'s when a list already fixes the scope).
  * Null when no such kind is registered.
  */
-export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, relation: "members" | "managers", userId: number, onlyKind?: string): Prisma.Sql | null {
+export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, relation: "members" | "managers", userId: UserRef, onlyKind?: string): Prisma.Sql | null {
   const conditions = scopeKinds()
     .filter((kind) => kind[relation] && (onlyKind === undefined || kind.name === onlyKind))
     // The kind as a literal (names are checked words), as a constant the planner can see.
@@ -163,7 +170,7 @@ export function recordScopeExistsSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sq
 }
 
 /** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */
-export const belongsToRecordScopeSql = (scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number, onlyKind?: string) =>
+export const belongsToRecordScopeSql = (scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: UserRef, onlyKind?: string) =>
   recordScopeSql(scopeSql, scopeIdSql, "members", userId, onlyKind);
 
 /** A scope a list fixes: its kind and id. */
@@ -172,7 +179,7 @@ export interface FixedScope {
   scopeId: number;
 }
 
-const secludedAmong = (kind: ScopeKind, userId: number | null, id: Prisma.Sql) =>
+const secludedAmong = (kind: ScopeKind, userId: UserRef | null, id: Prisma.Sql) =>
   Prisma.sql`EXISTS (SELECT 1 FROM (${kind.secluded!(userId)}) AS secluded (id) WHERE secluded.id = ${id})`;
 
 /**
@@ -180,7 +187,7 @@ const secludedAmong = (kind: ScopeKind, userId: number | null, id: Prisma.Sql) =
  * EXISTS the planner evaluates once per statement, an InitPlan), or null when its kind secludes nothing —
  * then the list gets no SQL for it.
  */
-export function scopeSecludedSql(scope: FixedScope, userId: number | null): Prisma.Sql | null {
+export function scopeSecludedSql(scope: FixedScope, userId: UserRef | null): Prisma.Sql | null {
   const kind = kinds.get(scope.scope);
   return kind?.secluded ? secludedAmong(kind, userId, Prisma.sql`${scope.scopeId}`) : null;
 }
@@ -190,7 +197,7 @@ export function scopeSecludedSql(scope: FixedScope, userId: number | null): Pris
  * id): one `scope = kind AND EXISTS (… = scope_id)` per kind that declares `secluded`, or null when none does.
  * `fixed`: the scope a list fixes — then `scopeSecludedSql` of it.
  */
-export function secludedScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: number | null, fixed?: FixedScope): Prisma.Sql | null {
+export function secludedScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: UserRef | null, fixed?: FixedScope): Prisma.Sql | null {
   if (fixed) return scopeSecludedSql(fixed, userId);
   const conditions = scopeKinds()
     .filter((kind) => kind.secluded)

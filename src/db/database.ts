@@ -160,8 +160,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // See below. Awaited by pg-pool before it hands the connection out (a 'connect' listener's query raced
       // the caller's first statement: pg's deprecated "client.query() when the client is already executing").
       // jit off: an API's statements are short, and PostgreSQL's JIT compiles any statement estimated above
-      // jit_above_cost. The activity consumer's readability check (src/events/subscriptions.ts, readableBy: 50
-      // candidates' visibility conditions in one UNION ALL, 0.35 ms a part to run) took 26 s, all of it compiling.
+      // jit_above_cost. The activity consumer's readability check (src/events/subscriptions.ts, readableBy, when it
+      // had 50 candidates' visibility conditions in one UNION ALL, 0.35 ms a part to run) took 26 s, all of it compiling.
       onConnect: (client) => client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}; SET jit = off`).then(() => {}, () => {}) as unknown as void,
     });
     pool.on("error", () => {}); // an idle connection that drops is replaced on the next checkout

@@ -2,7 +2,7 @@ import { ApiError } from "../common/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, type Viewer } from "../common/context.js";
-import { modelInfo, table, column, visibleSql, moderatedScopeSql } from "../common/records.js";
+import { modelInfo, table, column, visibleSql, moderatedScopeSql, type RuleViewer } from "../common/records.js";
 import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
 import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
 import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
@@ -30,8 +30,6 @@ import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type O
 export const MAX_QUEUED = 1000;
 /** Events a Last-Event-ID may lie behind the outbox's end (read through, of any type) before the resume is refused as lagging. */
 export const MAX_BACKFILL_SCANNED = 10 * 1000;
-/** Viewers whose rights one statement checks (readableBy). */
-const VIEWERS_PER_STATEMENT = 50;
 /** Subscriptions one signed-in user may hold on one server, and all anonymous callers together. */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
@@ -350,10 +348,10 @@ export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
 }
 
 /**
- * Per viewer (by `viewerKey`), the ids of the events they may read now: ONE statement for the whole batch
- * and every viewer — per area and viewer, the batch's records the viewer may read (the area's `visibleSql`,
- * so hidden groups, levels, publishing and creators count as for reads) and, for `managers` events, the
- * records they manage — and the rest (records gone, the person an event is about) from the events themselves:
+ * Per viewer (by `viewerKey`), the ids of the events they may read now, in two statements for the whole
+ * batch however many viewers ask: which records still exist, then per area the batch's records each viewer may
+ * read (the area's `visibleSql`, so hidden groups, levels, publishing and creators count as for reads) and,
+ * for `managers` events, the records they manage — and the rest (records gone, the person an event is about) from the events themselves:
  * a gone record's readers are those its event recorded (published at a public or registered level), and, as the
  * visibility rule has it, its scope's members where it was published as private (a private level, or any level in
  * a scope secluded from outsiders) and its scope's moderators where it was unpublished in an area they moderate,
@@ -377,18 +375,29 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
       ...(hidden ? [Prisma.sql`SELECT -1 AS viewer, ${area}::text AS area, ${id} AS record, 'anonymous' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${hidden}`] : []),
     ];
   });
-  // Per viewer, what they may read and manage; in statements of VIEWERS_PER_STATEMENT viewers, so a statement
-  // stays far below PostgreSQL's parameter limit and quick to plan however many subscribe.
-  const perViewer = viewers.map((viewer, index) =>
-    viewer.user?.isAdmin
-      ? []
-      : areas.flatMap(({ area, written, info, ids, id }) => [
-          Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, ${id} AS record, 'read' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${visibleSql(db, written.records, viewer)}`,
-          ...(viewer.user && written.records.managedBy
-            ? [Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, ${id} AS record, 'manage' AS relation FROM ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${id} IN (${written.records.managedBy(viewer.user.id)})`]
-            : []),
-        ]),
-  );
+  // What each viewer may read and manage, in one statement for them all: the rule's SQL is the same for every
+  // signed-in user who is not an administrator, with their id a column of an unnest of the viewers (`UserRef`),
+  // and the same for every anonymous caller; administrators read everything and are not asked. So however many
+  // subscribe (a thread's 1,000 followers), the statement has the areas' parts, not a part per viewer.
+  const signedIn = viewers.flatMap((viewer, index) => (viewer.user && !viewer.user.isAdmin ? [{ index, id: viewer.user.id }] : []));
+  const anonymousAt = viewers.flatMap((viewer, index) => (viewer.user ? [] : [index]));
+  const asked: RuleViewer = { user: { id: Prisma.sql`asked.user_id`, isAdmin: false } };
+  const signedInViewers = Prisma.sql`unnest(${signedIn.map((viewer) => viewer.index)}::int[], ${signedIn.map((viewer) => viewer.id)}::int[]) AS asked (viewer, user_id)`;
+  const anonymousViewers = Prisma.sql`unnest(${anonymousAt}::int[]) AS asked (viewer)`;
+  const rights = areas.flatMap(({ area, written, info, ids, id }) => {
+    const readBy = (who: Prisma.Sql, viewer: RuleViewer) =>
+      Prisma.sql`SELECT asked.viewer, ${area}::text AS area, ${id} AS record, 'read' AS relation FROM ${who}, ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${visibleSql(db, written.records, viewer)}`;
+    return [
+      ...(anonymousAt.length ? [readBy(anonymousViewers, { user: null })] : []),
+      ...(signedIn.length ? [readBy(signedInViewers, asked)] : []),
+      ...(signedIn.length && written.records.managedBy
+        ? [
+            Prisma.sql`SELECT asked.viewer, ${area}::text AS area, ${id} AS record, 'manage' AS relation FROM ${signedInViewers}, ${table(info, "t")}
+                        WHERE ${id} = ANY(${ids}::int[]) AND ${id} IN (${written.records.managedBy(asked.user!.id)})`,
+          ]
+        : []),
+    ];
+  });
   type Found = { viewer: number; area: string; record: number; relation: string };
   const found: Found[] = [];
   const run = async (parts: Prisma.Sql[]) => {
@@ -416,19 +425,16 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     goneScopes.set(`${event.area}:${event.scope}:${event.scopeId}:${readers}`, { area: event.area, scope: event.scope, scopeId: event.scopeId, readers });
   }
   const scopeRelation = (readers: string, scope: string, scopeId: number) => `${readers} ${scope} ${scopeId}`;
-  const perViewerScopes = viewers.map((viewer, index) =>
-    !viewer.user || viewer.user.isAdmin
-      ? []
-      : [...goneScopes.values()].flatMap(({ area, scope, scopeId, readers }) => {
-          const [scopeSql, scopeIdSql] = [Prisma.sql`${scope}::text`, Prisma.sql`${scopeId}::int`];
-          const holds =
-            readers === "members" ? belongsToRecordScopeSql(scopeSql, scopeIdSql, viewer.user!.id) : moderatedScopeSql(writtenRecordsOf(area)!.records, viewer.user!.id, scopeSql, scopeIdSql);
-          return holds ? [Prisma.sql`SELECT ${index}::int AS viewer, ${area}::text AS area, -1 AS record, ${scopeRelation(readers, scope, scopeId)}::text AS relation WHERE ${holds}`] : [];
-        }),
-  );
-  for (let from = 0; from < perViewer.length; from += VIEWERS_PER_STATEMENT) {
-    await run([...perViewer.slice(from, from + VIEWERS_PER_STATEMENT).flat(), ...perViewerScopes.slice(from, from + VIEWERS_PER_STATEMENT).flat()]);
-  }
+  // Which of those scopes each signed-in viewer belongs to or moderates (anonymous callers neither), in the same statement.
+  const scopeRights = signedIn.length
+    ? [...goneScopes.values()].flatMap(({ area, scope, scopeId, readers }) => {
+        const [scopeSql, scopeIdSql] = [Prisma.sql`${scope}::text`, Prisma.sql`${scopeId}::int`];
+        const holds =
+          readers === "members" ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id) : moderatedScopeSql(writtenRecordsOf(area)!.records, asked.user!.id, scopeSql, scopeIdSql);
+        return holds ? [Prisma.sql`SELECT asked.viewer, ${area}::text AS area, -1 AS record, ${scopeRelation(readers, scope, scopeId)}::text AS relation FROM ${signedInViewers} WHERE ${holds}`] : [];
+      })
+    : [];
+  await run([...rights, ...scopeRights]);
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
   // An event of a record that hides its author now hides its actor too, whatever it said when written (a post
   // made anonymous later): a subscriber resuming from an older event, or a webhook behind, is not told.

@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { accessLevels, namedNumbers } from "../common/access.js";
 import { records } from "../common/records.js";
 import { HIDDEN, groupsManagedBy, groupsOfMember } from "./scope.js";
+import type { UserRef } from "../common/scope-kinds.js";
 
 /**
  * A group's discoverability, as the records kit's access levels (stored in `discoverability`, the
@@ -38,7 +39,7 @@ export function joinPolicyOf(value: number): JoinPolicy {
 }
 
 /** The groups a user is a member of or invited to: an invitee may read the hidden group that invited them. */
-const groupsOfMemberOrInvitee = (userId: number) =>
+const groupsOfMemberOrInvitee = (userId: UserRef) =>
   Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status IN ('member', 'invitee')`;
 
 /**

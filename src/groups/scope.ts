@@ -1,11 +1,11 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { defineScopeKind } from "../common/scope-kinds.js";
+import { defineScopeKind, type UserRef } from "../common/scope-kinds.js";
 
 /** The groups a user is a member of, as a sub-select. */
-export const groupsOfMember = (userId: number) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
+export const groupsOfMember = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
 
 /** The groups a user manages, as a sub-select (managers are members with the flag); `userId` may be a column (a correlated sub-select). */
-export const groupsManagedBy = (userId: number | Prisma.Sql) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
+export const groupsManagedBy = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
 
 /** A hidden group's `discoverability` (GROUP_DISCOVERABILITY's private level, src/groups/records.ts). */
 export const HIDDEN = 1;
@@ -16,7 +16,7 @@ export const HIDDEN = 1;
  * group itself (to accept), not its content (docs/decisions.md, "Groups"). Asked about one id at a time
  * (`WHERE id = …`): a lookup by the primary key, and, for a hidden group only, one in group_members'.
  */
-export const hiddenGroupsSecludedFrom = (userId: number | null) =>
+export const hiddenGroupsSecludedFrom = (userId: UserRef | null) =>
   userId === null
     ? Prisma.sql`SELECT sg.id FROM groups sg WHERE sg.discoverability = ${HIDDEN}`
     : Prisma.sql`SELECT sg.id FROM groups sg WHERE sg.discoverability = ${HIDDEN}
