@@ -260,7 +260,8 @@ recordFields("${model}", {
 }
 
 function testing(): string {
-  return `import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
+  return `import type { AreaTesting, Documented } from "../../test/areas.js";
+import { pick } from "../../test/area-kit.js";
 import { ${constant}_ACCESS, ${constant}_FIELDS, ${constant}_LIST } from "./service.js";
 
 // TODO: transcribe by hand from shared/spec/community-platform-api.md; these lists only match the skeleton.

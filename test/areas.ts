@@ -7,7 +7,13 @@ import type { ListSpec } from "../src/common/paging.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
 import type { RestOperation } from "../rest-facade/types.js";
+import type { PublishingState } from "./area-kit.js";
 import { restOperations } from "../rest-facade/table.js";
+
+// What the areas' testing.ts files use at run time lives in test/area-kit.ts, which imports none of them:
+// they imported it from here, a cycle through this file's top-level await that vitest's module runner
+// sometimes answered with a testing module not yet evaluated (testingOf: "reading 'area'" of undefined).
+export { createThroughGraphql, pick, PUBLISHING_WINDOW_STATES, type PublishingState } from "./area-kit.js";
 
 /** The API document's parameter list of one operation: name → [type, required, default?]. */
 export type Documented = Record<string, [type: string, required: boolean, fallback?: string | number]>;
@@ -43,22 +49,6 @@ export interface AreaTesting {
    * `token`. Absent: `{id}` is a record made by `create`.
    */
   pathFor?(server: TestServer, token: string, operation: RestOperation): Promise<string>;
-}
-
-/**
- * A fixture's create through the GraphQL mutation `field` (records written only through GraphQL: citations,
- * forum sections and categories): the new record's id, or the `AreaTesting.create` error, `… failed (<HTTP
- * status>): <errors>`, carrying the errors' codes (a refusal answers 200 with FORBIDDEN).
- */
-export async function createThroughGraphql(server: TestServer, token: string, field: string, inputType: string, input: Record<string, unknown>): Promise<number> {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query: `mutation($input: ${inputType}!) { created: ${field}(input: $input) { id } }`, variables: { input } }),
-  });
-  const body = (await response.json()) as { data?: { created: { id: string } | null }; errors?: unknown[] };
-  if (!body.data?.created) throw new Error(`${field} failed (${response.status}): ${JSON.stringify(body.errors)}`);
-  return Number(body.data.created.id);
 }
 
 /** The shared suites an area can declare it does not fit, with the reason (`ListContract.skips`). */
@@ -184,25 +174,6 @@ export interface PathScope {
   graphql: { read?: string; update?: string; remove?: string };
 }
 
-export interface PublishingState {
-  name: string;
-  /** Shown to callers beyond the creator and administrators (at an access level they qualify for). */
-  published: boolean;
-  values: Record<string, unknown>;
-}
-
-/**
- * The states of records with a publishing window (`publish_up` until `publish_down`, as the blog and
- * announcements keep it): published ones are shown inside their window only.
- */
-export const PUBLISHING_WINDOW_STATES: PublishingState[] = [
-  { name: "published", published: true, values: { state: 1 } },
-  { name: "published, ends later", published: true, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2999-01-01 00:00:00" } },
-  { name: "scheduled", published: false, values: { state: 1, publish_up: "2999-01-01 00:00:00" } },
-  { name: "ended", published: false, values: { state: 1, publish_up: "2000-01-01 00:00:00", publish_down: "2001-01-01 00:00:00" } },
-  { name: "unpublished", published: false, values: { state: 0 } },
-];
-
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /**
@@ -233,10 +204,6 @@ export const testingOf = (area: string) => areaTestings.find((testing) => testin
 
 /** The declaration that documents a facade row (RestOperation.documentedIn, else its area). */
 export const documentedIn = (operation: RestOperation) => operation.documentedIn ?? operation.area;
-
-/** The named fields of a record (for `update.body`). */
-export const pick = (record: Record<string, unknown>, names: string[]) =>
-  Object.fromEntries(Object.entries(record).filter(([name]) => names.includes(name)));
 
 /** The areas that declare a contract and do not skip `suite`. */
 export const contractAreas = (suite?: SharedSuite) =>

@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented } from "../../test/areas.js";
+import { pick } from "../../test/area-kit.js";
 import { ACTIVITY_FIELDS, ACTIVITY_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("### Activity"). */

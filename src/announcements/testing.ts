@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { PUBLISHING_WINDOW_STATES, pick, type AreaTesting } from "../../test/areas.js";
+import type { AreaTesting } from "../../test/areas.js";
+import { PUBLISHING_WINDOW_STATES, pick } from "../../test/area-kit.js";
 import { createPluginRecord, fixtureGroup } from "../groups/plugins.testing.js";
 import { groupPluginScope } from "../groups/testing.js";
 import { ANNOUNCEMENTS_ACCESS, ANNOUNCEMENTS_LIST } from "./service.js";

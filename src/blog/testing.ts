@@ -1,4 +1,5 @@
-import { PUBLISHING_WINDOW_STATES, pick, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented } from "../../test/areas.js";
+import { PUBLISHING_WINDOW_STATES, pick } from "../../test/area-kit.js";
 import { BLOG_ACCESS, BLOG_FIELDS, BLOG_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Blog entry" and the blog operations). */

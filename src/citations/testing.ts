@@ -1,4 +1,5 @@
-import { createThroughGraphql, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented } from "../../test/areas.js";
+import { createThroughGraphql } from "../../test/area-kit.js";
 import { CITATION_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Citations": 1.0 and 1.1, same parameters). */

@@ -1,4 +1,5 @@
-import { createThroughGraphql, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented } from "../../test/areas.js";
+import { createThroughGraphql } from "../../test/area-kit.js";
 import type { TestServer } from "../../test/server.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { FORUM_ACCESS, FORUM_CATEGORY_LIST, FORUM_FIELDS, FORUM_LIST, FORUM_SECTION_LIST } from "./service.js";

@@ -1,4 +1,5 @@
-import { pick, type AreaTesting, type Documented } from "../../test/areas.js";
+import type { AreaTesting, Documented } from "../../test/areas.js";
+import { pick } from "../../test/area-kit.js";
 import { WIKI_ACCESS, WIKI_FIELDS, WIKI_LIST } from "./service.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Wiki page" and the wiki operations). */
