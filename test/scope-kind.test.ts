@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
-import { defineScopeKind } from "../src/common/scope-kinds.js";
+import { defineScopeKind, scopesInRelationSql, usersInRelationSql, type Relation } from "../src/common/scope-kinds.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { startServer, type TestServer, type TestUser } from "./server.js";
 
@@ -10,13 +10,21 @@ import { startServer, type TestServer, type TestUser } from "./server.js";
  * makes. Wiki pages and blog entries work in it — reads, lists, totals, searches, writes — with no other
  * file edited, because the kit reads every kind from the registry.
  */
+const PLAYERS: Relation = {
+  scopesOf: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId}`,
+  usersOf: (teamId) => Prisma.sql`SELECT user_id FROM test_team_players WHERE team_id = ${teamId}`,
+};
+
 defineScopeKind({
   name: "team",
   exists: (teamId) => Prisma.sql`EXISTS (SELECT 1 FROM test_teams WHERE id = ${teamId})`,
-  members: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId}`,
-  writers: (userId, teamId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND team_id = ${teamId}`,
+  members: PLAYERS,
+  writers: PLAYERS,
   writeRefused: "Only the team's players write in it.",
-  managers: (userId, teamId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND team_id = ${teamId} AND coach`,
+  managers: {
+    scopesOf: (userId) => Prisma.sql`SELECT team_id FROM test_team_players WHERE user_id = ${userId} AND coach`,
+    usersOf: (teamId) => Prisma.sql`SELECT user_id FROM test_team_players WHERE team_id = ${teamId} AND coach`,
+  },
 });
 
 /** Each area's REST paths, list key and private level, as the API document numbers them. */
@@ -126,5 +134,47 @@ describe.each(AREAS)("$area records in a scope kind declared by a test", ({ path
     expect((await server.rest("PATCH", `${path}/${record.id}`, { token: coach.token, body: { scope: "team", scope_id: TEAM + 1 } })).status).toBe(403);
     expect((await server.rest("DELETE", `${path}/${record.id}`, { token: coach.token })).status).toBe(204);
     expect((await list(admin.token)).body.total).toBe(2);
+  });
+});
+
+describe("the kind's relations, asked by every area through the registry", () => {
+  const gql = (query: string, variables: Record<string, unknown>, token?: string) => server.graphqlText(query, variables, token);
+  const ids = async (sql: Prisma.Sql | null) => (sql ? (await sqlClientOf(server.app.db.prisma).query<{ id: number }>(Prisma.sql`SELECT held.id FROM (${sql}) AS held (id)`)).map((row) => row.id).sort() : null);
+
+  it("who holds each relation to a team and which teams a user holds it to agree with the rows", async () => {
+    expect(await ids(usersInRelationSql("team", TEAM, "members"))).toEqual([player.id, coach.id].sort());
+    expect(await ids(usersInRelationSql("team", TEAM, "managers"))).toEqual([coach.id]);
+    expect(await ids(usersInRelationSql("team", TEAM + 1, "members"))).toEqual([]);
+    const held = async (relation: "members" | "managers", userId: number) =>
+      (await sqlClientOf(server.app.db.prisma).query<{ scope: string; scope_id: number }>(scopesInRelationSql(relation, userId)!)).filter((row) => row.scope === "team");
+    expect(await held("members", player.id)).toEqual([{ scope: "team", scope_id: TEAM }]);
+    expect(await held("managers", player.id)).toEqual([]);
+    expect(await held("managers", coach.id)).toEqual([{ scope: "team", scope_id: TEAM }]);
+  });
+
+  it("the coach moderates the team's forum (as a group's managers do theirs): pins a player's thread and reads their unpublished post; the thread's author may not pin, an outsider not read", async () => {
+    const section = await gql(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { scope: "team", scopeId: TEAM, alias: "teamforum", title: "Team forum" } }, coach.token);
+    expect(section.errors, JSON.stringify(section.errors)).toBeUndefined();
+    const category = await gql(
+      `mutation($input: CreateForumCategoryInput!) { createForumCategory(input: $input) { id } }`,
+      { input: { sectionId: Number(section.data.createForumSection.id), alias: "teamtalk", title: "Team talk" } },
+      coach.token,
+    );
+    expect(category.errors, JSON.stringify(category.errors)).toBeUndefined();
+    const post = (token: string, values: Record<string, unknown>) =>
+      server.rest("POST", "/forum", { token, body: { category_id: Number(category.data.createForumCategory.id), scope: "team", scope_id: TEAM, comment: "Text.", ...values } });
+    const thread = await post(player.token, { title: "Match day" });
+    expect(thread.status, JSON.stringify(thread.body)).toBe(201);
+    const draft = await post(player.token, { thread: String(thread.body.id), comment: "A draft", state: 0 });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const pin = (token: string) => gql(`mutation($id: ID!) { updateForumPost(id: $id, input: { sticky: 1 }) { sticky } }`, { id: thread.body.id }, token);
+    const byAuthor = await pin(player.token);
+    expect(byAuthor.errors?.[0]?.extensions?.code, JSON.stringify(byAuthor)).toBe("FORBIDDEN");
+    const byCoach = await pin(coach.token);
+    expect(byCoach.errors, JSON.stringify(byCoach.errors)).toBeUndefined();
+    expect(byCoach.data.updateForumPost.sticky).toBe(1);
+    const read = async (token: string) => (await gql(`query($id: ID!) { forumPost(id: $id) { id } }`, { id: draft.body.id }, token)).data?.forumPost?.id ?? null;
+    expect(await read(coach.token)).toBe(String(draft.body.id));
+    expect(await read(outsider.token)).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { activityRevisionsOf, activitySourceOf, scopeAndActor } from "./sources.
 import { markForRevision, readableRecipients, reviseBacklog, uniqueRecipients } from "./readers.js";
 import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
 import { eventStatement, returningScalars } from "../common/write-path.js";
-import { recordScopeExistsSql } from "../common/scope-kinds.js";
+import { recordScopeExistsSql, usersInRelationSql } from "../common/scope-kinds.js";
 
 /**
  * The outbox consumer `activity` (docs/events.md, "Delivery"): every area's events of a registered source
@@ -91,9 +91,10 @@ function entriesStatement(db: PrismaClient, events: StoredEvent[], candidates: M
     ${eventStatement({ db, actorId: { field: "createdById" } }, ACTIVITY_WRITES, ACTIVITY_EVENTS.activityEntryCreated, Prisma.sql`created`, [])}`;
 }
 
-/** The group's managers (now) and the person the event is about: membership requests and invitations. */
-export async function groupManagersAndSubject(event: StoredEvent, tx: SqlClient): Promise<Recipient[]> {
-  const managers = await tx.query<{ id: number }>(Prisma.sql`SELECT user_id AS id FROM group_members WHERE group_id = ${event.scopeId} AND status = 'member' AND manager`);
+/** The managers (now) of the event's scope, as its kind declares them, and the person the event is about: a group's membership requests and invitations. */
+export async function scopeManagersAndSubject(event: StoredEvent, tx: SqlClient): Promise<Recipient[]> {
+  const managersOf = usersInRelationSql(event.scope, event.scopeId, "managers");
+  const managers = managersOf ? await tx.query<{ id: number }>(Prisma.sql`SELECT held.id FROM (${managersOf}) AS held (id)`) : [];
   return [
     ...managers.map((row) => ({ scope: "member", scopeId: row.id })),
     ...(event.subjectId ? [{ scope: "member", scopeId: event.subjectId }] : []),

@@ -9,12 +9,12 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlClientOf } from "../db/sql.js";
 import { requireUser } from "../common/scopes.js";
-import { groupsOfMember } from "../groups/scope.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
 import {
   ACTIVITY_FIELDS,
   ACTIVITY_LIST,
   activityFeed,
+  channelTextsOf,
   createActivityEntry,
   deleteActivityEntry,
   getActivityEntry,
@@ -100,8 +100,7 @@ builder.subscriptionField("activityFeed", (t) =>
     authScopes: { user: true },
     subscribe: async (_root, _args, ctx) => {
       const user = requireUser(ctx);
-      const groups = await sqlClientOf(ctx.db).query<{ group_id: number }>(Prisma.sql`${groupsOfMember(user.id)}`);
-      const mine = new Set([`member:${user.id}`, ...groups.map((row) => `group:${row.group_id}`)]);
+      const mine = await channelTextsOf(sqlClientOf(ctx.db), user.id);
       return hubOf(ctx.db).subscribe(ctx.viewer, (event) =>
         event.type === "activity.activityEntryCreated" && String(event.payload.recipients ?? "").split(",").some((recipient) => mine.has(recipient)),
       );

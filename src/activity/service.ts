@@ -8,23 +8,24 @@ import { defineLoader } from "../common/loaders.js";
 import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs, type Page } from "../common/paging.js";
 import { columnValues, createdByField, createdField, fieldTable } from "../common/fields.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, type Selection } from "../common/records.js";
-import { scopeKindField, type UserRef } from "../common/scope-kinds.js";
+import { recordScopeExistsSql, recordScopeSql, scopeKindField, scopesInRelationSql, type UserRef } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { parseTimestamp } from "../common/time.js";
-import { sqlClientOf, utcTimestamp } from "../db/sql.js";
-import { groupsOfMember } from "../groups/scope.js";
+import { sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 
 /**
- * Whether the recipient row `alias` is the user's: sent to them, or to a group they belong to now (the feed,
- * reads, list totals). The groups as an array the recipients' indexes are probed with: an IN sub-select read
- * every group recipient (313,000 rows at 10^6 entries).
+ * Whether the recipient row `alias` is the user's: sent to them (`member:<id>`, the documented form), or to
+ * a scope they belong to now, as its kind declares (a group: the feed, reads, list totals). The scopes as
+ * arrays the recipients' indexes are probed with: an IN sub-select read every group recipient (313,000 rows
+ * at 10^6 entries).
  */
 function sentToMember(alias: string, userId: UserRef): Prisma.Sql {
-  const r = Prisma.raw(alias);
-  return Prisma.sql`((${r}.scope = 'member' AND ${r}.scope_id = ${userId}) OR (${r}.scope = 'group' AND ${r}.scope_id = ANY(ARRAY(${groupsOfMember(userId)}))))`;
+  const r = (column: string) => Prisma.raw(`${alias}.${column}`);
+  const belongs = recordScopeSql(r("scope"), r("scope_id"), "members", userId, { asArray: true });
+  return Prisma.sql`((${r("scope")} = 'member' AND ${r("scope_id")} = ${userId})${belongs ? Prisma.sql` OR ${belongs}` : Prisma.empty})`;
 }
 
 /**
@@ -176,11 +177,15 @@ export async function assertMayAddress(ctx: RequestContext, recipients: Recipien
   const groups = recipients.filter((r) => r.scope === "group").map((r) => r.scopeId);
   const members = recipients.filter((r) => r.scope === "member" && r.scopeId !== user.id).map((r) => r.scopeId);
   if (!groups.length && !members.length) return;
+  // A group exists and, but for administrators, the caller belongs to it; a member shares a scope of some kind
+  // with the caller (both belong to it), as the kinds declare belonging.
+  const belongs = recordScopeSql(Prisma.sql`'group'::text`, Prisma.sql`g.id`, "members", user.id) ?? Prisma.sql`FALSE`;
+  const mine = scopesInRelationSql("members", user.id);
+  const theirs = scopesInRelationSql("members", Prisma.sql`u.id`);
+  const shared = mine && theirs ? Prisma.sql`EXISTS (SELECT 1 FROM (${theirs}) AS theirs JOIN (${mine}) AS mine USING (scope, scope_id))` : Prisma.sql`FALSE`;
   const [row] = await sqlOf(ctx).query<{ groups: number[] | null; members: number[] | null }>(Prisma.sql`SELECT
-      (SELECT array_agg(g.id) FROM groups g WHERE g.id = ANY(${groups}::int[])${user.isAdmin ? Prisma.empty : Prisma.sql` AND g.id IN (${groupsOfMember(user.id)})`}) AS groups,
-      (SELECT array_agg(u.id) FROM users u WHERE u.id = ANY(${members}::int[])${
-        user.isAdmin ? Prisma.empty : Prisma.sql` AND EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.status = 'member' AND m.group_id IN (${groupsOfMember(user.id)}))`
-      }) AS members`);
+      (SELECT array_agg(g.id) FROM unnest(${groups}::int[]) AS g (id) WHERE ${recordScopeExistsSql(Prisma.sql`'group'::text`, Prisma.sql`g.id`)}${user.isAdmin ? Prisma.empty : Prisma.sql` AND ${belongs}`}) AS groups,
+      (SELECT array_agg(u.id) FROM users u WHERE u.id = ANY(${members}::int[])${user.isAdmin ? Prisma.empty : Prisma.sql` AND ${shared}`}) AS members`);
   const allowedGroups = new Set(row?.groups ?? []);
   const allowedMembers = new Set(row?.members ?? []);
   const refusedGroup = groups.find((id) => !allowedGroups.has(id));
@@ -236,23 +241,31 @@ export async function shownRecipients(ctx: RequestContext, entry: Pick<ActivityE
   const user = ctx.viewer.user;
   if (user?.isAdmin || (user && user.id === entry.createdById)) return entry.recipients;
   const pieces = entry.recipients.split(",").filter(Boolean);
-  const groups = user && pieces.some((piece) => piece.startsWith("group:")) ? await viewerGroupsLoader(ctx).load(user.id) : new Set<number>();
-  return pieces
-    .filter((piece) => {
-      const [scope, id] = piece.split(":");
-      if (scope === "site") return true;
-      if (scope === "member") return user !== null && Number(id) === user.id;
-      return scope === "group" && groups.has(Number(id));
-    })
-    .join(",");
+  const heard = user && pieces.some((piece) => !piece.startsWith("site:")) ? await viewerChannelsLoader(ctx).load(user.id) : new Set<string>();
+  return pieces.filter((piece) => piece.startsWith("site:") || heard.has(piece)).join(",");
 }
 
-/** The groups the caller belongs to, once per request (the recipients they are shown). */
-const viewerGroupsLoader = defineLoader(
+/**
+ * The recipients a user hears besides the site, as (scope, scope_id) rows: themselves (`member:<id>`) and
+ * every scope they belong to, as its kind declares (their groups). The feed walks them; a subscription and
+ * an entry's shown recipients match them.
+ */
+export function channelsOf(userId: number): Prisma.Sql {
+  const belongs = scopesInRelationSql("members", userId);
+  return Prisma.sql`SELECT 'member'::text AS scope, ${userId}::int AS scope_id${belongs ? Prisma.sql` UNION ALL ${belongs}` : Prisma.empty}`;
+}
+
+/** The caller's channels as `scope:id` texts, once per request (the recipients they are shown). */
+export async function channelTextsOf(sql: SqlClient, userId: number): Promise<Set<string>> {
+  const rows = await sql.query<{ scope: string; scope_id: number }>(channelsOf(userId));
+  return new Set(rows.map((row) => `${row.scope}:${row.scope_id}`));
+}
+
+const viewerChannelsLoader = defineLoader(
   (ctx) =>
-    new DataLoader<number, Set<number>>(async (userIds) => {
-      const rows = await sqlOf(ctx).query<{ group_id: number }>(Prisma.sql`${groupsOfMember(userIds[0]!)}`);
-      return userIds.map(() => new Set(rows.map((row) => row.group_id)));
+    new DataLoader<number, Set<string>>(async (userIds) => {
+      const heard = await channelTextsOf(sqlOf(ctx), userIds[0]!);
+      return userIds.map(() => heard);
     }),
 );
 
@@ -313,7 +326,7 @@ export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, ar
   // de-duplicated (an entry sent to the caller and to their group comes once): a page costs the same however
   // few entries the caller has among all. (Walking all entries newest first and asking each whether it was
   // sent to the caller read the whole table for a caller who had fewer than a page: 1.4 s at 10^6 entries.)
-  const channels = Prisma.sql`SELECT 'member'::text AS scope, ${user.id}::int AS scope_id UNION ALL SELECT 'group', g.group_id FROM (${groupsOfMember(user.id)}) g`;
+  const channels = channelsOf(user.id);
   const reached = take + skip;
   const mine = Prisma.sql`SELECT x.entry_id FROM (${channels}) ch,
       LATERAL (SELECT r.entry_id, r.created FROM activity_recipients r WHERE r.scope = ch.scope AND r.scope_id = ch.scope_id ORDER BY r.created DESC, r.entry_id DESC LIMIT ${reached}) x

@@ -18,7 +18,7 @@ export interface ActivitySource {
   describe(event: StoredEvent): string;
   /**
    * Who is sent the entry. Absent: the record's scope (the site, its group, the member) and the actor.
-   * Membership requests and invitations: the group's managers and the person concerned (`groupManagersAndSubject`).
+   * Membership requests and invitations: the group's managers and the person concerned (`scopeManagersAndSubject`).
    */
   recipients?(event: StoredEvent, tx: SqlClient): Promise<Recipient[]> | Recipient[];
   /**

@@ -10,7 +10,6 @@ import { assertCanWriteInScope, requireUser, resolveCreator, type ScopeRule } fr
 import { changesNothing, parseInput, timestamp, type RawInput, assertPublishingWindow } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, createRecord, deleteScopeRecords, deleteStatement, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { GROUP_SCOPE } from "../groups/scope.js";
 import { registerGroupContent } from "../groups/content.js";
 
 /**
@@ -198,5 +197,5 @@ export async function deleteAnnouncement(ctx: RequestContext, id: number): Promi
 registerGroupContent({
   area: "announcements",
   models: ["Announcement"],
-  remove: (tx, groupId) => deleteScopeRecords(tx, ANNOUNCEMENTS_WRITES, { scope: GROUP_SCOPE.name, scopeId: groupId }, ANNOUNCEMENTS_EVENTS.announcementDeleted),
+  remove: (tx, groupId) => deleteScopeRecords(tx, ANNOUNCEMENTS_WRITES, { scope: "group", scopeId: groupId }, ANNOUNCEMENTS_EVENTS.announcementDeleted),
 });

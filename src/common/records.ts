@@ -4,7 +4,7 @@ import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from 
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
-import { belongsToRecordScopeSql, secludedScopeSql, type FixedScope, type UserRef } from "./scope-kinds.js";
+import { belongsToRecordScopeSql, recordScopeSql, secludedScopeSql, type FixedScope, type RelationName, type UserRef } from "./scope-kinds.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -66,11 +66,11 @@ export interface RecordsDeclaration {
    */
   creatorAlso?: (alias: string, visibleAs: (alias: string) => Prisma.Sql) => Prisma.Sql;
   /**
-   * The scopes whose every record a user sees whatever its state and level, as a creator sees theirs (a
-   * group's managers moderating its forum): a sub-select of (scope, scope_id) pairs. Totals count every
-   * record of such a scope for them (src/common/paging.ts).
+   * The relation to a record's scope whose holders see its every record whatever its state and level, as a
+   * creator sees theirs (`managers`: a group's managers moderating its forum), as each scope kind declares it.
+   * Totals count every record of such a scope for them (src/common/paging.ts).
    */
-  moderatedBy?: (userId: UserRef) => Prisma.Sql;
+  moderatedBy?: RelationName;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
   searchOnly?: string[];
   /**
@@ -516,7 +516,7 @@ export function ownRecordSql(
 
 /** Whether the user moderates the scope (`moderatedBy`: they see every record of it), or null for records no one moderates. */
 export function moderatedScopeSql(declaration: RecordsDeclaration, userId: UserRef, scope: Prisma.Sql, scopeId: Prisma.Sql): Prisma.Sql | null {
-  return declaration.moderatedBy ? Prisma.sql`((${scope}, ${scopeId}) IN (${declaration.moderatedBy(userId)}))` : null;
+  return declaration.moderatedBy ? recordScopeSql(scope, scopeId, declaration.moderatedBy, userId) : null;
 }
 
 /**

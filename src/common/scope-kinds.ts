@@ -13,6 +13,28 @@ import { badInput } from "./errors.js";
  * area (src/areas.ts) and in the CLI. A kind may also be registered later (a test's own kind), as long as
  * it is before a request uses it: lookups happen per request, never at import time.
  */
+/**
+ * A relation between users and a kind's scopes (belonging, managing, writing), asked three ways, so no area
+ * reads a kind's tables itself: which scopes a user holds it to, the same inside a write (locking what it
+ * reads), and which users hold it to one scope (fan-out: an entry to a group's managers, a notification).
+ */
+export interface Relation {
+  /**
+   * The scope ids `userId` holds the relation to, as a sub-select, unlocked: folded into reads, lists, totals,
+   * audiences and moderation (`scope_id IN (…)`), so it costs no statement of its own; it should be served by an
+   * index led by the user id.
+   */
+  scopesOf(userId: UserRef): Prisma.Sql;
+  /**
+   * The same, asked inside a write about the one scope `scopeId`, locking what it reads (FOR SHARE), so a change
+   * of the relation committed while the write waited is seen, not the write's older snapshot; narrowed to that
+   * scope, so a write locks the one row it depends on. Absent: `scopesOf` (nothing to lock).
+   */
+  lockedFor?(userId: UserRef, scopeId: number | Prisma.Sql): Prisma.Sql;
+  /** The user ids holding the relation to the scope `scopeId`, as a sub-select. */
+  usersOf(scopeId: number | Prisma.Sql): Prisma.Sql;
+}
+
 export interface ScopeKind {
   /** The value of `scope` (a lower-case word). */
   name: string;
@@ -23,33 +45,23 @@ export interface ScopeKind {
    * Checked once per write, not on reads (a list of a scope that does not exist is empty).
    */
   exists?(scopeId: number | Prisma.Sql): Prisma.Sql | boolean;
-  /**
-   * Who belongs: a sub-select of the scope ids `userId` belongs to. Members see the private records of
-   * their scopes. It is folded into the read's or list's own statement (as `scope_id IN (…)`), so
-   * visibility costs no statement; it should be served by an index led by the user id. Absent: nobody
-   * belongs (private records are their creator's and administrators').
-   */
-  members?(userId: UserRef): Prisma.Sql;
+  /** Who belongs: members see the private records of their scopes. Absent: nobody belongs (private records are their creator's and administrators'). */
+  members?: Relation;
   /**
    * Who may write new records into the scope (and move records there), besides administrators: `"anyone"`
-   * signed in, or a sub-select of the scope ids `userId` may write in, among them `scopeId` if they may.
-   * `scopeId` is the scope the write asks about: a sub-select that locks what it reads (FOR SHARE) should
-   * narrow to it, so a write locks the one membership it depends on, not all of the user's. `exists` and
-   * this are asked in one statement per write (through `sqlOf(ctx)`, so also inside a write's transaction).
+   * signed in, or a relation (asked locked, about the scope written to). `exists` and this are asked in one
+   * statement per write (through `sqlOf(ctx)`, so also inside a write's transaction).
    */
-  writers: "anyone" | ((userId: UserRef, scopeId: number | Prisma.Sql) => Prisma.Sql);
+  writers: "anyone" | Relation;
   /** The 403's message when `writers` says no. */
   writeRefused?: string;
   /**
-   * Who manages (updates, deletes) the scope's records of other creators, besides administrators: a
-   * sub-select of the scope ids `userId` manages, folded into the statement that locks the record a write
-   * changes (src/common/write-path.ts), and into a managers-only write's scope check (scopeWriteCheck).
-   * Asked only inside writes, so it may lock the rows it reads (FOR SHARE), as `writers` may, to see a
-   * demotion committed while the write waited; `scopeId` (the record's scope column, or the id a
-   * managers-only write asks about) is the scope in question, for it to narrow to, as `writers` does.
-   * Absent: nobody (creators manage their own records everywhere).
+   * Who manages (updates, deletes) the scope's records of other creators, besides administrators; inside
+   * writes asked locked (the statement that locks the record a write changes, src/common/write-path.ts, and a
+   * managers-only write's scope check), elsewhere unlocked (a forum's moderators, a webhook endpoint's owner,
+   * who hears of a join request). Absent: nobody (creators manage their own records everywhere).
    */
-  managers?(userId: UserRef, scopeId: number | Prisma.Sql): Prisma.Sql;
+  managers?: Relation;
   /**
    * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
    * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
@@ -63,6 +75,8 @@ export interface ScopeKind {
   secluded?(userId: UserRef | null): Prisma.Sql;
 }
 
+/** The relations a kind may declare, by name. */
+export type RelationName = "members" | "managers";
 
 /**
  * A user as the rules ask about them: their id, or an expression of the statement holding it (a column of an
@@ -118,27 +132,68 @@ export const describeScopeKinds = () => `Scope kind: ${kindList()}`;
  */
 export function belongsSql(kind: string, scopeIdSql: Prisma.Sql, userId: UserRef): Prisma.Sql | null {
   const members = kinds.get(kind)?.members;
-  return members ? Prisma.sql`${scopeIdSql} IN (${members(userId)})` : null;
+  return members ? Prisma.sql`${scopeIdSql} IN (${members.scopesOf(userId)})` : null;
 }
 
 /**
  * "The record's scope is one of the user's, as each kind's `relation` says" (`members`: they belong;
  * `managers`: they manage), over the record's `scope` and `scope_id` columns: one `scope = kind AND
  * scope_id IN (…)` per kind with that relation (only `onlyKind`'s when a list already fixes the scope).
- * Null when no such kind is registered.
+ * `lock`: asked inside a write, through each kind's `lockedFor` about the record's own scope. `asArray`: the
+ * scope ids as an array (`= ANY(ARRAY(…))`, computed once), for a column an index is probed with (activity's
+ * recipients: an IN sub-select read every group recipient). Null when no such kind is registered.
  */
-export function recordScopeSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, relation: "members" | "managers", userId: UserRef, onlyKind?: string): Prisma.Sql | null {
+export function recordScopeSql(
+  scopeSql: Prisma.Sql,
+  scopeIdSql: Prisma.Sql,
+  relation: RelationName,
+  userId: UserRef,
+  { lock = false, onlyKind, asArray = false }: { lock?: boolean; onlyKind?: string; asArray?: boolean } = {},
+): Prisma.Sql | null {
   const conditions = scopeKinds()
     .filter((kind) => kind[relation] && (onlyKind === undefined || kind.name === onlyKind))
-    // The kind as a literal (names are checked words), as a constant the planner can see.
-    // Managers are asked only inside writes, correlated with the record's scope, so a kind's locking
-    // sub-select takes the one row it is asked about; members are folded into lists, uncorrelated.
+    // The kind as a literal (names are checked words), as a constant the planner can see. Locked, the
+    // kind's sub-select is correlated with the record's scope and takes the one row it is asked about;
+    // unlocked, it is folded into lists, uncorrelated.
     .map((kind) => {
-      const scopeIds = relation === "managers" ? kind.managers!(userId, scopeIdSql) : kind.members!(userId);
-      return Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${scopeIdSql} IN (${scopeIds}))`;
+      const held = scopesHeld(kind[relation]!, userId, lock ? scopeIdSql : undefined);
+      return Prisma.sql`(${scopeSql} = ${Prisma.raw(`'${kind.name}'`)} AND ${asArray ? Prisma.sql`${scopeIdSql} = ANY(ARRAY(${held}))` : Prisma.sql`${scopeIdSql} IN (${held})`})`;
     });
   if (!conditions.length) return null;
   return conditions.length === 1 ? conditions[0]! : Prisma.sql`(${Prisma.join(conditions, " OR ")})`;
+}
+
+/** A relation's scope ids for the user: locked about `lockedScopeId` when given (inside a write), else `scopesOf`. */
+const scopesHeld = (relation: Relation, userId: UserRef, lockedScopeId?: number | Prisma.Sql) =>
+  lockedScopeId !== undefined && relation.lockedFor ? relation.lockedFor(userId, lockedScopeId) : relation.scopesOf(userId);
+
+/** "The user holds `relation` to this one scope" (a managers-only write's check, a moderator's): false when its kind has no such relation. */
+export function holdsRelationSql(relation: RelationName | "writers", scope: string, scopeId: number | Prisma.Sql, userId: UserRef, { lock = false } = {}): Prisma.Sql | boolean {
+  const kind = scopeKind(scope);
+  const held = relation === "writers" ? kind.writers : kind[relation];
+  if (held === "anyone") return true;
+  if (!held) return false;
+  return Prisma.sql`${scopeId} IN (${scopesHeld(held, userId, lock ? scopeId : undefined)})`;
+}
+
+/**
+ * The users holding `relation` to one scope, as a sub-select of user ids (an activity entry to a group's
+ * managers, a join request's notification); null when the kind has no such relation.
+ */
+export function usersInRelationSql(scope: string, scopeId: number | Prisma.Sql, relation: RelationName): Prisma.Sql | null {
+  return kinds.get(scope)?.[relation]?.usersOf(scopeId) ?? null;
+}
+
+/**
+ * Every scope, of any kind, the user holds `relation` to, as a sub-select of (scope, scope_id) pairs: one
+ * part per kind that has the relation, or null when none has (a forum's moderated scopes; who hears what
+ * is sent to a user's groups).
+ */
+export function scopesInRelationSql(relation: RelationName, userId: UserRef): Prisma.Sql | null {
+  const parts = scopeKinds()
+    .filter((kind) => kind[relation])
+    .map((kind) => Prisma.sql`SELECT ${Prisma.raw(`'${kind.name}'`)}::text AS scope, held.id AS scope_id FROM (${kind[relation]!.scopesOf(userId)}) AS held (id)`);
+  return parts.length ? Prisma.join(parts, " UNION ALL ") : null;
 }
 
 /**
@@ -171,7 +226,7 @@ export function recordScopeExistsSql(scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sq
 
 /** "The record's scope is one the user belongs to" (`recordScopeSql` over members); null: nobody belongs to any scope. */
 export const belongsToRecordScopeSql = (scopeSql: Prisma.Sql, scopeIdSql: Prisma.Sql, userId: UserRef, onlyKind?: string) =>
-  recordScopeSql(scopeSql, scopeIdSql, "members", userId, onlyKind);
+  recordScopeSql(scopeSql, scopeIdSql, "members", userId, { onlyKind });
 
 /** A scope a list fixes: its kind and id. */
 export interface FixedScope {

@@ -3,7 +3,7 @@ import { badInput, forbidden, unauthenticated } from "./errors.js";
 import { raisedRefusal } from "../db/errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { column, type ModelInfo, type RecordsDeclaration } from "./records.js";
-import { recordScopeSql, scopeKind, scopeSecludedSql, type ScopeKind } from "./scope-kinds.js";
+import { holdsRelationSql, recordScopeSql, scopeKind, scopeSecludedSql, type ScopeKind } from "./scope-kinds.js";
 
 /** A record that belongs to a scope (of a registered kind, src/common/scope-kinds.ts) and was created by a user. */
 export interface ScopedRecord {
@@ -56,9 +56,7 @@ export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: num
 
 /** Whether the kind's rule admits the user in the scope: known now (true, false), or SQL to ask. */
 function admittedSql(kind: ScopeKind, admits: ScopeRule, scopeId: number, userId: number): boolean | Prisma.Sql {
-  if (admits.rule === "managers") return kind.managers ? Prisma.sql`${scopeId} IN (${kind.managers(userId, scopeId)})` : false;
-  if (kind.writers === "anyone") return true;
-  return Prisma.sql`${scopeId} IN (${kind.writers(userId, scopeId)})`;
+  return holdsRelationSql(admits.rule, kind.name, scopeId, userId, { lock: true });
 }
 
 /**
@@ -93,7 +91,7 @@ export function managesSql(info: ModelInfo, records: RecordsDeclaration, alias: 
   if (user.isAdmin) return Prisma.sql`TRUE`;
   const rules: Prisma.Sql[] = [];
   if (records.creator) rules.push(Prisma.sql`${column(info, alias, records.creator)} = ${user.id}`);
-  const managed = records.scoped ? recordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), "managers", user.id) : null;
+  const managed = records.scoped ? recordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), "managers", user.id, { lock: true }) : null;
   if (managed) rules.push(managed);
   if (records.managedBy) rules.push(Prisma.sql`${column(info, alias, "id")} IN (${records.managedBy(user.id)})`);
   return rules.length ? Prisma.sql`(${Prisma.join(rules, " OR ")})` : Prisma.sql`FALSE`;

@@ -7,13 +7,12 @@ import { DEFAULT_SCOPE, listedScope, listSpec, pagedList, pageWindow, type ListA
 import { accessLevels } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, publishedSql, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
-import { belongsToRecordScopeSql, describeScopeKinds, recordScopeSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
+import { belongsToRecordScopeSql, describeScopeKinds, holdsRelationSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
 import { sqlClientOf, type SqlClient } from "../db/sql.js";
-import { groupsManagedBy } from "../groups/scope.js";
 import { authorShownTo, sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
 
@@ -42,7 +41,7 @@ export const FORUM_POSTS = records({
       `${alias}_thread.id = ${alias}.thread_id`,
     )} AND ${visibleAs(`${alias}_thread`)}), FALSE))`,
   // A group's managers moderate its forum: they see its unpublished and private posts (issue 15).
-  moderatedBy: (userId) => Prisma.sql`SELECT 'group'::text, m.group_id FROM (${groupsManagedBy(userId)}) m`,
+  moderatedBy: "managers",
 });
 
 /** Sections and categories: scoped, listed to whoever may see their scope. */
@@ -627,8 +626,8 @@ async function moderates(ctx: RequestContext, scope: string, scopeId: number): P
   const user = ctx.viewer.user;
   if (!user) return false;
   if (user.isAdmin) return true;
-  const manages = recordScopeSql(Prisma.sql`${scope}`, Prisma.sql`${scopeId}::int`, "managers", user.id, scope);
-  if (!manages) return false;
+  const manages = holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, user.id, { lock: true });
+  if (typeof manages === "boolean") return manages;
   const [row] = await sqlOf(ctx).query<{ yes: boolean }>(Prisma.sql`SELECT (${manages}) AS yes`);
   return row?.yes === true;
 }

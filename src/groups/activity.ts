@@ -1,7 +1,7 @@
 import type { StoredEvent } from "../common/outbox.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { registerActivityRevision, registerActivitySource } from "../activity/sources.js";
-import { groupManagersAndSubject } from "../activity/consumer.js";
+import { scopeManagersAndSubject } from "../activity/consumer.js";
 import { recipientKey } from "../activity/service.js";
 
 const title = (event: StoredEvent) => String(event.payload.title ?? event.payload.cn ?? event.scopeId);
@@ -23,7 +23,7 @@ registerActivitySource({
 registerActivitySource({
   types: ["groups.joinRequested", "groups.requestCancelled", "groups.requestDenied", "groups.memberInvited", "groups.invitationDeclined", "groups.invitationWithdrawn"],
   describe: (event) => `Group ${title(event)}: ${event.type.slice("groups.".length)}`,
-  recipients: groupManagersAndSubject,
+  recipients: scopeManagersAndSubject,
 });
 
 /**

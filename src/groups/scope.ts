@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { defineScopeKind, type UserRef } from "../common/scope-kinds.js";
+import { defineScopeKind, type Relation, type UserRef } from "../common/scope-kinds.js";
 
 /** The groups a user is a member of, as a sub-select. */
 export const groupsOfMember = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
@@ -23,6 +23,33 @@ export const hiddenGroupsSecludedFrom = (userId: UserRef | null) =>
         AND NOT EXISTS (SELECT 1 FROM group_members sm WHERE sm.group_id = sg.id AND sm.user_id = ${userId} AND sm.status = 'member')`;
 
 /**
+ * A group's members (managers are members with a flag; invitees and applicants are not members yet), served
+ * by the (user_id, status, group_id) index; members also write in it. FOR SHARE inside a write (scopeWriteCheck):
+ * the membership row is locked, so a removal or a status change committed while the write waited (on the group
+ * row) is seen, not the write's older snapshot: a member removed first cannot write after
+ * (test/scope-write-check.test.ts, PostgreSQL). Only the membership in the group written to: the user's others
+ * stay unlocked (locking every one took a lock, a tuple write, on each of them per write, and held up their
+ * other groups' transitions).
+ */
+const MEMBERS: Relation = {
+  scopesOf: groupsOfMember,
+  lockedFor: (userId, groupId) => Prisma.sql`${groupsOfMember(userId)} AND group_id = ${groupId} FOR SHARE`,
+  usersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status = 'member'`,
+};
+
+/**
+ * Its managers, locked as members are inside writes (scopeWriteCheck for managers-only writes such as
+ * announcements, and the statement that locks the record a write changes), so a demotion or removal committed
+ * while the write waited is seen: a manager demoted first cannot write after (test/scope-write-check.test.ts,
+ * PostgreSQL). Unlocked elsewhere: a forum's moderators, a webhook endpoint's owner, who hears of a join request.
+ */
+const MANAGERS: Relation = {
+  scopesOf: groupsManagedBy,
+  lockedFor: (userId, groupId) => Prisma.sql`${groupsManagedBy(userId)} AND group_id = ${groupId} FOR SHARE`,
+  usersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status = 'member' AND manager`,
+};
+
+/**
  * `scope=group`, `scope_id` = the group's id: the group must exist; its members see its private records
  * and write in it; its managers manage every record in it; a hidden group's records are secluded from
  * everyone else.
@@ -35,19 +62,10 @@ export const GROUP_SCOPE = defineScopeKind({
   exists: (groupId) => Prisma.sql`EXISTS (SELECT 1 FROM groups WHERE id = ${groupId} FOR KEY SHARE)`,
   // Members only (managers are members with a flag; invitees and applicants are not members yet), served
   // by the (user_id, status, group_id) index. Members also write in it.
-  members: groupsOfMember,
-  // FOR SHARE: asked inside a write (scopeWriteCheck), the membership row is locked, so a removal or
-  // a status change committed while the write waited (on the group row) is seen, not the write's older
-  // snapshot: a member removed first cannot write after (test/scope-write-check.test.ts, PostgreSQL).
-  // Only the membership in the group written to: the user's others stay unlocked (locking every one took
-  // a lock, a tuple write, on each of them per write, and held up their other groups' transitions).
-  writers: (userId, groupId) => Prisma.sql`${groupsOfMember(userId)} AND group_id = ${groupId} FOR SHARE`,
+  members: MEMBERS,
+  writers: MEMBERS,
   writeRefused: "Only members of this group can write in it.",
-  // FOR SHARE, as writers: managers are asked only inside writes (scopeWriteCheck for managers-only writes
-  // such as announcements, and the statement that locks the record a write changes), so a demotion or
-  // removal committed while the write waited is seen: a manager demoted first cannot write after
-  // (test/scope-write-check.test.ts, PostgreSQL).
-  managers: (userId, groupId) => Prisma.sql`${groupsManagedBy(userId)} AND group_id = ${groupId} FOR SHARE`,
+  managers: MANAGERS,
   // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
   secluded: hiddenGroupsSecludedFrom,
 });

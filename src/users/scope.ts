@@ -13,6 +13,7 @@ export const MEMBER_SCOPE = defineScopeKind({
   // looks, and the write is refused (400 naming scopeId): no record is left in a deleted account's scope by a
   // create that raced the deletion (test/scope-write-check.test.ts, PostgreSQL).
   exists: (userId) => Prisma.sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} FOR KEY SHARE)`,
-  writers: (userId) => Prisma.sql`SELECT ${userId}::int`,
+  // A member's scope id is their user id: they write in their own, and they are its one writer.
+  writers: { scopesOf: (userId) => Prisma.sql`SELECT ${userId}::int`, usersOf: (scopeId) => Prisma.sql`SELECT ${scopeId}::int` },
   writeRefused: "Only that member can write in a member scope.",
 });

@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, decodeTimestamp, utcTimestamp, type SqlClient } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import type { StoredEvent } from "../common/outbox.js";
-import { groupsManagedBy } from "../groups/scope.js";
+import { recordScopeSql } from "../common/scope-kinds.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
 import { readableBy, shownTo, viewerKey } from "../events/subscriptions.js";
 import type { Config } from "../config.js";
@@ -53,11 +53,12 @@ export function deliveryBody(event: StoredEvent): string {
 
 /**
  * Whether the endpoint `e` may still receive: a site endpoint (its owner is the administrators), or a group
- * endpoint whose owner is an administrator or still manages its group (the groups' own rule, groupsManagedBy).
+ * endpoint whose owner is an administrator or still manages its group (its scope kind's `managers`).
  * Asked when deliveries are queued and again when they are claimed.
  */
-const OWNER_MAY_RECEIVE = Prisma.sql`(e.scope = 'site' OR EXISTS (SELECT 1 FROM users owner WHERE owner.id = e.created_by AND owner.is_admin)
-  OR e.scope_id IN (${groupsManagedBy(Prisma.sql`e.created_by`)}))`;
+const ownerMayReceiveSql = () =>
+  Prisma.sql`(e.scope = 'site' OR EXISTS (SELECT 1 FROM users owner WHERE owner.id = e.created_by AND owner.is_admin)
+    OR ${recordScopeSql(Prisma.sql`e.scope`, Prisma.sql`e.scope_id`, "managers", Prisma.sql`e.created_by`) ?? Prisma.sql`FALSE`})`;
 
 interface CandidateEndpoint {
   id: number;
@@ -77,7 +78,7 @@ export async function queueDeliveries(db: PrismaClient, events: StoredEvent[], t
   const groups = [...new Set(events.filter((event) => event.scope === "group").map((event) => event.scopeId))];
   const endpoints = await tx.query<CandidateEndpoint>(Prisma.sql`
     SELECT e.id, e.scope, e.scope_id AS "scopeId", e.event_types AS "eventTypes", e.created_by AS "ownerId", u.username AS "ownerName",
-           COALESCE(u.is_admin, false) AS "ownerIsAdmin", ${OWNER_MAY_RECEIVE} AS "ownerManages"
+           COALESCE(u.is_admin, false) AS "ownerIsAdmin", ${ownerMayReceiveSql()} AS "ownerManages"
       FROM webhook_endpoints e LEFT JOIN users u ON u.id = e.created_by
      WHERE e.enabled AND e.event_types && ${types}::text[] AND (e.scope = 'site' OR (e.scope = 'group' AND e.scope_id = ANY(${groups}::int[])))`);
   if (!endpoints.length) return 0;
@@ -215,7 +216,7 @@ export function startWebhookSender(options: {
             FOR UPDATE SKIP LOCKED) pick
          WHERE e.enabled AND e.id <> ALL(${full}::int[])
            -- A group endpoint's deliveries go out only while its owner manages the group (or is an administrator), as when they were queued.
-           AND ${OWNER_MAY_RECEIVE}
+           AND ${ownerMayReceiveSql()}
          ORDER BY pick.next_attempt_at, pick.id
          LIMIT ${limit}),
       claimed AS (

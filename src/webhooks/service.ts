@@ -12,7 +12,7 @@ import { allowedRanges, checkDestination, RefusedDestination } from "./addresses
 import { messageId, wakeWebhookSenders } from "./delivery.js";
 import { registerGroupContent } from "../groups/content.js";
 import { inWriteTransaction } from "../common/write-path.js";
-import { scopeKind } from "../common/scope-kinds.js";
+import { holdsRelationSql, scopeKind } from "../common/scope-kinds.js";
 
 /**
  * Webhook endpoints (docs/events.md, "Webhooks"): administrators register site-wide ones (every event of the
@@ -127,9 +127,9 @@ async function checkedUrl(ctx: RequestContext, url: string): Promise<string> {
  * waited for and seen, or waits for this write.
  */
 async function managesScope(ctx: RequestContext, userId: number, scope: string, scopeId: number): Promise<boolean> {
-  const managers = scopeKind(scope).managers;
-  if (!managers) return false;
-  return (await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${scopeId}::int IN (${managers(userId, scopeId)})`)).length > 0;
+  const manages = holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, userId, { lock: true });
+  if (typeof manages === "boolean") return manages;
+  return (await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${manages}`)).length > 0;
 }
 
 /** May the caller register endpoints in this scope? Administrators: the site and any group that exists; managers: their group. */
@@ -143,7 +143,9 @@ async function assertMayRegister(ctx: RequestContext, scope: "site" | "group", s
   // The group's row is locked (FOR KEY SHARE) until the endpoint commits, before the membership (the order
   // of group deletion and membership changes): a deletion that began first is waited for and its group is
   // then missing; one that begins later waits, and takes the endpoint with it (registerGroupContent below).
-  const exists = (await sqlOf(ctx).query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${scopeId} FOR KEY SHARE`)).length > 0;
+  // The kind's own `exists`, which takes that lock.
+  const held = scopeKind(scope).exists?.(scopeId) ?? true;
+  const exists = typeof held === "boolean" ? held : (await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${held}`)).length > 0;
   if (user.isAdmin) {
     if (!exists) throw badInput("scopeId", `no group with id ${scopeId}`);
     return;
