@@ -177,14 +177,18 @@ export async function assertMayAddress(ctx: RequestContext, recipients: Recipien
   const groups = recipients.filter((r) => r.scope === "group").map((r) => r.scopeId);
   const members = recipients.filter((r) => r.scope === "member" && r.scopeId !== user.id).map((r) => r.scopeId);
   if (!groups.length && !members.length) return;
-  // A group exists and, but for administrators, the caller belongs to it; a member shares a scope of some kind
+  // A group the caller belongs to (so it exists: memberships go with their group), or for administrators one
+  // that exists (its kind's `exists`, which locks the group's row FOR KEY SHARE until the statement ends, or
+  // the update's transaction: a group deleted meanwhile waits for it); a member shares a scope of some kind
   // with the caller (both belong to it), as the kinds declare belonging.
-  const belongs = recordScopeSql(Prisma.sql`'group'::text`, Prisma.sql`g.id`, "members", user.id) ?? Prisma.sql`FALSE`;
+  const belongs = user.isAdmin
+    ? recordScopeExistsSql(Prisma.sql`'group'::text`, Prisma.sql`g.id`)
+    : (recordScopeSql(Prisma.sql`'group'::text`, Prisma.sql`g.id`, "members", user.id) ?? Prisma.sql`FALSE`);
   const mine = scopesInRelationSql("members", user.id);
   const theirs = scopesInRelationSql("members", Prisma.sql`u.id`);
   const shared = mine && theirs ? Prisma.sql`EXISTS (SELECT 1 FROM (${theirs}) AS theirs JOIN (${mine}) AS mine USING (scope, scope_id))` : Prisma.sql`FALSE`;
   const [row] = await sqlOf(ctx).query<{ groups: number[] | null; members: number[] | null }>(Prisma.sql`SELECT
-      (SELECT array_agg(g.id) FROM unnest(${groups}::int[]) AS g (id) WHERE ${recordScopeExistsSql(Prisma.sql`'group'::text`, Prisma.sql`g.id`)}${user.isAdmin ? Prisma.empty : Prisma.sql` AND ${belongs}`}) AS groups,
+      (SELECT array_agg(g.id) FROM unnest(${groups}::int[]) AS g (id) WHERE ${belongs}) AS groups,
       (SELECT array_agg(u.id) FROM users u WHERE u.id = ANY(${members}::int[])${user.isAdmin ? Prisma.empty : Prisma.sql` AND ${shared}`}) AS members`);
   const allowedGroups = new Set(row?.groups ?? []);
   const allowedMembers = new Set(row?.members ?? []);
@@ -241,8 +245,11 @@ export async function shownRecipients(ctx: RequestContext, entry: Pick<ActivityE
   const user = ctx.viewer.user;
   if (user?.isAdmin || (user && user.id === entry.createdById)) return entry.recipients;
   const pieces = entry.recipients.split(",").filter(Boolean);
-  const heard = user && pieces.some((piece) => !piece.startsWith("site:")) ? await viewerChannelsLoader(ctx).load(user.id) : new Set<string>();
-  return pieces.filter((piece) => piece.startsWith("site:") || heard.has(piece)).join(",");
+  const own = user ? `member:${user.id}` : null;
+  const concerns = (piece: string) => piece.startsWith("site:") || piece === own;
+  // The caller's other channels (their groups) are read only for an entry sent to some.
+  const heard = user && pieces.some((piece) => !concerns(piece) && !piece.startsWith("member:")) ? await viewerChannelsLoader(ctx).load(user.id) : new Set<string>();
+  return pieces.filter((piece) => concerns(piece) || heard.has(piece)).join(",");
 }
 
 /**

@@ -13,6 +13,7 @@ import { badInput } from "./errors.js";
  * area (src/areas.ts) and in the CLI. A kind may also be registered later (a test's own kind), as long as
  * it is before a request uses it: lookups happen per request, never at import time.
  */
+
 /**
  * A relation between users and a kind's scopes (belonging, managing, writing), asked three ways, so no area
  * reads a kind's tables itself: which scopes a user holds it to, the same inside a write (locking what it
@@ -58,8 +59,9 @@ export interface ScopeKind {
   /**
    * Who manages (updates, deletes) the scope's records of other creators, besides administrators; inside
    * writes asked locked (the statement that locks the record a write changes, src/common/write-path.ts, and a
-   * managers-only write's scope check), elsewhere unlocked (a forum's moderators, a webhook endpoint's owner,
-   * who hears of a join request). Absent: nobody (creators manage their own records everywhere).
+   * managers-only write's scope check, a forum's pinning and closing, a webhook endpoint's registration and
+   * change), elsewhere unlocked (the posts a forum's moderators read, whether a webhook endpoint's owner still
+   * receives, who hears of a join request). Absent: nobody (creators manage their own records everywhere).
    */
   managers?: Relation;
   /**
@@ -167,9 +169,13 @@ export function recordScopeSql(
 const scopesHeld = (relation: Relation, userId: UserRef, lockedScopeId?: number | Prisma.Sql) =>
   lockedScopeId !== undefined && relation.lockedFor ? relation.lockedFor(userId, lockedScopeId) : relation.scopesOf(userId);
 
-/** "The user holds `relation` to this one scope" (a managers-only write's check, a moderator's): false when its kind has no such relation. */
+/**
+ * "The user holds `relation` to this one scope" (a managers-only write's check, a moderator's): false when its
+ * kind has no such relation, or is not registered (a stored row of a kind no longer declared: nobody holds it).
+ */
 export function holdsRelationSql(relation: RelationName | "writers", scope: string, scopeId: number | Prisma.Sql, userId: UserRef, { lock = false } = {}): Prisma.Sql | boolean {
-  const kind = scopeKind(scope);
+  const kind = kinds.get(scope);
+  if (!kind) return false;
   const held = relation === "writers" ? kind.writers : kind[relation];
   if (held === "anyone") return true;
   if (!held) return false;

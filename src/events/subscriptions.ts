@@ -14,8 +14,8 @@ import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type O
  * in-memory cursor in the outbox's commit-safe order, woken by this process's writes and polling for other
  * instances'; nothing is read while nobody subscribes), so the outbox is the one bus between instances and
  * a subscriber on any of them sees every event committed after it subscribed. Each batch is
- * checked against what each subscriber may read at that moment — in one statement per batch for up to 50
- * viewers at once, not a query per subscriber (`readableBy`) — then pushed to each subscription's queue:
+ * checked against what each subscriber may read at that moment — in two statements per batch however many
+ * subscribe, not a query per subscriber (`readableBy`) — then pushed to each subscription's queue:
  * - an event about a record is delivered to whoever may read that record now (the area's `visibleSql`); an
  *   event about a record that is gone (deleted) to whoever could read what it says it was (public and
  *   published: everyone; registered: signed-in callers), its actor and administrators;

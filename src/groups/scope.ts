@@ -41,7 +41,8 @@ const MEMBERS: Relation = {
  * Its managers, locked as members are inside writes (scopeWriteCheck for managers-only writes such as
  * announcements, and the statement that locks the record a write changes), so a demotion or removal committed
  * while the write waited is seen: a manager demoted first cannot write after (test/scope-write-check.test.ts,
- * PostgreSQL). Unlocked elsewhere: a forum's moderators, a webhook endpoint's owner, who hears of a join request.
+ * PostgreSQL); so are a forum's pinning and closing and a webhook endpoint's registration. Unlocked elsewhere: the
+ * posts a forum's moderators read, whether a webhook endpoint's owner still receives, who hears of a join request.
  */
 const MANAGERS: Relation = {
   scopesOf: groupsManagedBy,
