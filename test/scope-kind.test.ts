@@ -3,6 +3,10 @@ import { Prisma } from "../src/generated/prisma/client.js";
 import { defineScopeKind, scopesInRelationSql, usersInRelationSql, type Relation } from "../src/common/scope-kinds.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { startServer, type TestServer, type TestUser } from "./server.js";
+import { allEventsReadable } from "./outbox.js";
+import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
+import { readableBy, viewerKey } from "../src/events/subscriptions.js";
+import type { Viewer } from "../src/common/context.js";
 
 /**
  * A scope kind declared here and nowhere else (issue 17: "a test declares a new kind in one file"): teams,
@@ -176,5 +180,20 @@ describe("the kind's relations, asked by every area through the registry", () =>
     const read = async (token: string) => (await gql(`query($id: ID!) { forumPost(id: $id) { id } }`, { id: draft.body.id }, token)).data?.forumPost?.id ?? null;
     expect(await read(coach.token)).toBe(String(draft.body.id));
     expect(await read(outsider.token)).toBeNull();
+  });
+});
+
+describe("events for a kind's managers (docs/policy-design.md, D4)", () => {
+  it("a managers-audience event of a team's record reaches its coach (the kind's managers), its creator and administrators, no one else", async () => {
+    const page = await server.rest("POST", "/wiki", { token: player.token, body: { title: "Told to the coach", pagetext: "Text.", scope: "team", scope_id: TEAM, state: 1 } });
+    expect(page.status, JSON.stringify(page.body)).toBe(201);
+    await allEventsReadable(sqlClientOf(server.app.db.prisma));
+    const { events } = await readCommittedEvents(sqlClientOf(server.app.db.prisma), OUTBOX_START, 10_000);
+    // The page's creation, as if it were an event for managers only (no scoped area raises one yet; courses will).
+    const event = { ...events.find((candidate) => candidate.area === "wiki" && candidate.recordId === page.body.id)!, audience: "managers" as const };
+    const viewer = (user: TestUser): Viewer => ({ user: { id: user.id, username: user.username, isAdmin: user === admin }, via: "token" });
+    const told = await readableBy(server.app.db.prisma, [player, coach, outsider, admin].map(viewer), [event]);
+    const heard = (user: TestUser) => told.get(viewerKey(viewer(user)))!.has(event.id);
+    expect({ player: heard(player), coach: heard(coach), outsider: heard(outsider), admin: heard(admin) }).toEqual({ player: true, coach: true, outsider: false, admin: true });
   });
 });

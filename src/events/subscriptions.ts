@@ -4,6 +4,7 @@ import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, type Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql, moderatedScopeSql, type RuleViewer } from "../common/records.js";
 import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
+import { managesSql } from "../common/scopes.js";
 import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
 import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
 
@@ -390,10 +391,12 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     return [
       ...(anonymousAt.length ? [readBy(anonymousViewers, { user: null })] : []),
       ...(signedIn.length ? [readBy(signedInViewers, asked)] : []),
-      ...(signedIn.length && written.records.managedBy
+      // Who manages the record, as a write asks it (its creator, the scope kind's managers, `managedBy`), unlocked;
+      // asked only for an area with events for its managers in the batch.
+      ...(signedIn.length && events.some((event) => event.area === area && event.audience === "managers")
         ? [
             Prisma.sql`SELECT asked.viewer, ${area}::text AS area, ${id} AS record, 'manage' AS relation FROM ${signedInViewers}, ${table(info, "t")}
-                        WHERE ${id} = ANY(${ids}::int[]) AND ${id} IN (${written.records.managedBy(asked.user!.id)})`,
+                        WHERE ${id} = ANY(${ids}::int[]) AND ${managesSql(info, written.records, "t", asked, { lock: false })}`,
           ]
         : []),
     ];
