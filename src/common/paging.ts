@@ -270,6 +270,8 @@ function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, ali
 function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scope: string; scopeId: number } | null, now: Date): Prisma.Sql {
   const info = modelInfo(caller.db, records.model);
   const user = caller.viewer.user;
+  // Records only administrators read (visibleSql: none for anyone else): the counters count them for everyone.
+  if (records.administratorsOnly && !user?.isAdmin) return Prisma.sql`SELECT 0::int`;
   const creator = user && !user.isAdmin && records.creator ? user.id : null;
   const key = scope ?? { scope: "", scopeId: 0 };
   // Count rows (list_counts `c`, list_count_days `d`) of this table and scope: all creators' and the caller's own.

@@ -440,7 +440,9 @@ export function eventStatement(
           .map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`)
       : []),
   ];
-  const visibility = records.audience ? Prisma.sql`'private'` : cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
+  // Shown to an audience, or to administrators only: private (a gone record's event then reaches neither
+  // everyone nor, at a public level, anonymous callers; docs/policy-design.md, D3).
+  const visibility = records.audience || records.administratorsOnly ? Prisma.sql`'private'` : cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
   // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
   // scheduled for later, or past its end, is not published, whatever its state).
   const flagged = records.audience ? Prisma.sql`TRUE` : Prisma.sql`${field(records.published.field)} = ${records.published.value}`;

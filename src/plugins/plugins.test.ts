@@ -8,6 +8,8 @@ import { deliverToPlugins } from "./deliver.js";
 import { definePlugin, pluginFailures } from "./registry.js";
 import { hubOf } from "../events/subscriptions.js";
 import { subscribeOverSse } from "../../test/sse.js";
+import { listStatements, type Caller } from "../common/paging.js";
+import { PLUGIN_LIST } from "./service.js";
 
 let server: TestServer;
 let admin: TestUser;
@@ -471,5 +473,24 @@ describe("deliverToPlugins (the dispatcher's hook)", () => {
     const notified = async () =>
       (await notifications(manager.token)).data.notifications.items.some((item: { payload: { applicantId: number } }) => item.payload.applicantId === third.id);
     await eventually(notified, 10_000);
+  });
+});
+
+describe("records only administrators read, everywhere the rule reaches (docs/policy-design.md, D3)", () => {
+  it("their totals count nothing for anyone else, searched or not, and their events say private", async () => {
+    const made = await plugin({ name: "Counted for administrators only", enabled: 1 });
+    const db = server.app.db.prisma;
+    const totalFor = async (user: TestUser | null, args: Record<string, string>) => {
+      const caller: Caller = { db, viewer: user ? { user: { id: user.id, username: user.username, isAdmin: user === admin }, via: "token" } : { user: null, via: "anonymous" } };
+      const statements = listStatements(PLUGIN_LIST, caller, { limit: 0, ...args });
+      const [row] = await sqlClientOf(db).query<{ total: unknown }>(Prisma.sql`SELECT (${statements.total}) AS total`);
+      return statements.readTotal(row!.total);
+    };
+    for (const args of [{}, { search: "administrators only" }] as Record<string, string>[]) {
+      expect(await totalFor(admin, args), JSON.stringify(args)).toBeGreaterThan(0);
+      for (const user of [alice, null]) expect(await totalFor(user, args), `${user?.username ?? "anonymous"} ${JSON.stringify(args)}`).toBe(0);
+    }
+    const [event] = await sqlClientOf(db).query<{ visibility: string }>(Prisma.sql`SELECT visibility FROM outbox WHERE area = 'plugins' AND record_id = ${made.extension_id} ORDER BY id LIMIT 1`);
+    expect(event!.visibility).toBe("private");
   });
 });
