@@ -12,6 +12,11 @@ import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../src/comm
 import { everyWrittenRecords, writtenRecordsOf } from "../src/common/write-path.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { readableBy, shownTo, viewerKey } from "../src/events/subscriptions.js";
+import { drainAll } from "../src/events/dispatcher.js";
+import { ACTIVITY_CONSUMER } from "../src/activity/consumer.js";
+import { activitySourceOf } from "../src/activity/sources.js";
+import { eventCatalogue } from "../src/common/events.js";
+import { Prisma } from "../src/generated/prisma/client.js";
 
 /**
  * The authorization matrix (issue 7): for every area that declares a contract in src/<area>/testing.ts,
@@ -145,7 +150,7 @@ const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Ro
 type Area = AreaTesting & { contract: ListContract };
 /** Each step sends hundreds of requests; a machine busy with other work takes several times as long. */
 const TIMEOUT = 600_000;
-const OPERATIONS = ["read by id", "shown in the list", "counted in the total", "found by search", "told of it", "update", "delete", "told of its deletion"] as const;
+const OPERATIONS = ["read by id", "shown in the list", "counted in the total", "found by search", "told of it", "reads its activity entry", "update", "delete", "told of its deletion"] as const;
 type Operation = (typeof OPERATIONS)[number];
 /** The API's two transports, and the outbox: what subscriptions, webhooks and the activity fan-out are told (`readableBy`). */
 type HttpTransport = "REST" | "GraphQL";
@@ -202,7 +207,11 @@ function transportsOf(area: Area, operation: Operation): TransportName[] {
     delete: [Boolean(contract.remove), Boolean(graphql.remove)],
     "told of it": [false, false],
     "told of its deletion": [false, false],
+    "reads its activity entry": [false, false],
   };
+  // The entries the activity consumer writes for the area's records (where its events have an activity
+  // source), read through REST as a feed's reader would open one.
+  if (operation === "reads its activity entry") return writesActivity(contract) ? ["REST"] : [];
   // Every record's writes are events: who is told of them, while the record is there and once it is gone (then
   // from what the deletion's event recorded of it), through the outbox. A deletion only where the area deletes.
   if (operation === "told of it") return ["outbox"];
@@ -210,6 +219,10 @@ function transportsOf(area: Area, operation: Operation): TransportName[] {
   const [rest, gql] = has[operation];
   return [...(rest ? (["REST"] as const) : []), ...(gql ? (["GraphQL"] as const) : [])];
 }
+
+/** The event area of the contract's records, and whether any of its event types makes activity entries. */
+const eventAreaOf = (contract: ListContract) => everyWrittenRecords().find((written) => written.records === contract.spec.records)?.area;
+const writesActivity = (contract: ListContract) => eventCatalogue().some((entry) => entry.area === eventAreaOf(contract) && activitySourceOf(entry.type) !== undefined);
 
 // ---------------------------------------------------------------------------------------------------
 // The matrix's size (docs/testing.md): every record of a kind that made the matrix fail once, and as many
@@ -279,6 +292,7 @@ function planOf(area: Area) {
     if (operation === "told of it") return !seen ? "not told" : seed.anonymous && role !== writerRole && role !== "administrator" ? "told, actor hidden" : "told";
     // A deletion's actor (known when it is done: toldOf sets their cells) is shown to administrators only, others than the actor.
     if (operation === "told of its deletion") return !seen ? "not told" : seed.anonymous && role !== "administrator" ? "told, actor hidden" : "told";
+    if (operation === "reads its activity entry") return "reads none";
     if (operation === "update") return oracle.update(role, subject(seed), contract.writers);
     if (operation === "delete") return oracle.write(role, subject(seed), contract.writers);
     return seen ? "shown" : "hidden";
@@ -287,7 +301,14 @@ function planOf(area: Area) {
   for (const operation of OPERATIONS) {
     const list: Cell[] = [];
     for (const transport of transportsOf(area, operation)) {
-      for (const seed of seeds) for (const role of roles) list.push({ role, seed, transport, operation, expected: expected(operation, role, seed) });
+      for (const seed of seeds) {
+        for (const role of roles) {
+          // An entry readable ⇒ its record listed: the cells are the callers the record is hidden from, who must
+          // read none of its entries (a caller who sees the record may or may not be among the entry's recipients).
+          if (operation === "reads its activity entry" && oracle.maySee(role, subject(seed))) continue;
+          list.push({ role, seed, transport, operation, expected: expected(operation, role, seed) });
+        }
+      }
     }
     cells.set(operation, list);
   }
@@ -677,6 +698,32 @@ for (const area of areas) {
     it(`told of it: ${countOf("told of it")} cells (every event of the record, to each caller)`, async () => {
       await toldOf("told of it", (seed, events) => events.filter((event) => event.recordId === records.get(seed.index)!.id));
     }, TIMEOUT);
+
+    if (countOf("reads its activity entry")) {
+      it(`reads its activity entry: ${countOf("reads its activity entry")} cells (an entry readable ⇒ its record listed: none for the callers it is hidden from)`, async () => {
+        const db = server.app.db.prisma;
+        await allEventsReadable(sqlClientOf(db));
+        while ((await drainAll(db, ACTIVITY_CONSUMER)).pending);
+        const ids = plan.seeds.map((seed) => records.get(seed.index)!.id);
+        const entries = await sqlClientOf(db).query<{ id: number; record: number }>(
+          Prisma.sql`SELECT id, source_record AS record FROM activity WHERE source_area = ${eventAreaOf(contract)!} AND source_record = ANY(${ids}::int[])`,
+        );
+        const entriesOf = (seed: Seed) => entries.filter((entry) => entry.record === records.get(seed.index)!.id).map((entry) => entry.id);
+        const reads = async (entry: number, role: Role) => (await rest("GET", `/activity/${entry}`, { token: tokens.get(role) })).status;
+        // Not vacuous: the consumer wrote entries, and the record's writer reads them (they are always a recipient).
+        expect(entries.length, "no activity entry was written for the seeded records").toBeGreaterThan(0);
+        const writer = contract.writers === "users" ? "creator" : "administrator";
+        expect(await reads(entries[0]!.id, writer)).toBe(200);
+        await runEach("reads its activity entry", async (cell) => {
+          const statuses = await Promise.all(entriesOf(cell.seed).map((entry) => reads(entry, cell.role)));
+          const odd = statuses.find((status) => status !== 200 && status !== 404);
+          if (odd) return `HTTP ${odd}`;
+          const read = statuses.filter((status) => status === 200).length;
+          return read ? `reads ${read} of ${statuses.length}` : "reads none";
+        });
+        check("reads its activity entry");
+      }, TIMEOUT);
+    }
 
     if (countOf("update")) {
       it(`update: ${countOf("update")} cells (each sends the record back unchanged)`, async () => {
