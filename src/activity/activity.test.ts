@@ -7,6 +7,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { drainAll } from "../events/dispatcher.js";
 import { readCommittedEvents, OUTBOX_START, type StoredEvent } from "../common/outbox.js";
 import { ACTIVITY_CONSUMER } from "./consumer.js";
+import { readableRecipients } from "./readers.js";
 import { testing } from "./testing.js";
 import { subscribeOverSse } from "../../test/sse.js";
 import { hubOf } from "../events/subscriptions.js";
@@ -293,6 +294,30 @@ describe("GET /activity/list 1.1", () => {
       expect(JSON.stringify(response.body)).toContain(parameter);
     });
   }
+});
+
+describe("which scope recipients an entry keeps (docs/policy-design.md, D5)", () => {
+  it("a scope is kept where every member of it may read the record: its own published records, and others' a registered user reads; not a hidden group's or another group's private ones", async () => {
+    const db = server.app.db.prisma;
+    const other = await db.group.create({ data: { cn: "activityd5other", title: "Another group" } });
+    const hidden = await db.group.create({ data: { cn: "activityd5hidden", title: "A hidden group", discoverability: 1 } });
+    await db.groupMember.create({ data: { groupId: hidden.id, userId: cast.member.id, status: "member" } });
+    const page = async (title: string, values: Record<string, unknown>) => (await server.rest("POST", "/wiki", { token: cast.admin.token, body: { title, pagetext: "Text.", state: 1, ...values } })).body.id as number;
+    const registered = await page("D5 registered, site", { access: 1 });
+    const own = await page("D5 private, the cast's group", { access: 4, scope: "group", scope_id: cast.groupId });
+    const secluded = await page("D5 public, the hidden group", { access: 0, scope: "group", scope_id: hidden.id });
+    await allEventsReadable(sql());
+    const { events } = await readCommittedEvents(sql(), OUTBOX_START, 10_000);
+    const created = (id: number) => events.find((event) => event.area === "wiki" && event.recordId === id && event.type === "wiki.pageCreated")!;
+    const groups = [cast.groupId, other.id, hidden.id].map((scopeId) => ({ scope: "group", scopeId }));
+    const kept = await readableRecipients(db, sql(), new Map([registered, own, secluded].map((id) => [created(id), groups])));
+    const keptOf = (id: number) => kept.get(created(id))!.map((recipient) => recipient.scopeId).sort();
+    // Every member of any group reads a registered page of the site (a visible group's too); only the group's own
+    // members read its private page; only the hidden group's members read its public one.
+    expect(keptOf(registered)).toEqual([cast.groupId, other.id, hidden.id].sort());
+    expect(keptOf(own)).toEqual([cast.groupId]);
+    expect(keptOf(secluded)).toEqual([hidden.id]);
+  });
 });
 
 describe("entries written by every area (the outbox consumer)", () => {

@@ -7,6 +7,7 @@ import { column, modelInfo, publishedSql, table } from "../common/records.js";
 import { eventStatement, hidesAuthorSql, NOW, returningScalars, writtenRecordsOf } from "../common/write-path.js";
 import { readableBy, viewerKey } from "../events/subscriptions.js";
 import { followedAreasList } from "./sources.js";
+import { scopeKindIfRegistered } from "../common/scope-kinds.js";
 import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientKey, recipientsText, storedRecipients, type Recipient } from "./service.js";
 
 /**
@@ -14,8 +15,9 @@ import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientKey, recip
  * for the whole batch at once, every candidate member with every event. A member is asked as a member, never
  * as an administrator: administrators read every entry anyway, and one no longer an administrator must not
  * keep what only that let them read (a demotion raises no event to decide entries again). The site (`site:0`) is kept only
- * when anonymous callers may read the record; a member when they may; a group when the record is its own
- * published record (its members read its private ones too, by the scope kind's rule) or anonymous callers may.
+ * when anonymous callers may read the record; a member when they may; a scope of a kind with members (a group)
+ * when every member of it may: the record is the scope's own published record (its members read every level of
+ * it, by the visibility rule), or a signed-in user who belongs nowhere reads it (every member is at least that).
  */
 export async function readableRecipients(db: PrismaClient, tx: SqlClient, candidates: Map<StoredEvent, Recipient[]>): Promise<Map<StoredEvent, Recipient[]>> {
   const unique = new Map([...candidates].map(([event, list]) => [event, uniqueRecipients(list)]));
@@ -23,7 +25,7 @@ export async function readableRecipients(db: PrismaClient, tx: SqlClient, candid
   const users = memberIds.length
     ? await tx.query<{ id: number; username: string; isAdmin: boolean }>(Prisma.sql`SELECT id, username, FALSE AS "isAdmin" FROM users WHERE id = ANY(${memberIds}::int[])`)
     : [];
-  const viewers: Viewer[] = [anonymous, ...users.map((user): Viewer => ({ user, via: "token" }))];
+  const viewers: Viewer[] = [anonymous, REGISTERED_NOBODY, ...users.map((user): Viewer => ({ user, via: "token" }))];
   const readable = await readableBy(db, viewers, [...unique.keys()], tx);
   const reads = (viewer: Viewer, event: StoredEvent) => readable.get(viewerKey(viewer))?.has(event.id) ?? false;
   const byId = new Map(users.map((user) => [user.id, { user, via: "token" } as Viewer]));
@@ -37,13 +39,16 @@ export async function readableRecipients(db: PrismaClient, tx: SqlClient, candid
           const viewer = byId.get(recipient.scopeId);
           return viewer !== undefined && reads(viewer, event);
         }
-        if (recipient.scope === "group") return (event.scope === "group" && event.scopeId === recipient.scopeId && event.published) || reads(anonymous, event);
-        return false;
+        if (!scopeKindIfRegistered(recipient.scope)?.members) return false;
+        return (event.scope === recipient.scope && event.scopeId === recipient.scopeId && event.published) || reads(REGISTERED_NOBODY, event);
       }),
     );
   }
   return kept;
 }
+
+/** A signed-in user who created nothing, belongs nowhere and manages nothing (no account has id -1): what every member of any scope may read at least. */
+const REGISTERED_NOBODY: Viewer = { user: { id: -1, username: "", isAdmin: false }, via: "token" };
 
 /** Each recipient once, in the order first named. */
 export const uniqueRecipients = (list: Recipient[]): Recipient[] => [...new Map(list.map((r) => [recipientKey(r), r])).values()];
