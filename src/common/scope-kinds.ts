@@ -72,7 +72,9 @@ export interface ScopeKind {
    * once per statement (an uncorrelated EXISTS: an InitPlan); a read by id asks it for the row's scope
    * (`EXISTS … WHERE id = scope_id`: one lookup by the kind's primary key, so the sub-select should filter
    * its table by the id it returns); lists of other kinds never ask it. Absent: no scope of this kind is
-   * secluded from anyone.
+   * secluded from anyone. Never from the scope's own members, nor more from a member of any scope than from a
+   * signed-in user who belongs nowhere: activity keeps a scope recipient by what such a user reads
+   * (src/activity/readers.ts, `readableRecipients`).
    */
   secluded?(userId: UserRef | null): Prisma.Sql;
 }
