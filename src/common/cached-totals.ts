@@ -81,8 +81,6 @@ export function cachedTotal(
   const { db, viewer } = caller;
   const info = modelInfo(db, records.model);
   const user = viewer.user;
-  // Records only administrators read (visibleSql: none for anyone else): nothing to count.
-  if (records.administratorsOnly && !user?.isAdmin) return { sql: Prisma.sql`SELECT 0::int`, read: async () => 0 };
   const owners = user && !user.isAdmin && records.creator ? [0, user.id] : [0];
   const levelValues = records.access ? records.access.levels.map((level) => level.value) : null;
   const key = (owner: number) => JSON.stringify([info.table, conditions.sql, conditions.values, owner]);

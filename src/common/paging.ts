@@ -167,7 +167,11 @@ export function listStatements<Item>(
   // triggers keep.
   // Records shown to an audience (activity recipients): from what the declaration keeps for a plain list
   // (`audienceTotal`), else counted: the counters know no audience.
-  const total: TotalStatement = records.audience
+  // Records only administrators read (visibleSql: none for anyone else): nothing to count, whatever the
+  // counters (which count them for everyone) or a search would say.
+  const total: TotalStatement = records.administratorsOnly && !caller.viewer.user?.isAdmin
+    ? { sql: Prisma.sql`SELECT 0::int`, read: async () => 0 }
+    : records.audience
     ? {
         sql: records.audienceTotal && scope && !matching.length ? records.audienceTotal(caller.viewer, scope) : Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`,
         read: async (value) => Number(value),
@@ -270,8 +274,6 @@ function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, ali
 function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scope: string; scopeId: number } | null, now: Date): Prisma.Sql {
   const info = modelInfo(caller.db, records.model);
   const user = caller.viewer.user;
-  // Records only administrators read (visibleSql: none for anyone else): the counters count them for everyone.
-  if (records.administratorsOnly && !user?.isAdmin) return Prisma.sql`SELECT 0::int`;
   const creator = user && !user.isAdmin && records.creator ? user.id : null;
   const key = scope ?? { scope: "", scopeId: 0 };
   // Count rows (list_counts `c`, list_count_days `d`) of this table and scope: all creators' and the caller's own.

@@ -43,7 +43,7 @@ export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: num
   const user = requireUser(ctx);
   const kind = scopeKind(scope);
   const refused = admits.rule === "managers" ? admits.refused : (kind.writeRefused ?? `You may not write in this ${kind.name} scope.`);
-  const admitted = user.isAdmin ? true : admittedSql(kind, admits, scopeId, user.id);
+  const admitted = user.isAdmin ? true : holdsRelationSql(admits.rule, kind.name, scopeId, user.id, { lock: true });
   const missing = `no ${kind.name} with id ${scopeId}`;
   const absent = absentSql(kind, scope, scopeId, user);
   if (absent === true) throw badInput("scopeId", missing);
@@ -54,9 +54,15 @@ export function scopeWriteCheck(ctx: RequestContext, scope: string, scopeId: num
                                 ELSE TRUE END AS admitted`;
 }
 
-/** Whether the kind's rule admits the user in the scope: known now (true, false), or SQL to ask. */
-function admittedSql(kind: ScopeKind, admits: ScopeRule, scopeId: number, userId: number): boolean | Prisma.Sql {
-  return holdsRelationSql(admits.rule, kind.name, scopeId, userId, { lock: true });
+/**
+ * Whether a condition the kit answers as known already (true, false: a kind without the relation, the site's
+ * `exists`) or as SQL (`holdsRelationSql`, a kind's `exists`) holds: asked through the request's client, so
+ * inside its transaction where it has one, taking whatever locks the SQL takes.
+ */
+export async function conditionHolds(ctx: RequestContext, condition: boolean | Prisma.Sql): Promise<boolean> {
+  if (typeof condition === "boolean") return condition;
+  const [row] = await sqlOf(ctx).query<{ holds: boolean }>(Prisma.sql`SELECT (${condition}) IS TRUE AS holds`);
+  return row!.holds;
 }
 
 /**

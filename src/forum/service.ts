@@ -8,7 +8,7 @@ import { accessLevels } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
 import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, publishedSql, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
 import { belongsToRecordScopeSql, describeScopeKinds, holdsRelationSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
-import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
+import { assertCanWriteInScope, conditionHolds, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
 import { domainEvents } from "../common/events.js";
 import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
@@ -626,10 +626,7 @@ async function moderates(ctx: RequestContext, scope: string, scopeId: number): P
   const user = ctx.viewer.user;
   if (!user) return false;
   if (user.isAdmin) return true;
-  const manages = holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, user.id, { lock: true });
-  if (typeof manages === "boolean") return manages;
-  const [row] = await sqlOf(ctx).query<{ yes: boolean }>(Prisma.sql`SELECT (${manages}) AS yes`);
-  return row?.yes === true;
+  return conditionHolds(ctx, holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, user.id, { lock: true }));
 }
 
 /**

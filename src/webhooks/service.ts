@@ -5,7 +5,7 @@ import { sqlOf, type RequestContext } from "../common/context.js";
 import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { unknownEventTypes } from "../common/events.js";
 import { pageWindow, type Page, type PageArgs } from "../common/paging.js";
-import { requireUser } from "../common/scopes.js";
+import { conditionHolds, requireUser } from "../common/scopes.js";
 import { parseId, parseInput } from "../common/validation.js";
 import { decodeTimestamp } from "../db/sql.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
@@ -127,9 +127,7 @@ async function checkedUrl(ctx: RequestContext, url: string): Promise<string> {
  * waited for and seen, or waits for this write.
  */
 async function managesScope(ctx: RequestContext, userId: number, scope: string, scopeId: number): Promise<boolean> {
-  const manages = holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, userId, { lock: true });
-  if (typeof manages === "boolean") return manages;
-  return (await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${manages}`)).length > 0;
+  return conditionHolds(ctx, holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, userId, { lock: true }));
 }
 
 /** May the caller register endpoints in this scope? Administrators: the site and any group that exists; managers: their group. */
@@ -144,8 +142,7 @@ async function assertMayRegister(ctx: RequestContext, scope: "site" | "group", s
   // of group deletion and membership changes): a deletion that began first is waited for and its group is
   // then missing; one that begins later waits, and takes the endpoint with it (registerGroupContent below).
   // The kind's own `exists`, which takes that lock.
-  const held = scopeKind(scope).exists?.(scopeId) ?? true;
-  const exists = typeof held === "boolean" ? held : (await sqlOf(ctx).query(Prisma.sql`SELECT 1 WHERE ${held}`)).length > 0;
+  const exists = await conditionHolds(ctx, scopeKind(scope).exists?.(scopeId) ?? true);
   if (user.isAdmin) {
     if (!exists) throw badInput("scopeId", `no group with id ${scopeId}`);
     return;
