@@ -116,22 +116,10 @@ const oracle = {
 
 /**
  * Where a target is known to disagree with the oracle, each with why; a cell it applies to expects the known
- * answer, so a fix fails here until its entry goes. Issue 27 asks for none (docs/policy-design.md: D11 went with its fix;
- * D12 is what is left of it).
+ * answer, so a fix fails here until its entry goes. Issue 27 asks for none (docs/policy-design.md: D11 and D12 went with
+ * their fixes; D13 is what is left).
  */
 const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [
-  {
-    operation: "told of its deletion",
-    why:
-      "a forum post is read only where its thread is (creatorAlso), which its deletion's event does not record, so its group's members and moderators " +
-      "are not told of the deletion of a post only they could see (D12). Fewer told, never more",
-    applies: (role, record) =>
-      Boolean(record.moderated) &&
-      (role === "group member" || role === "group manager") &&
-      oracle.maySee(role, record) &&
-      !(record.published && record.level !== "private" && record.scope !== "hidden group"),
-    answer: "not told",
-  },
   {
     operation: "told of its deletion",
     why:
@@ -139,7 +127,7 @@ const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Ro
       "else it was visible to would be (D13). Fewer told, never more",
     applies: (role, record) =>
       role === "creator" &&
-      !(record.published && ((record.level !== "private" && record.scope !== "hidden group") || (!record.moderated && inGroup(record.scope)))),
+      !(record.published && ((record.level !== "private" && record.scope !== "hidden group") || inGroup(record.scope))),
     answer: "not told",
   },
 ];

@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { accessFieldOf } from "../common/records.js";
+import { readershipFieldsOf } from "../common/policy.js";
 import { writtenRecordsOf } from "../common/write-path.js";
 import type { SqlClient } from "../db/sql.js";
 import type { StoredEvent } from "../common/outbox.js";
@@ -75,18 +75,12 @@ export const scopeAndActor = (event: StoredEvent): Recipient[] => [
 ];
 
 /**
- * The fields of an area's records that who may read a record, or whether it names its author, depends on:
- * publishing (and its window), access level, scope, creator, anonymity.
+ * The fields of an area's records that who may read a record, or whether it names its author, depends on: the
+ * fields its rule reads (src/common/policy.ts) and its anonymity.
  */
 function readershipFields(area: string): Set<string> {
   const written = writtenRecordsOf(area);
-  if (!written) return new Set();
-  const { records } = written;
-  return new Set(
-    [records.published.field, records.window?.up, records.window?.down, records.access ? accessFieldOf(records) : undefined, records.creator, written.anonymous, "scope", "scopeId"].filter(
-      (field): field is string => field !== undefined,
-    ),
-  );
+  return new Set(written ? readershipFieldsOf(written.records, written.anonymous) : []);
 }
 
 /**

@@ -3,8 +3,9 @@ import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
-import type { AccessLevels } from "./access.js";
+import type { AccessLevelName, AccessLevels } from "./access.js";
 import { belongsToRecordScopeSql, recordScopeSql, secludedScopeSql, type FixedScope, type RelationName, type UserRef } from "./scope-kinds.js";
+import { fold, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -403,11 +404,15 @@ const inList = (expression: Prisma.Sql, values: readonly number[]) =>
 
 /** Published and, for windowed records, inside the window at `now`. */
 export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, now: Date): Prisma.Sql {
-  const published = Prisma.sql`${column(info, alias, declaration.published.field)} = ${declaration.published.value}`;
+  return publishedOver(declaration, (field) => column(info, alias, field), utcTimestamp(now));
+}
+
+/** Published and, for windowed records, inside the window at `at`, over the fields as `fieldSql` gives them. */
+export function publishedOver(declaration: RecordsDeclaration, fieldSql: (field: string) => Prisma.Sql, at: unknown): Prisma.Sql {
+  const published = Prisma.sql`${fieldSql(declaration.published.field)} = ${declaration.published.value}`;
   if (!declaration.window) return published;
-  const up = column(info, alias, declaration.window.up);
-  const down = column(info, alias, declaration.window.down);
-  const at = utcTimestamp(now);
+  const up = fieldSql(declaration.window.up);
+  const down = fieldSql(declaration.window.down);
   return Prisma.sql`${published} AND ${up} <= ${at} AND (${down} IS NULL OR ${down} > ${at})`;
 }
 
@@ -427,9 +432,10 @@ export function shownLevels(declaration: RecordsDeclaration, viewer: RuleViewer)
 }
 
 /**
- * `shownLevels` as SQL over `alias`. Membership is each scope kind's sub-select (src/common/scope-kinds.ts),
- * in this statement: the rule costs no statement of its own. `listKind`: the kind a list already fixes, so
- * only that kind's membership is asked.
+ * The access-level part of the rule (`levelShown`) as SQL over `alias`: public for everyone, registered for
+ * signed-in users, private for members of the record's scope (as its kind declares; each kind's sub-select, in
+ * this statement: the rule costs no statement of its own) or, for unscoped records, `privateTo`. `listKind`: the
+ * kind a list already fixes, so only that kind's membership is asked. Null: the records have no access levels.
  */
 export function accessSql(
   info: ModelInfo,
@@ -439,26 +445,18 @@ export function accessSql(
   listKind?: string,
   purpose: Purpose = "list",
 ): Prisma.Sql | null {
-  const shown = shownLevels(declaration, viewer);
-  if (!shown) return null;
-  const access = column(info, alias, accessFieldOf(declaration));
-  const open = inList(access, shown.open);
-  const user = viewer.user;
-  if (!user || !shown.toMembers.length) return open;
-  const privateTo = privateToSql(declaration, user.id, purpose);
-  if (privateTo) return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${column(info, alias, "id")} IN (${privateTo})))`;
-  if (!declaration.scoped) return open;
-  const belongs = belongsToRecordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user.id, listKind);
-  if (!belongs) return open;
-  return Prisma.sql`(${open} OR (${inList(access, shown.toMembers)} AND ${belongs}))`;
+  if (!declaration.access) return null;
+  const leaves = rowLeaves(info, declaration, viewer, alias, new Date(), listKind ? { scope: listKind, scopeId: 0 } : undefined, purpose, true, true);
+  return renderSql(fold(policyOf(declaration).levelShown, leaves.known), leaves.sql);
 }
 
 /**
- * What the caller may see (the contract's "Access"): administrators everything, creators their own
- * records, everyone else published records at a level they qualify for, outside the scopes secluded from
- * them (a hidden group's records, to whoever is not its member: the scope kind's `secluded`). `listScope`:
- * the scope a list fixes, so only its kind's membership is asked (`accessSql`) and whether it is secluded
- * once per statement; lists of kinds that seclude nothing get no condition for it.
+ * What the caller may see (the contract's "Access"), as the declaration's rule (src/common/policy.ts) reads it
+ * over the row `alias`: administrators everything, creators their own records, moderators their scopes', everyone
+ * else published records at a level they qualify for, outside the scopes secluded from them (a hidden group's
+ * records, to whoever is not its member: the scope kind's `secluded`). `listScope`: the scope a list fixes, so
+ * only its kind's membership is asked and whether it is secluded once per statement; lists of kinds that seclude
+ * nothing get no condition for it.
  */
 export function visibleSql(
   prisma: PrismaClient,
@@ -471,26 +469,8 @@ export function visibleSql(
   /** The creator rule without `creatorAlso` (how `creatorAlso` reads another record: no recursion). */
   plainCreator = false,
 ): Prisma.Sql {
-  const user = viewer.user;
-  if (user?.isAdmin) return Prisma.sql`TRUE`;
-  if (declaration.administratorsOnly) return Prisma.sql`FALSE`;
-  const info = modelInfo(prisma, declaration.model);
-  if (declaration.audience) {
-    const heard = declaration.audience(column(info, alias, "id"), user?.id ?? null);
-    const own = ownRecordSql(prisma, declaration, viewer, alias, now, listScope, purpose, plainCreator);
-    return own ? Prisma.sql`(${own} OR ${heard})` : Prisma.sql`(${heard})`;
-  }
-  const access = accessSql(info, declaration, alias, viewer, listScope?.scope, purpose);
-  const published = publishedSql(info, declaration, alias, now);
-  const secluded = declaration.scoped ? secludedScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), user?.id ?? null, listScope) : null;
-  const levels = access ? Prisma.sql`${published} AND ${access}` : published;
-  const shown = secluded ? Prisma.sql`${levels} AND NOT ${secluded}` : levels;
-  if (!user) return Prisma.sql`(${shown})`;
-  const own = ownRecordSql(prisma, declaration, viewer, alias, now, listScope, purpose, plainCreator);
-  const moderated = declaration.scoped ? moderatedScopeSql(declaration, user.id, column(info, alias, "scope"), column(info, alias, "scopeId")) : null;
-  const also = [...(own ? [own] : []), ...(moderated ? [moderated] : [])];
-  if (!also.length) return Prisma.sql`(${shown})`;
-  return Prisma.sql`(${Prisma.join(also, " OR ")} OR (${shown}))`;
+  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, false, prisma);
+  return renderSql(fold(policyOf(declaration).visible, leaves.known), leaves.sql, { enclosed: true });
 }
 
 /**
@@ -508,10 +488,77 @@ export function ownRecordSql(
   purpose: Purpose = "read",
   plainCreator = false,
 ): Prisma.Sql | null {
-  if (!declaration.creator || !viewer.user) return null;
-  const own = Prisma.sql`${column(modelInfo(prisma, declaration.model), alias, declaration.creator)} = ${viewer.user.id}`;
-  if (!declaration.creatorAlso || plainCreator) return own;
-  return Prisma.sql`(${own} AND ${declaration.creatorAlso(alias, (other) => visibleSql(prisma, declaration, viewer, other, now, listScope, purpose, true))})`;
+  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, false, prisma);
+  const own = fold(policyOf(declaration).own, leaves.known);
+  return own === false ? null : renderSql(own, leaves.sql);
+}
+
+/**
+ * The row interpreter of the rule: each leaf over the row `alias` for `viewer`, known (a boolean) where the
+ * viewer or the declaration decides it, SQL otherwise.
+ */
+function rowLeaves(
+  info: ModelInfo,
+  declaration: RecordsDeclaration,
+  viewer: RuleViewer,
+  alias: string,
+  now: Date,
+  listScope: FixedScope | undefined,
+  purpose: Purpose,
+  plainCreator: boolean,
+  /** Only `levelShown` is asked (a list's scope kind without an id). */
+  levelsOnly: boolean,
+  prisma?: PrismaClient,
+): { known: Known; sql: (leaf: Leaf) => Prisma.Sql } {
+  const user = viewer.user;
+  const scope = () => column(info, alias, "scope");
+  const scopeId = () => column(info, alias, "scopeId");
+  const memo = new Map<string, Prisma.Sql | boolean>();
+  const decide = (leaf: Exclude<Leaf, { level: unknown }>): Prisma.Sql | boolean => {
+    if (memo.has(leaf)) return memo.get(leaf)!;
+    const value = ((): Prisma.Sql | boolean => {
+      switch (leaf) {
+        case "administrator":
+          return user?.isAdmin ?? false;
+        case "signedIn":
+          return user !== null;
+        case "own":
+          return user && declaration.creator ? Prisma.sql`${column(info, alias, declaration.creator)} = ${user.id}` : false;
+        case "parentReadable":
+          return plainCreator || !declaration.creatorAlso ? true : declaration.creatorAlso(alias, (other) => visibleSql(prisma!, declaration, viewer, other, now, listScope, purpose, true));
+        case "moderates":
+          return (user && declaration.scoped && moderatedScopeSql(declaration, user.id, scope(), scopeId())) || false;
+        case "hears":
+          return declaration.audience ? declaration.audience(column(info, alias, "id"), user?.id ?? null) : false;
+        case "published":
+          return publishedSql(info, declaration, alias, now);
+        case "member": {
+          if (!user) return false;
+          const privateTo = privateToSql(declaration, user.id, purpose);
+          if (privateTo) return Prisma.sql`${column(info, alias, "id")} IN (${privateTo})`;
+          return (declaration.scoped && belongsToRecordScopeSql(scope(), scopeId(), user.id, listScope?.scope)) || false;
+        }
+        case "secluded":
+          return (declaration.scoped && !levelsOnly && secludedScopeSql(scope(), scopeId(), user?.id ?? null, listScope)) || false;
+      }
+    })();
+    memo.set(leaf, value);
+    return value;
+  };
+  const levelValues = (leaf: { level: readonly AccessLevelName[] }) => leaf.level.flatMap((level) => declaration.access?.valuesOf(level) ?? []);
+  return {
+    known: (leaf) => {
+      if (typeof leaf === "object") return levelValues(leaf).length ? undefined : false;
+      const value = decide(leaf);
+      return typeof value === "boolean" ? value : undefined;
+    },
+    sql: (leaf) => {
+      if (typeof leaf === "object") return inList(column(info, alias, accessFieldOf(declaration)), levelValues(leaf));
+      const value = decide(leaf);
+      if (typeof value === "boolean") throw new Error(`the rule's ${leaf} was known (${value}) and folded away`);
+      return value;
+    },
+  };
 }
 
 /** Whether the user moderates the scope (`moderatedBy`: they see every record of it), or null for records no one moderates. */

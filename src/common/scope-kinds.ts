@@ -77,6 +77,11 @@ export interface ScopeKind {
    * (src/activity/readers.ts, `readableRecipients`).
    */
   secluded?(userId: UserRef | null): Prisma.Sql;
+  /**
+   * With `secluded`: the fields of the scope's own record it reads (a group's discoverability). A change of one
+   * makes who may read the scope's records be decided again (their activity entries, src/groups/activity.ts).
+   */
+  secludedBy?: readonly string[];
 }
 
 /** The relations a kind may declare, by name. */

@@ -14,6 +14,7 @@ import {
   decodeScalars,
   maskedVersion,
   modelInfo,
+  publishedOver,
   readsOwnCreation,
   rowsStatement,
   table,
@@ -24,6 +25,7 @@ import {
 } from "./records.js";
 import { recordScopeHeldSql, secludedScopeSql } from "./scope-kinds.js";
 import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
+import { eventVisibilitySql } from "./policy.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
 
@@ -428,27 +430,17 @@ export function eventStatement(
     return Prisma.raw(`"${name}"`);
   };
   const actor = writer.actorId !== null && typeof writer.actorId === "object" ? field(writer.actorId.field) : Prisma.sql`${writer.actorId}`;
-  const levels = records.access;
-  // A record in a scope secluded from outsiders (a hidden group's) is private, whatever its level says: its
-  // event must not tell anyone but the scope's members (the reads' rule, visibleSql).
-  const secluded = records.scoped ? secludedScopeSql(field("scope"), field("scopeId"), null) : null;
-  const cases = [
-    ...(secluded ? [Prisma.sql`WHEN ${secluded} THEN 'private'`] : []),
-    ...(levels
-      ? (["registered", "private"] as const)
-          .filter((level) => levels.valuesOf(level).length)
-          .map((level) => Prisma.sql`WHEN ${field(accessFieldOf(records))} IN (${Prisma.join(levels.valuesOf(level))}) THEN ${level}`)
-      : []),
-  ];
-  // Shown to an audience, or to administrators only: private (a gone record's event then reaches neither
-  // everyone nor, at a public level, anonymous callers; docs/policy-design.md, D3).
-  const visibility = records.audience || records.administratorsOnly ? Prisma.sql`'private'` : cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'public' END` : Prisma.sql`'public'`;
+  // Who reads it, were it published (the rule for an anonymous caller, then for a user who belongs nowhere):
+  // a record in a scope secluded from outsiders (a hidden group's) is private whatever its level says, and so
+  // is one shown to an audience or to administrators only (docs/policy-design.md, D3).
+  const visibility = eventVisibilitySql(records, (leaf) => {
+    if (leaf === "secluded") return secludedScopeSql(field("scope"), field("scopeId"), null) ?? Prisma.sql`FALSE`;
+    if (typeof leaf === "object") return Prisma.sql`${field(accessFieldOf(records))} IN (${Prisma.join(leaf.level.flatMap((level) => records.access!.valuesOf(level)))})`;
+    throw new Error(`an event's visibility does not ask ${leaf}`);
+  });
   // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
   // scheduled for later, or past its end, is not published, whatever its state).
-  const flagged = records.audience ? Prisma.sql`TRUE` : Prisma.sql`${field(records.published.field)} = ${records.published.value}`;
-  const publishedNow = records.window
-    ? Prisma.sql`(${flagged} AND ${field(records.window.up)} <= ${NOW} AND (${field(records.window.down)} IS NULL OR ${field(records.window.down)} > ${NOW}))`
-    : flagged;
+  const publishedNow = records.audience ? Prisma.sql`TRUE` : Prisma.sql`(${publishedOver(records, field, NOW)})`;
   const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",

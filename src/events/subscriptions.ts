@@ -5,6 +5,7 @@ import { authorShownTo, type Viewer } from "../common/context.js";
 import { modelInfo, table, column, visibleSql, moderatedScopeSql, type RuleViewer } from "../common/records.js";
 import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
 import { managesSql } from "../common/scopes.js";
+import { fold, goneKnows, policyOf, renderSql } from "../common/policy.js";
 import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
 import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
 
@@ -351,12 +352,11 @@ export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
 /**
  * Per viewer (by `viewerKey`), the ids of the events they may read now, in two statements for the whole
  * batch however many viewers ask: which records still exist, then per area the batch's records each viewer may
- * read (the area's `visibleSql`, so hidden groups, levels, publishing and creators count as for reads) and,
- * for `managers` events, the records they manage — and the rest (records gone, the person an event is about) from the events themselves:
- * a gone record's readers are those its event recorded (published at a public or registered level), and, as the
- * visibility rule has it, its scope's members where it was published as private (a private level, or any level in
- * a scope secluded from outsiders) and its scope's moderators where it was unpublished in an area they moderate,
- * by their memberships now.
+ * read (the area's rule as `visibleSql` renders it, so hidden groups, levels, publishing and creators count as
+ * for reads) and, for `managers` events, the records they manage. A record that is gone is read by the same rule
+ * over what its event recorded (src/common/policy.ts, `goneKnows`: published or not, the class of caller that
+ * read it, its scope), its scope's members and moderators by their memberships now; the person an event is
+ * about, and its actor, from the event itself.
  * Marks `anonymous` the events whose record hides its author now (`shownTo` then hides their actor).
  * `sql`: the client to ask through (an outbox consumer's transaction: on PGlite another connection would wait for it).
  */
@@ -408,35 +408,37 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     if (parts.length) for (const row of await sql.query<Found>(Prisma.join(parts, " UNION ALL "))) found.push(row);
   };
   await run(exists);
-  // The scopes of gone records whose readers were some of its members (private) or its moderators (unpublished):
-  // per viewer, which of those scopes they belong to or moderate, keyed by the scope (record -1).
+  // A record that is gone is read as its rule reads what its event recorded (src/common/policy.ts, `goneKnows`):
+  // published or not, the class of caller that read it, its scope. Anonymous callers are answered from that
+  // alone; for signed-in ones what is left is their membership or moderation of the event's scope now, asked in
+  // the same statement as the rights, one part per distinct question (keyed by the scope, record -1).
   const present = new Set(found.map((row) => `${row.area}:${row.record}`));
-  const scopeReadersOfGone = (event: StoredEvent): "members" | "moderators" | null => {
-    const records = writtenRecordsOf(event.area)?.records;
-    // A record readable only where another record is (`creatorAlso`: a forum reply, only where its thread is) is
-    // left out: its event does not say whether that other record was readable (docs/policy-design.md, D12).
-    if (!records || records.audience || records.creatorAlso || (!records.scoped && !records.selfScope) || present.has(`${event.area}:${event.recordId}`)) return null;
-    if (event.published) return event.visibility === "private" ? "members" : null;
-    return records.moderatedBy ? "moderators" : null;
-  };
-  const scopeReadersOf = new Map<StoredEvent, "members" | "moderators">();
-  const goneScopes = new Map<string, { area: string; scope: string; scopeId: number; readers: "members" | "moderators" }>();
+  const goneReaders = new Map<StoredEvent, { anonymous: boolean; signedIn: boolean | string }>();
+  const goneQuestions = new Map<string, Prisma.Sql>();
   for (const event of events) {
-    const readers = scopeReadersOfGone(event);
-    if (!readers) continue;
-    scopeReadersOf.set(event, readers);
-    goneScopes.set(`${event.area}:${event.scope}:${event.scopeId}:${readers}`, { area: event.area, scope: event.scope, scopeId: event.scopeId, readers });
+    const records = writtenRecordsOf(event.area)?.records;
+    if (!records || present.has(`${event.area}:${event.recordId}`)) continue;
+    // The event's scope is the record's (scoped records), the record itself (a group), or the site.
+    const inScope = records.scoped || records.selfScope !== undefined;
+    const [scopeSql, scopeIdSql] = [Prisma.sql`${event.scope}::text`, Prisma.sql`${event.scopeId}::int`];
+    const member = inScope ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id) : null;
+    const moderates = inScope ? moderatedScopeSql(records, asked.user!.id, scopeSql, scopeIdSql) : null;
+    const asks = { member: member !== null, moderates: moderates !== null };
+    const rule = policyOf(records).visible;
+    const anonymous = fold(rule, goneKnows(event, { signedIn: false, administrator: false }, asks));
+    const signedIn = fold(rule, goneKnows(event, { signedIn: true, administrator: false }, asks));
+    const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${event.scope} ${event.scopeId} ${event.visibility} ${event.published}`;
+    if (typeof question === "string" && !goneQuestions.has(question)) {
+      const condition = renderSql(signedIn, (leaf) => {
+        if (leaf === "member") return member!;
+        if (leaf === "moderates") return moderates!;
+        throw new Error(`a gone record's rule does not ask ${JSON.stringify(leaf)}`);
+      });
+      goneQuestions.set(question, Prisma.sql`SELECT asked.viewer, ${event.area}::text AS area, -1 AS record, ${question}::text AS relation FROM ${signedInViewers} WHERE ${condition}`);
+    }
+    goneReaders.set(event, { anonymous: anonymous === true, signedIn: question });
   }
-  const scopeRelation = (readers: string, scope: string, scopeId: number) => `${readers} ${scope} ${scopeId}`;
-  // Which of those scopes each signed-in viewer belongs to or moderates (anonymous callers neither), in the same statement.
-  const scopeRights = signedIn.length
-    ? [...goneScopes.values()].flatMap(({ area, scope, scopeId, readers }) => {
-        const [scopeSql, scopeIdSql] = [Prisma.sql`${scope}::text`, Prisma.sql`${scopeId}::int`];
-        const holds =
-          readers === "members" ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id) : moderatedScopeSql(writtenRecordsOf(area)!.records, asked.user!.id, scopeSql, scopeIdSql);
-        return holds ? [Prisma.sql`SELECT asked.viewer, ${area}::text AS area, -1 AS record, ${scopeRelation(readers, scope, scopeId)}::text AS relation FROM ${signedInViewers} WHERE ${holds}`] : [];
-      })
-    : [];
+  const scopeRights = signedIn.length ? [...goneQuestions.values()] : [];
   await run([...rights, ...scopeRights]);
   const relations = new Set(found.map((row) => `${row.viewer}:${row.area}:${row.record}:${row.relation}`));
   // An event of a record that hides its author now hides its actor too, whatever it said when written (a post
@@ -453,10 +455,11 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
         if (user && (user.id === event.subjectId || (event.audience === "readers" && user.id === event.actorId && !has("exists")))) return true;
         if (event.audience === "managers") return has("manage");
         if (has("exists")) return has("read");
-        // The record is gone: what the event says it was.
-        if (event.published && (event.visibility === "public" || (event.visibility === "registered" && user !== null))) return true;
-        const readers = scopeReadersOf.get(event);
-        return readers !== undefined && relations.has(`${index}:${event.area}:-1:${scopeRelation(readers, event.scope, event.scopeId)}`);
+        // The record is gone: what its event says it was.
+        const gone = goneReaders.get(event);
+        if (!gone) return false;
+        if (!user) return gone.anonymous;
+        return typeof gone.signedIn === "boolean" ? gone.signedIn : relations.has(`${index}:${event.area}:-1:${gone.signedIn}`);
       })();
       if (mayRead) allowed.add(event.id);
     }

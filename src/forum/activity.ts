@@ -1,6 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { registerActivitySource, scopeAndActor } from "../activity/sources.js";
 import type { Recipient } from "../activity/service.js";
+import { readershipFieldsOf } from "../common/policy.js";
+import { FORUM_POSTS } from "./service.js";
 
 /** The participants a reply's entry goes to at most (the thread's most recent posters). */
 const MAX_PARTICIPANTS = 1000;
@@ -10,8 +12,11 @@ const MAX_PARTICIPANTS = 1000;
  */
 const MAX_LINKED = 1000;
 
-/** A starter's fields its replies' readers depend on (a reply's author reads it only where they read the thread). */
-const THREAD_READERSHIP = ["state", "access", "createdById"];
+/**
+ * A starter's fields its replies' readers depend on (a reply's author reads it only where they read the thread):
+ * the fields the posts' rule reads (src/common/policy.ts), but not its anonymity (a reply's is its own).
+ */
+const THREAD_READERSHIP = readershipFieldsOf(FORUM_POSTS);
 
 const isStarter = (payload: Record<string, unknown>, recordId: number) => Number(payload.threadId) === recordId;
 

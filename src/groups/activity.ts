@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { registerActivityRevision, registerActivitySource } from "../activity/sources.js";
 import { scopeManagersAndSubject } from "../activity/consumer.js";
 import { recipientKey } from "../activity/service.js";
+import { GROUP_SCOPE } from "./scope.js";
 
 const title = (event: StoredEvent) => String(event.payload.title ?? event.payload.cn ?? event.scopeId);
 
@@ -33,7 +34,8 @@ registerActivitySource({
  */
 registerActivityRevision({
   types: ["groups.groupUpdated"],
-  entries: (event) => (event.changed.includes("discoverability") ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId})` : null),
+  entries: (event) =>
+    event.changed.some((field) => GROUP_SCOPE.secludedBy.includes(field)) ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId})` : null,
 });
 registerActivityRevision({
   types: MEMBERSHIP_CHANGES,

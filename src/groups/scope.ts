@@ -69,4 +69,5 @@ export const GROUP_SCOPE = defineScopeKind({
   managers: MANAGERS,
   // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
   secluded: hiddenGroupsSecludedFrom,
+  secludedBy: ["discoverability"],
 });
