@@ -3,6 +3,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
 import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
+import { caseOf, casesOf, countingOf, fold, policyOf, type Known, type Leaf } from "./policy.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -146,18 +147,36 @@ export function cachedTotal(
   const statement = (withCounts: boolean) =>
     Prisma.sql`SELECT json_build_array(${version}, ${member}, ${secluded ?? Prisma.sql`false`}, ${moderated ?? Prisma.sql`false`}${withCounts ? Prisma.sql`, ${counts}` : Prisma.empty})`;
 
-  /** The caller's total from each owner's numbers. */
-  // `membership`: whether the caller belongs to the list's scope, or, for records private to some users,
-  // how many of the matching private records the caller may see; `isSecluded`: whether the scope is secluded
-  // from the caller (then their own rows only).
+  // The caller's total from each owner's numbers, as the rule (src/common/policy.ts) reads them: its case for
+  // what the statement read of the scope (`membership`: whether the caller belongs to the list's scope, or, for
+  // records private to some users, how many of the matching private records the caller may see; whether it is
+  // secluded from them; whether they moderate it), then the others' rows it admits (everyone's minus the
+  // caller's own) and the caller's own, which the owner's numbers count as the creator rule shows them.
+  const rule = policyOf(records).visible;
+  const perRow: Leaf[] = !records.scoped && privateTo ? ["member"] : [];
+  const once: Leaf[] = [...(moderated ? ["moderates" as const] : []), ...(secluded ? ["secluded" as const] : []), ...(belongs ? ["member" as const] : [])];
+  const known =
+    (own: boolean): Known =>
+    (leaf) => {
+      if (leaf === "administrator") return user?.isAdmin ?? false;
+      if (leaf === "signedIn") return user !== null;
+      if (leaf === "own") return own;
+      if (leaf === "hears") return false;
+      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.includes(leaf) || perRow.includes(leaf) ? undefined : false;
+      return undefined;
+    };
+  const othersCases = casesOf(fold(rule, known(false)), once);
   const combine = (entries: Counted[], membership: boolean | number, isSecluded: boolean, moderates: boolean) => {
     const [everyone, own] = entries as [Counted, Counted | undefined];
-    if (user?.isAdmin || moderates) return everyone.all;
-    if (isSecluded) return own ? own.all : 0;
-    const isMember = membership === true;
-    const visible = levelValues ? levelValues.map((value) => shown!.open.includes(value) || (isMember && shown!.toMembers.includes(value))) : [true];
-    const publishedShown = (entry: Counted) => entry.published.reduce((sum, rows, index) => sum + (visible[index] ? rows : 0), 0);
-    return publishedShown(everyone) + (own ? own.all - publishedShown(own) : 0) + (typeof membership === "number" ? membership : 0);
+    const decided = (leaf: Leaf) => (leaf === "moderates" ? moderates : leaf === "secluded" ? isSecluded : membership === true);
+    const counting = countingOf(caseOf(othersCases, decided), perRow);
+    const shownOf = (entry: Counted) => {
+      if ("every" in counting) return entry.all;
+      if ("none" in counting) return 0;
+      const levels = counting.levels;
+      return entry.published.reduce((sum, rows, index) => sum + (levels === null || levels.includes(records.access!.levels[index]!.name) ? rows : 0), 0);
+    };
+    return shownOf(everyone) + (own ? own.all - shownOf(own) : 0) + ("rest" in counting && counting.rest && typeof membership === "number" ? membership : 0);
   };
 
   const read = async (value: unknown): Promise<number> => {

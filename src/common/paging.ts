@@ -5,7 +5,8 @@ import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { belongsSql, describeScopeKinds, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, rowsStatement, shownLevels, table, visibleSql, accessSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { accessFieldOf, column, moderatedScopeSql, modelInfo, publishedSql, rowLeaves, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Known, type Leaf, type Rule } from "./policy.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -289,75 +290,79 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   const ofScope = scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : [];
   const sum = (rows: Prisma.Sql, filter: Prisma.Sql) => Prisma.sql`coalesce(sum(${rows}) FILTER (WHERE ${filter}), 0)`;
   const from = Prisma.sql`FROM list_counts c WHERE ${ofKey("c")}`;
-  if (user?.isAdmin) return Prisma.sql`SELECT ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)}::int ${from}`;
+  const countRows = (conditions: Prisma.Sql[]) => Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;
 
-  // The levels the caller may see at in this scope, as a condition on a count row.
-  let allowed = (_alias: string) => Prisma.sql`TRUE`;
-  const levels = shownLevels(records, caller.viewer);
-  if (levels) {
-    // Private levels only in a scope the caller belongs to, as its kind says (toMembers is empty for anonymous callers).
-    const belongs = user && scope && levels.toMembers.length ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
-    const member = belongs ? (alias: string) => Prisma.sql` OR (${Prisma.raw(alias)}.access IN (${Prisma.join(levels.toMembers)}) AND ${belongs})` : () => Prisma.empty;
-    allowed = (alias) => Prisma.sql`(${Prisma.raw(alias)}.access IN (${Prisma.join(levels.open.length ? levels.open : [-1])})${member(alias)})`;
-  }
-  const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
-  let shown = counted;
-  if (records.window) {
-    const ends = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")} AND c.ends`);
-    // Records that close (+) or open (−) after today, from the day buckets.
-    const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-    const afterToday = Prisma.sql`(SELECT coalesce(sum(CASE d.edge WHEN 'down' THEN ${others("d")} ELSE -${others("d")} END), 0) FROM list_count_days d WHERE ${ofKey(
-      "d",
-    )} AND d.day >= ${tomorrow.toISOString().slice(0, 10)}::date AND ${allowed("d")})`;
-    // Today's rows of this scope, the others', published at an allowed level, as a filter over the table itself.
-    const todays = (condition: Prisma.Sql) => {
-      const conditions = [
-        ...ofScope,
-        ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
-        Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`,
-        accessSql(info, records, "f", caller.viewer, scope?.scope) ?? Prisma.sql`TRUE`,
-        condition,
-      ];
-      return Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;
+  // The rule (src/common/policy.ts) as the counters read it. Decided once in the statement, about the list's
+  // scope: whether the caller moderates it, belongs to it (its private records), is secluded from it.
+  const fixed = scope ? { scope: Prisma.sql`${scope.scope}::text`, scopeId: Prisma.sql`${scope.scopeId}::int` } : null;
+  // (In this order: the cases a caller who moderates or is secluded from the scope makes are the simplest.)
+  const once = new Map<Leaf, Prisma.Sql>();
+  const moderates = user && fixed && records.scoped ? moderatedScopeSql(records, user.id, fixed.scope, fixed.scopeId) : null;
+  if (moderates) once.set("moderates", moderates);
+  const secluded = scope && records.scoped ? scopeSecludedSql(scope, user?.id ?? null) : null;
+  if (secluded) once.set("secluded", secluded);
+  const member = user && scope && records.scoped ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
+  if (member) once.set("member", member);
+  // Unscoped records private to some users (a hidden group's members): whether a row is, only the row tells.
+  const perRow: Leaf[] = !records.scoped && user && records.privateTo ? ["member"] : [];
+  const rows = rowLeaves(info, records, caller.viewer, "f", now, scope ?? undefined, "list", false, false, caller.db);
+  const known =
+    (own: boolean): Known =>
+    (leaf) => {
+      if (leaf === "administrator") return user?.isAdmin ?? false;
+      if (leaf === "signedIn") return user !== null;
+      if (leaf === "own") return own;
+      if (leaf === "hears") return false; // lists of an audience are counted otherwise (listStatements)
+      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.has(leaf) || perRow.includes(leaf) ? undefined : false;
+      return undefined;
     };
-    const up = column(info, "f", records.window.up);
-    const down = column(info, "f", records.window.down);
-    const [at, midnight] = [utcTimestamp(now), utcTimestamp(tomorrow)];
-    const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
-    const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
-    shown = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
-  }
-  // Unscoped records private to some users (a hidden group's members): the counters hold every level, and
-  // the private records this user may see are counted here, bounded by the user's own sub-select.
-  const privateTo = user && levels?.toMembers.length ? privateToSql(records, user.id, "list") : null;
-  if (privateTo) {
-    const conditions = [
-      ...(creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : []),
-      publishedSql(info, records, "f", now),
-      Prisma.sql`${column(info, "f", accessFieldOf(records))} IN (${Prisma.join(levels!.toMembers)})`,
-      Prisma.sql`${column(info, "f", "id")} IN (${privateTo})`,
-    ];
-    shown = Prisma.sql`(${shown} + (SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")}))`;
-  }
-  // A scope secluded from the caller (a hidden group's, to a non-member) shows none of the others' records:
-  // whether it is, asked once in this statement (its kind's sub-select about the scope's id).
-  const secluded = scope ? scopeSecludedSql(scope, user?.id ?? null) : null;
-  if (secluded) shown = Prisma.sql`(CASE WHEN ${secluded} THEN 0 ELSE ${shown} END)`;
-  // The caller's own records: all of them from the counters, unless the creator rule asks more of some (a
-  // forum reply counts for its author only where its thread is readable to them: `creatorAlso`), which
-  // the counters cannot tell; then the own rows of this scope are counted through the creator's index.
-  let own: Prisma.Sql | null = null;
-  if (creator && records.creatorAlso) {
-    const conditions = [
-      ...ofScope,
-      ownRecordSql(caller.db, records, caller.viewer, "f", now, scope ?? undefined, "list")!,
-    ];
-    own = Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;
-  } else if (creator) own = sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`);
-  let total = own ? Prisma.sql`${own} + ${shown}` : shown;
-  // A scope the caller moderates: every record of it, as for administrators.
-  const moderated = user && scope ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
-  if (moderated) total = Prisma.sql`(CASE WHEN ${moderated} THEN ${sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = 0`)} ELSE ${total} END)`;
+  const rule = policyOf(records).visible;
+  const onceSql = (leaf: Leaf) => once.get(leaf)!;
+
+  // The others' records (everyone's counts minus the caller's own): every row, none, or the published ones at
+  // the levels a case admits, and what only rows tell counted from them.
+  const othersOf = (shown: Rule): Prisma.Sql => {
+    const counting = countingOf(shown, perRow);
+    if ("every" in counting) return sum(others("c"), Prisma.sql`TRUE`);
+    if ("none" in counting) return Prisma.sql`0`;
+    const values = counting.levels?.flatMap((level) => records.access!.valuesOf(level));
+    const allowed = (alias: string) => (values ? Prisma.sql`${Prisma.raw(alias)}.access IN (${Prisma.join(values.length ? values : [-1])})` : Prisma.sql`TRUE`);
+    const allowedRow = values ? Prisma.sql`${column(info, "f", accessFieldOf(records))} IN (${Prisma.join(values.length ? values : [-1])})` : Prisma.sql`TRUE`;
+    const notMine = creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : [];
+    const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
+    let total = counted;
+    if (records.window) {
+      const ends = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")} AND c.ends`);
+      // Records that close (+) or open (−) after today, from the day buckets.
+      const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+      const afterToday = Prisma.sql`(SELECT coalesce(sum(CASE d.edge WHEN 'down' THEN ${others("d")} ELSE -${others("d")} END), 0) FROM list_count_days d WHERE ${ofKey(
+        "d",
+      )} AND d.day >= ${tomorrow.toISOString().slice(0, 10)}::date AND ${allowed("d")})`;
+      // Today's rows of this scope, the others', published at an allowed level, as a filter over the table itself.
+      const todays = (condition: Prisma.Sql) =>
+        countRows([...ofScope, ...notMine, Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`, allowedRow, condition]);
+      const up = column(info, "f", records.window.up);
+      const down = column(info, "f", records.window.down);
+      const [at, midnight] = [utcTimestamp(now), utcTimestamp(tomorrow)];
+      const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
+      const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
+      total = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
+    }
+    // What the counters cannot tell (a private record of a hidden group, to its members): counted from the rows,
+    // bounded by the user's own sub-select.
+    if (counting.rest) total = Prisma.sql`(${total} + ${countRows([...notMine, publishedSql(info, records, "f", now), renderSql(counting.rest, rows.sql)])})`;
+    return total;
+  };
+  // The caller's own records: all of them from the counters, unless the rule asks more of some (a forum reply
+  // counts for its author only where its thread is readable to them), which the counters cannot tell; then
+  // the own rows of this scope are counted through the creator's index.
+  const mineOf = (mine: Rule): Prisma.Sql => {
+    if (mine === true) return sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`);
+    if (mine === false) return Prisma.sql`0`;
+    return countRows([...ofScope, Prisma.sql`${column(info, "f", records.creator!)} = ${creator}`, renderSql(mine, rows.sql)]);
+  };
+  const othersTotal = renderCases(casesOf(fold(rule, known(false)), [...once.keys()]), onceSql, othersOf);
+  const total = creator ? Prisma.sql`${renderCases(casesOf(fold(rule, known(true)), [...once.keys()]), onceSql, mineOf)} + ${othersTotal}` : othersTotal;
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 

@@ -495,9 +495,9 @@ export function ownRecordSql(
 
 /**
  * The row interpreter of the rule: each leaf over the row `alias` for `viewer`, known (a boolean) where the
- * viewer or the declaration decides it, SQL otherwise.
+ * viewer or the declaration decides it, SQL otherwise. (Exported for the totals, which count some rows.)
  */
-function rowLeaves(
+export function rowLeaves(
   info: ModelInfo,
   declaration: RecordsDeclaration,
   viewer: RuleViewer,
