@@ -11,6 +11,7 @@ import type { Viewer } from "../src/common/context.js";
 import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../src/common/outbox.js";
 import { everyWrittenRecords, writtenRecordsOf } from "../src/common/write-path.js";
 import { sqlClientOf } from "../src/db/sql.js";
+import { searchConditionSql } from "../src/common/records.js";
 import { readableBy, shownTo, viewerKey } from "../src/events/subscriptions.js";
 import { drainAll } from "../src/events/dispatcher.js";
 import { ACTIVITY_CONSUMER } from "../src/activity/consumer.js";
@@ -138,11 +139,25 @@ const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Ro
 type Area = AreaTesting & { contract: ListContract };
 /** Each step sends hundreds of requests; a machine busy with other work takes several times as long. */
 const TIMEOUT = 600_000;
-const OPERATIONS = ["read by id", "shown in the list", "counted in the total", "found by search", "told of it", "reads its activity entry", "update", "delete", "told of its deletion"] as const;
+const OPERATIONS = [
+  "read by id",
+  "shown in the list",
+  "counted in the total",
+  "found by search",
+  "matched by the search condition",
+  "told of it",
+  "reads its activity entry",
+  "update",
+  "delete",
+  "told of its deletion",
+] as const;
 type Operation = (typeof OPERATIONS)[number];
-/** The API's two transports, and the outbox: what subscriptions, webhooks and the activity fan-out are told (`readableBy`). */
+/**
+ * The API's two transports, the outbox (what subscriptions, webhooks and the activity fan-out are told:
+ * `readableBy`), and SQL: the condition a search index asks of each hit (`searchConditionSql`, issue 31).
+ */
 type HttpTransport = "REST" | "GraphQL";
-type TransportName = HttpTransport | "outbox";
+type TransportName = HttpTransport | "outbox" | "SQL";
 
 /** One seeded record: its access level, publishing state and scope kind, and whether it hides its author. */
 interface Seed {
@@ -196,7 +211,9 @@ function transportsOf(area: Area, operation: Operation): TransportName[] {
     "told of it": [false, false],
     "told of its deletion": [false, false],
     "reads its activity entry": [false, false],
+    "matched by the search condition": [false, false],
   };
+  if (operation === "matched by the search condition") return ["SQL"];
   // The entries the activity consumer writes for the area's records (where its events have an activity
   // source), read through REST as a feed's reader would open one.
   if (operation === "reads its activity entry") return writesActivity(contract) ? ["REST"] : [];
@@ -654,6 +671,22 @@ for (const area of areas) {
         check("found by search");
       }, TIMEOUT);
     }
+
+    it(`matched by the search condition: ${countOf("matched by the search condition")} cells (what a search index's hit must pass: the area's rule on the live record)`, async () => {
+      const db = server.app.db.prisma;
+      const ids = plan.seeds.map((seed) => records.get(seed.index)!.id);
+      const matched = new Map<Role, Set<number>>();
+      await inParallel(
+        plan.roles.map((role) => async () => {
+          const rows = await sqlClientOf(db).query<{ id: number }>(
+            Prisma.sql`SELECT s.id FROM unnest(${ids}::int[]) AS s(id) WHERE ${searchConditionSql(db, contract.spec.records, viewers.get(role)!, Prisma.sql`s.id`)}`,
+          );
+          matched.set(role, new Set(rows.map((row) => row.id)));
+        }),
+      );
+      for (const cell of plan.cells.get("matched by the search condition")!) cell.got = matched.get(cell.role)!.has(records.get(cell.seed.index)!.id) ? "shown" : "hidden";
+      check("matched by the search condition");
+    }, TIMEOUT);
 
     /**
      * Who is told of each record's events (subscriptions, webhooks, the activity fan-out all ask `readableBy`):

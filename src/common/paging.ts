@@ -353,16 +353,19 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     if (counting.rest) total = Prisma.sql`(${total} + ${countRows([...notMine, publishedSql(info, records, "f", now), renderSql(counting.rest, rows.sql)])})`;
     return total;
   };
-  // The caller's own records: all of them from the counters, unless the rule asks more of some (a forum reply
-  // counts for its author only where its thread is readable to them), which the counters cannot tell; then
-  // the own rows of this scope are counted through the creator's index.
+  // The caller's own records, as the creator rule shows them (the tree's `own`): all of them from the counters,
+  // unless it asks more of some (a forum reply counts for its author only where its thread is readable to
+  // them), which the counters cannot tell; then the own rows of this scope are counted through the creator's
+  // index. (Own rows the creator rule leaves out are counted nowhere, though the level rule might show them:
+  // none exist where the parent's state and level are its children's, as the forum's trigger keeps them.
+  // Counting them too, by the whole rule over the own rows, cost this statement 24 % more planning.)
   const mineOf = (mine: Rule): Prisma.Sql => {
     if (mine === true) return sum(Prisma.sql`c.rows`, Prisma.sql`c.created_by = ${creator}`);
     if (mine === false) return Prisma.sql`0`;
     return countRows([...ofScope, Prisma.sql`${column(info, "f", records.creator!)} = ${creator}`, renderSql(mine, rows.sql)]);
   };
   const othersTotal = renderCases(casesOf(fold(rule, known(false)), [...once.keys()]), onceSql, othersOf);
-  const total = creator ? Prisma.sql`${renderCases(casesOf(fold(rule, known(true)), [...once.keys()]), onceSql, mineOf)} + ${othersTotal}` : othersTotal;
+  const total = creator ? Prisma.sql`${mineOf(fold(policyOf(records).own, known(true)))} + ${othersTotal}` : othersTotal;
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 

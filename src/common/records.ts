@@ -474,6 +474,17 @@ export function visibleSql(
 }
 
 /**
+ * The condition a search index's row needs (issue 31): the record `recordId` (an expression of the index's
+ * statement) still exists and the caller may find it in a list now, by the area's own rule decided on the live
+ * record — so an index that lags a change of access, state, scope, membership or deletion shows less, never
+ * more. One primary-key probe per candidate.
+ */
+export function searchConditionSql(prisma: PrismaClient, declaration: RecordsDeclaration, viewer: RuleViewer, recordId: Prisma.Sql, now = new Date()): Prisma.Sql {
+  const info = modelInfo(prisma, declaration.model);
+  return Prisma.sql`EXISTS (SELECT 1 FROM ${table(info, "searched")} WHERE ${column(info, "searched", "id")} = ${recordId} AND ${visibleSql(prisma, declaration, viewer, "searched", now, undefined, "list")})`;
+}
+
+/**
  * The creator rule for the signed-in viewer, over the record's alias: their own record, and what
  * `creatorAlso` asks too (a forum reply: its thread readable to them). Null without a creator field. The
  * list totals count the viewer's own rows by it (src/common/cached-totals.ts).

@@ -6,7 +6,8 @@ import { ApiError, badInput, conflict, forbidden, notFound } from "../common/err
 import { DEFAULT_SCOPE, listedScope, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
 import { accessLevels } from "../common/access.js";
 import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, publishedSql, records, rowsStatement, shownLevels, visibleSql, type Selection } from "../common/records.js";
+import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, publishedSql, records, rowsStatement, visibleSql, type Selection } from "../common/records.js";
+import { fold, policyOf, renderSql } from "../common/policy.js";
 import { belongsToRecordScopeSql, describeScopeKinds, holdsRelationSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, conditionHolds, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
@@ -295,18 +296,32 @@ export interface ForumCounts {
   posts: number;
 }
 
-/** Whether the caller is counted posts at level `access` of scope (`scope`, `scopeId`): a level they qualify for. */
-function countedLevelSql(ctx: RequestContext, access: Prisma.Sql, scope: Prisma.Sql, scopeId: Prisma.Sql): Prisma.Sql {
-  const shown = shownLevels(FORUM_POSTS, ctx.viewer)!;
+/**
+ * The posts' rule (src/common/policy.ts) over a kept count or a post's level, in the scope (`scope`, `scopeId`):
+ * whether the caller is counted the others' posts at level `access`, published where `published` is given — by
+ * level, membership and seclusion as the rule reads them, and never more for moderating (docs/decisions.md:
+ * moderators are counted as members) nor, for administrators, beyond the published posts of every level.
+ */
+function countedSql(ctx: RequestContext, access: Prisma.Sql, scope: Prisma.Sql, scopeId: Prisma.Sql, published?: Prisma.Sql): Prisma.Sql {
   const user = ctx.viewer.user;
-  if (user?.isAdmin) return Prisma.sql`TRUE`;
-  const inList = (values: number[]) => (values.length ? Prisma.sql`${access} IN (${Prisma.join(values)})` : Prisma.sql`FALSE`);
-  const belongs = user && shown.toMembers.length ? belongsToRecordScopeSql(scope, scopeId, user.id) : null;
-  return belongs ? Prisma.sql`(${inList(shown.open)} OR (${inList(shown.toMembers)} AND ${belongs}))` : inList(shown.open);
+  const member = user && !user.isAdmin ? belongsToRecordScopeSql(scope, scopeId, user.id) : null;
+  const secluded = user?.isAdmin ? null : secludedScopeSql(scope, scopeId, user?.id ?? null);
+  const rule = fold(policyOf(FORUM_POSTS).visible, (leaf) => {
+    if (leaf === "signedIn") return user !== null;
+    if (leaf === "published") return published ? undefined : true;
+    if (leaf === "member") return user?.isAdmin ? true : member ? undefined : false;
+    if (leaf === "secluded") return secluded ? undefined : false;
+    if (typeof leaf === "object") return undefined;
+    return false; // administrator, own, moderates: counted as anyone else; the caller's own posts are added apart
+  });
+  return renderSql(rule, (leaf) => {
+    if (leaf === "published") return published!;
+    if (leaf === "member") return member!;
+    if (leaf === "secluded") return secluded!;
+    if (typeof leaf === "object") return Prisma.sql`${access} IN (${Prisma.join(leaf.level.flatMap((level) => FORUM_ACCESS.valuesOf(level)))})`;
+    throw new Error(`the forum's counts do not ask ${leaf}`);
+  }, { enclosed: true });
 }
-
-/** What the caller may count in forum_counts `fc` of category `c`: published, at a level they qualify for. */
-const countedSql = (ctx: RequestContext): Prisma.Sql => Prisma.sql`fc.state = 1 AND ${countedLevelSql(ctx, Prisma.sql`fc.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`)}`;
 
 const countsLoader = defineLoader(
   (ctx) =>
@@ -323,7 +338,7 @@ const countsLoader = defineLoader(
       const parts = [
         Prisma.sql`SELECT fc.category_id, fc.thread_id, fc.threads, fc.posts
                    FROM forum_counts fc JOIN forum_categories c ON c.id = fc.category_id
-                   WHERE (fc.category_id, fc.thread_id) IN (${keyList}) AND ${countedSql(ctx)}${secluded ? Prisma.sql` AND NOT ${secluded}` : Prisma.empty}`,
+                   WHERE (fc.category_id, fc.thread_id) IN (${keyList}) AND ${countedSql(ctx, Prisma.sql`fc.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`, Prisma.sql`fc.state = 1`)}`,
       ];
       if (user && !user.isAdmin) {
         // The caller's own published posts the kept counts leave out, where the rule lets them read them:
@@ -334,7 +349,7 @@ const countsLoader = defineLoader(
         const own = Prisma.sql`t.created_by = ${user.id} AND ${publishedSql(modelInfo(ctx.db, FORUM_POSTS.model), FORUM_POSTS, "t", new Date())} AND ${visible}`;
         const threadKeys = keysOf(true);
         if (threadKeys.length) {
-          const leftOut = Prisma.sql`(${secluded ?? Prisma.sql`FALSE`} OR NOT ${countedLevelSql(ctx, Prisma.sql`t.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`)})`;
+          const leftOut = Prisma.sql`NOT ${countedSql(ctx, Prisma.sql`t.access`, Prisma.sql`c.scope`, Prisma.sql`c.scope_id`)}`;
           parts.push(Prisma.sql`SELECT k.category_id, k.thread_id, 0, 1
                                 FROM ${valuesOf(threadKeys)} JOIN forum_categories c ON c.id = k.category_id
                                   JOIN forum_posts t ON t.thread_id = k.thread_id AND t.category_id = k.category_id
@@ -485,7 +500,7 @@ async function threadTotal(ctx: RequestContext, thread: ForumPost, where: Prisma
   const kept = (levels: Prisma.Sql) =>
     Prisma.sql`(SELECT coalesce(sum(fc.posts), 0) FROM forum_counts fc WHERE fc.category_id = ${thread.categoryId} AND fc.thread_id = ${thread.id} AND fc.state = 1 AND ${levels})`;
   const [scope, scopeId] = [Prisma.sql`${thread.scope}::text`, Prisma.sql`${thread.scopeId}::int`];
-  const counted = (access: Prisma.Sql) => countedLevelSql(ctx, access, scope, scopeId);
+  const counted = (access: Prisma.Sql) => countedSql(ctx, access, scope, scopeId);
   const moderates = moderatedScopeSql(FORUM_POSTS, user.id, scope, scopeId) ?? Prisma.sql`FALSE`;
   // A thread its author reads in a hidden group they have left: the group's replies are secluded from them, counted or not.
   const secluded = secludedScopeSql(scope, scopeId, user.id) ?? Prisma.sql`FALSE`;
