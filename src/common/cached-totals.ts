@@ -2,8 +2,8 @@ import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, shownLevels, table, type RecordsDeclaration } from "./records.js";
-import { caseOf, casesOf, countingOf, fold, policyOf, type Known, type Leaf } from "./policy.js";
+import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, table, type RecordsDeclaration } from "./records.js";
+import { caseOf, casesOf, countingOf, fold, leavesOf, policyOf, renderSql, type Known, type Leaf, type Rule } from "./policy.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -102,28 +102,46 @@ export function cachedTotal(
   const version = Prisma.sql`coalesce((SELECT string_agg(v.shard || ':' || v.version, ',' ORDER BY v.shard) FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
   // Private records of a scope are shown to its members (as its kind says): whether the caller is one, in
   // the same snapshot.
-  const shown = shownLevels(records, viewer);
-  const belongs = user && !user.isAdmin && scope && shown?.toMembers.length ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
-  // Unscoped records private to some users (a hidden group's members): the matching private records this
-  // user may see (not their own, which their owner's counts hold), counted in the same snapshot — bounded by
-  // the user's own sub-select, so it is not kept.
-  const privateTo = user && !user.isAdmin && shown?.toMembers.length ? privateToSql(records, user.id, "list") : null;
-  // A scope secluded from the caller (a hidden group's, to a non-member) shows only the caller's own rows:
-  // whether it is, in the same snapshot (administrators see everything).
-  const secluded = scope && !user?.isAdmin ? scopeSecludedSql(scope, user?.id ?? null) : null;
-  // A scope the caller moderates (records.moderatedBy): every matching record, as for administrators.
-  const moderated = scope && user && !user.isAdmin ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
+  // What the rule (src/common/policy.ts) asks of this caller beyond the counts, each read in the same snapshot:
+  // whether they belong to the list's scope (its private records: a membership change needs no version), or,
+  // for unscoped records private to some users (a hidden group's members), which matching private records they
+  // may see (not their own, which their owner's counts hold: bounded by the user's own sub-select, so not
+  // kept); whether the scope is secluded from them (then their own rows only: hiding a group needs no
+  // version); whether they moderate it (every matching record, as for administrators).
+  const rule = policyOf(records).visible;
+  const asked = leavesOf(fold(rule, (leaf) => (leaf === "administrator" ? (user?.isAdmin ?? false) : leaf === "signedIn" ? user !== null : leaf === "own" ? false : undefined)));
+  const belongs = user && scope && records.scoped && asked.includes("member") ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
+  const privateTo = user && !records.scoped && asked.includes("member") ? privateToSql(records, user.id, "list") : null;
+  const secluded = scope && records.scoped && asked.includes("secluded") ? scopeSecludedSql(scope, user?.id ?? null) : null;
+  const moderated =
+    scope && user && asked.includes("moderates") ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
   const asksMembership = belongs !== null || privateTo !== null || secluded !== null || moderated !== null;
+  const perRow: Leaf[] = privateTo ? ["member"] : [];
+  const once: Leaf[] = [...(moderated ? ["moderates" as const] : []), ...(secluded ? ["secluded" as const] : []), ...(belongs ? ["member" as const] : [])];
+  const known =
+    (own: boolean): Known =>
+    (leaf) => {
+      if (leaf === "administrator") return user?.isAdmin ?? false;
+      if (leaf === "signedIn") return user !== null;
+      if (leaf === "own") return own;
+      if (leaf === "hears") return false;
+      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.includes(leaf) || perRow.includes(leaf) ? undefined : false;
+      return undefined;
+    };
+  const othersCases = casesOf(fold(rule, known(false)), once);
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
   const access = records.access ? column(info, "t", accessFieldOf(records)) : null;
-  const privateSeen = privateTo
-    ? Prisma.sql`(SELECT count(*)::int FROM ${table(info, "t")} WHERE ${conditions} AND ${published} AND ${access!} IN (${Prisma.join(shown!.toMembers)}) AND ${column(
-        info,
-        "t",
-        "id",
-      )} IN (${privateTo})${records.creator ? Prisma.sql` AND ${column(info, "t", records.creator)} <> ${user!.id}` : Prisma.empty})`
+  // The private records only rows tell (no scope decides them once: `privateTo` lists are unscoped).
+  const rest = privateTo ? countingOf(othersCases as Rule, perRow) : null;
+  const restRule = rest && "rest" in rest ? rest.rest : null;
+  const privateSeen = restRule
+    ? Prisma.sql`(SELECT count(*)::int FROM ${table(info, "t")} WHERE ${conditions} AND ${published} AND ${renderSql(restRule, (leaf) => {
+        if (leaf === "member") return Prisma.sql`${column(info, "t", "id")} IN (${privateTo!})`;
+        if (typeof leaf === "object") return Prisma.sql`${access!} IN (${Prisma.join(leaf.level.flatMap((level) => records.access!.valuesOf(level)))})`;
+        throw new Error(`a private record's count does not ask ${leaf}`);
+      })}${records.creator ? Prisma.sql` AND ${column(info, "t", records.creator)} <> ${user!.id}` : Prisma.empty})`
     : null;
   const member = belongs ?? privateSeen ?? Prisma.sql`false`;
   const count = (filter: Prisma.Sql[]) => (filter.length ? Prisma.sql`count(*) FILTER (WHERE ${Prisma.join(filter, " AND ")})` : Prisma.sql`count(*)`);
@@ -152,20 +170,6 @@ export function cachedTotal(
   // records private to some users, how many of the matching private records the caller may see; whether it is
   // secluded from them; whether they moderate it), then the others' rows it admits (everyone's minus the
   // caller's own) and the caller's own, which the owner's numbers count as the creator rule shows them.
-  const rule = policyOf(records).visible;
-  const perRow: Leaf[] = !records.scoped && privateTo ? ["member"] : [];
-  const once: Leaf[] = [...(moderated ? ["moderates" as const] : []), ...(secluded ? ["secluded" as const] : []), ...(belongs ? ["member" as const] : [])];
-  const known =
-    (own: boolean): Known =>
-    (leaf) => {
-      if (leaf === "administrator") return user?.isAdmin ?? false;
-      if (leaf === "signedIn") return user !== null;
-      if (leaf === "own") return own;
-      if (leaf === "hears") return false;
-      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.includes(leaf) || perRow.includes(leaf) ? undefined : false;
-      return undefined;
-    };
-  const othersCases = casesOf(fold(rule, known(false)), once);
   const combine = (entries: Counted[], membership: boolean | number, isSecluded: boolean, moderates: boolean) => {
     const [everyone, own] = entries as [Counted, Counted | undefined];
     const decided = (leaf: Leaf) => (leaf === "moderates" ? moderates : leaf === "secluded" ? isSecluded : membership === true);

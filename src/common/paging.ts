@@ -305,7 +305,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   if (member) once.set("member", member);
   // Unscoped records private to some users (a hidden group's members): whether a row is, only the row tells.
   const perRow: Leaf[] = !records.scoped && user && records.privateTo ? ["member"] : [];
-  const rows = rowLeaves(info, records, caller.viewer, "f", now, scope ?? undefined, "list", false, false, caller.db);
+  const rows = rowLeaves(info, records, caller.viewer, "f", now, scope ?? undefined, "list", false, caller.db);
   const known =
     (own: boolean): Known =>
     (leaf) => {

@@ -75,7 +75,7 @@ function compile(declaration: RecordsDeclaration): Policy {
   if (declaration.administratorsOnly) return { visible: "administrator", levelShown, own };
   if (declaration.audience) return { visible: { any: ["administrator", own, "hears"] }, levelShown, own };
   const shown: Rule = { all: ["published", levelShown, ...(declaration.scoped ? [{ not: "secluded" } as const] : [])] };
-  return { visible: { any: ["administrator", own, ...(declaration.moderatedBy ? ["moderates" as const] : []), shown] }, levelShown, own };
+  return { visible: { any: ["administrator", own, ...(declaration.scoped && declaration.moderatedBy ? ["moderates" as const] : []), shown] }, levelShown, own };
 }
 
 /**

@@ -417,40 +417,6 @@ export function publishedOver(declaration: RecordsDeclaration, fieldSql: (field:
 }
 
 /**
- * The access levels a caller qualifies for without owning the record: public for everyone (`open`),
- * registered for signed-in users (`open`), private for members of the record's scope (`toMembers`: records
- * of a scope the caller belongs to, as its kind declares). Null: the records have no access levels.
- */
-export function shownLevels(declaration: RecordsDeclaration, viewer: RuleViewer): { open: number[]; toMembers: number[] } | null {
-  const levels = declaration.access;
-  if (!levels) return null;
-  if (!viewer.user) return { open: levels.valuesOf("public"), toMembers: [] };
-  return {
-    open: [...levels.valuesOf("public"), ...levels.valuesOf("registered")],
-    toMembers: declaration.scoped || declaration.privateTo ? levels.valuesOf("private") : [],
-  };
-}
-
-/**
- * The access-level part of the rule (`levelShown`) as SQL over `alias`: public for everyone, registered for
- * signed-in users, private for members of the record's scope (as its kind declares; each kind's sub-select, in
- * this statement: the rule costs no statement of its own) or, for unscoped records, `privateTo`. `listKind`: the
- * kind a list already fixes, so only that kind's membership is asked. Null: the records have no access levels.
- */
-export function accessSql(
-  info: ModelInfo,
-  declaration: RecordsDeclaration,
-  alias: string,
-  viewer: RuleViewer,
-  listKind?: string,
-  purpose: Purpose = "list",
-): Prisma.Sql | null {
-  if (!declaration.access) return null;
-  const leaves = rowLeaves(info, declaration, viewer, alias, new Date(), listKind ? { scope: listKind, scopeId: 0 } : undefined, purpose, true, true);
-  return renderSql(fold(policyOf(declaration).levelShown, leaves.known), leaves.sql);
-}
-
-/**
  * What the caller may see (the contract's "Access"), as the declaration's rule (src/common/policy.ts) reads it
  * over the row `alias`: administrators everything, creators their own records, moderators their scopes', everyone
  * else published records at a level they qualify for, outside the scopes secluded from them (a hidden group's
@@ -469,7 +435,7 @@ export function visibleSql(
   /** The creator rule without `creatorAlso` (how `creatorAlso` reads another record: no recursion). */
   plainCreator = false,
 ): Prisma.Sql {
-  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, false, prisma);
+  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, prisma);
   return renderSql(fold(policyOf(declaration).visible, leaves.known), leaves.sql, { enclosed: true });
 }
 
@@ -499,7 +465,7 @@ export function ownRecordSql(
   purpose: Purpose = "read",
   plainCreator = false,
 ): Prisma.Sql | null {
-  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, false, prisma);
+  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, prisma);
   const own = fold(policyOf(declaration).own, leaves.known);
   return own === false ? null : renderSql(own, leaves.sql);
 }
@@ -517,8 +483,6 @@ export function rowLeaves(
   listScope: FixedScope | undefined,
   purpose: Purpose,
   plainCreator: boolean,
-  /** Only `levelShown` is asked (a list's scope kind without an id). */
-  levelsOnly: boolean,
   prisma?: PrismaClient,
 ): { known: Known; sql: (leaf: Leaf) => Prisma.Sql } {
   const user = viewer.user;
@@ -550,7 +514,7 @@ export function rowLeaves(
           return (declaration.scoped && belongsToRecordScopeSql(scope(), scopeId(), user.id, listScope?.scope)) || false;
         }
         case "secluded":
-          return (declaration.scoped && !levelsOnly && secludedScopeSql(scope(), scopeId(), user?.id ?? null, listScope)) || false;
+          return (declaration.scoped && secludedScopeSql(scope(), scopeId(), user?.id ?? null, listScope)) || false;
       }
     })();
     memo.set(leaf, value);

@@ -74,7 +74,8 @@ export interface ScopeKind {
    * its table by the id it returns); lists of other kinds never ask it. Absent: no scope of this kind is
    * secluded from anyone. Never from the scope's own members, nor more from a member of any scope than from a
    * signed-in user who belongs nowhere: activity keeps a scope recipient by what such a user reads
-   * (src/activity/readers.ts, `readableRecipients`).
+   * (src/activity/readers.ts, `readableRecipients`), and a deleted record's event, private because its scope
+   * was secluded, is told to the scope's members now (src/common/policy.ts, `goneKnows`).
    */
   secluded?(userId: UserRef | null): Prisma.Sql;
   /**

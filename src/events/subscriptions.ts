@@ -2,7 +2,7 @@ import { ApiError } from "../common/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { backgroundSqlOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, type Viewer } from "../common/context.js";
-import { modelInfo, table, column, visibleSql, moderatedScopeSql, type RuleViewer } from "../common/records.js";
+import { modelInfo, table, column, visibleSql, moderatedScopeSql, privateToSql, type RuleViewer } from "../common/records.js";
 import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
 import { managesSql } from "../common/scopes.js";
 import { fold, goneKnows, policyOf, renderSql } from "../common/policy.js";
@@ -418,11 +418,12 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   for (const event of events) {
     const records = writtenRecordsOf(event.area)?.records;
     if (!records || present.has(`${event.area}:${event.recordId}`)) continue;
-    // The event's scope is the record's (scoped records), the record itself (a group), or the site.
-    const inScope = records.scoped || records.selfScope !== undefined;
+    // Membership as the live rule asks it: of the record's scope (scoped records), or of the record itself
+    // (`privateTo`: a hidden group's members), by its id; moderation, of the record's scope.
     const [scopeSql, scopeIdSql] = [Prisma.sql`${event.scope}::text`, Prisma.sql`${event.scopeId}::int`];
-    const member = inScope ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id) : null;
-    const moderates = inScope ? moderatedScopeSql(records, asked.user!.id, scopeSql, scopeIdSql) : null;
+    const privateTo = records.scoped ? null : privateToSql(records, asked.user!.id, "list");
+    const member = records.scoped ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id) : privateTo && Prisma.sql`${event.recordId}::int IN (${privateTo})`;
+    const moderates = records.scoped ? moderatedScopeSql(records, asked.user!.id, scopeSql, scopeIdSql) : null;
     const asks = { member: member !== null, moderates: moderates !== null };
     const rule = policyOf(records).visible;
     const anonymous = fold(rule, goneKnows(event, { signedIn: false, administrator: false }, asks));
