@@ -39,6 +39,10 @@ export type Leaf =
   | "member"
   /** The record's scope is secluded from the viewer (a hidden group, to whoever is not its member). */
   | "secluded"
+  /** The viewer manages the record's scope (the scope kind's `managers`): they change others' records in it. */
+  | "managesScope"
+  /** The viewer manages the record itself (`managedBy`: a group's managers, their group). */
+  | "managesRecord"
   /** The record's access level is one of these. */
   | { level: readonly AccessLevelName[] };
 
@@ -53,6 +57,8 @@ export interface Policy {
   visible: Rule;
   levelShown: Rule;
   own: Rule;
+  /** Who may change (update, delete) a record: administrators, its creator, its scope's managers, its own managers. */
+  manages: Rule;
 }
 
 const compiled = new WeakMap<RecordsDeclaration, Policy>();
@@ -72,10 +78,13 @@ function compile(declaration: RecordsDeclaration): Policy {
     ? { any: [level("public"), { all: ["signedIn", level("registered")] }, ...(membership ? [{ all: ["signedIn", level("private"), "member"] } as const] : [])] }
     : true;
   const own: Rule = declaration.creator ? (declaration.creatorAlso ? { all: ["own", "parentReadable"] } : "own") : false;
-  if (declaration.administratorsOnly) return { visible: "administrator", levelShown, own };
-  if (declaration.audience) return { visible: { any: ["administrator", own, "hears"] }, levelShown, own };
+  const manages: Rule = {
+    any: ["administrator", declaration.creator ? "own" : false, declaration.scoped ? "managesScope" : false, declaration.managedBy ? "managesRecord" : false],
+  };
+  if (declaration.administratorsOnly) return { visible: "administrator", levelShown, own, manages };
+  if (declaration.audience) return { visible: { any: ["administrator", own, "hears"] }, levelShown, own, manages };
   const shown: Rule = { all: ["published", levelShown, ...(declaration.scoped ? [{ not: "secluded" } as const] : [])] };
-  return { visible: { any: ["administrator", own, ...(declaration.scoped && declaration.moderatedBy ? ["moderates" as const] : []), shown] }, levelShown, own };
+  return { visible: { any: ["administrator", own, ...(declaration.scoped && declaration.moderatedBy ? ["moderates" as const] : []), shown] }, levelShown, own, manages };
 }
 
 /**

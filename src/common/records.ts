@@ -440,6 +440,18 @@ export function visibleSql(
 }
 
 /**
+ * Who may change (update, delete) a record, as SQL over its row at `alias` (the write path evaluates it on
+ * the locked row): the declaration's `manages` rule — administrators, its creator, whoever its scope's kind says
+ * manages the scope, its own managers (`managedBy`). `lock` (default): asked inside a write, the kind's managers
+ * locked; unlocked, who hears a record's events for its managers (`readableBy`, for many viewers at once: the
+ * viewer's id may be a column).
+ */
+export function managesSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RuleViewer, { lock = true }: { lock?: boolean } = {}): Prisma.Sql {
+  const leaves = rowLeaves(info, declaration, viewer, alias, new Date(), undefined, "read", true, undefined, lock);
+  return renderSql(fold(policyOf(declaration).manages, leaves.known), leaves.sql, { enclosed: true });
+}
+
+/**
  * The condition a search index's row needs (issue 31): the record `recordId` (an expression of the index's
  * statement) still exists and the caller may find it in a list now, by the area's own rule decided on the live
  * record — so an index that lags a change of access, state, scope, membership or deletion shows less, never
@@ -484,6 +496,8 @@ export function rowLeaves(
   purpose: Purpose,
   plainCreator: boolean,
   prisma?: PrismaClient,
+  /** Inside a write: the scope kind's managers asked locked (`lockedFor`). */
+  lock = false,
 ): { known: Known; sql: (leaf: Leaf) => Prisma.Sql } {
   const user = viewer.user;
   const scope = () => column(info, alias, "scope");
@@ -513,6 +527,10 @@ export function rowLeaves(
           if (privateTo) return Prisma.sql`${column(info, alias, "id")} IN (${privateTo})`;
           return (declaration.scoped && belongsToRecordScopeSql(scope(), scopeId(), user.id, listScope?.scope)) || false;
         }
+        case "managesScope":
+          return (user && declaration.scoped && recordScopeSql(scope(), scopeId(), "managers", user.id, { lock })) || false;
+        case "managesRecord":
+          return user && declaration.managedBy ? Prisma.sql`${column(info, alias, "id")} IN (${declaration.managedBy(user.id)})` : false;
         case "secluded":
           return (declaration.scoped && secludedScopeSql(scope(), scopeId(), user?.id ?? null, listScope)) || false;
       }

@@ -2,8 +2,7 @@ import { sqlOf, type RequestContext } from "./context.js";
 import { badInput, forbidden, unauthenticated } from "./errors.js";
 import { raisedRefusal } from "../db/errors.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { column, type ModelInfo, type RecordsDeclaration, type RuleViewer } from "./records.js";
-import { holdsRelationSql, recordScopeSql, scopeKind, scopeSecludedSql, type ScopeKind } from "./scope-kinds.js";
+import { holdsRelationSql, scopeKind, scopeSecludedSql, type ScopeKind } from "./scope-kinds.js";
 
 /** A record that belongs to a scope (of a registered kind, src/common/scope-kinds.ts) and was created by a user. */
 export interface ScopedRecord {
@@ -85,24 +84,6 @@ export async function assertCanWriteInScope(ctx: RequestContext, scope: string, 
   await sqlOf(ctx).query(check).catch((error: unknown) => {
     throw raisedRefusal(error) ?? error;
   });
-}
-
-/**
- * Who may change (update, delete) a record, as SQL over its row at `alias` (the write path evaluates it on
- * the locked row): administrators, its creator, and whoever its scope's kind says manages the scope. `lock`
- * (default): asked inside a write, the kind's managers locked; unlocked, who hears a record's events for its
- * managers (`readableBy`, for many viewers at once: the viewer's id may be a column).
- */
-export function managesSql(info: ModelInfo, records: RecordsDeclaration, alias: string, viewer: RuleViewer, { lock = true }: { lock?: boolean } = {}): Prisma.Sql {
-  const user = viewer.user;
-  if (!user) return Prisma.sql`FALSE`;
-  if (user.isAdmin) return Prisma.sql`TRUE`;
-  const rules: Prisma.Sql[] = [];
-  if (records.creator) rules.push(Prisma.sql`${column(info, alias, records.creator)} = ${user.id}`);
-  const managed = records.scoped ? recordScopeSql(column(info, alias, "scope"), column(info, alias, "scopeId"), "managers", user.id, { lock }) : null;
-  if (managed) rules.push(managed);
-  if (records.managedBy) rules.push(Prisma.sql`${column(info, alias, "id")} IN (${records.managedBy(user.id)})`);
-  return rules.length ? Prisma.sql`(${Prisma.join(rules, " OR ")})` : Prisma.sql`FALSE`;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   confinementSql,
   createdAnswer,
   decodeScalars,
+  managesSql,
   maskedVersion,
   modelInfo,
   publishedOver,
@@ -24,7 +25,7 @@ import {
   type Selection,
 } from "./records.js";
 import { recordScopeHeldSql, secludedScopeSql } from "./scope-kinds.js";
-import { managesSql, scopeWriteCheck, type ScopeRule } from "./scopes.js";
+import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { eventVisibilitySql } from "./policy.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
