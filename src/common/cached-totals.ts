@@ -1,9 +1,8 @@
 import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
-import { belongsSql, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, moderatedScopeSql, modelInfo, ownRecordSql, privateToSql, publishedSql, table, type RecordsDeclaration } from "./records.js";
-import { caseOf, casesOf, countingOf, fold, leavesOf, policyOf, renderSql, type Known, type Leaf, type Rule } from "./policy.js";
+import { accessFieldOf, column, modelInfo, ownRecordSql, publishedSql, table, totalQuestions, type RecordsDeclaration } from "./records.js";
+import { caseOf, casesOf, countingOf, fold, policyOf, renderSql, type Leaf, type Rule } from "./policy.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -100,8 +99,6 @@ export function cachedTotal(
   const versionOf = scope ?? { scope: "", scopeId: 0 };
   // The versions of all the scope's shards, as one text (the write path's migration: writers spread over shards).
   const version = Prisma.sql`coalesce((SELECT string_agg(v.shard || ':' || v.version, ',' ORDER BY v.shard) FROM list_versions v WHERE v.table_name = ${info.table} AND v.scope = ${versionOf.scope} AND v.scope_id = ${versionOf.scopeId}), '0')`;
-  // Private records of a scope are shown to its members (as its kind says): whether the caller is one, in
-  // the same snapshot.
   // What the rule (src/common/policy.ts) asks of this caller beyond the counts, each read in the same snapshot:
   // whether they belong to the list's scope (its private records: a membership change needs no version), or,
   // for unscoped records private to some users (a hidden group's members), which matching private records they
@@ -109,26 +106,10 @@ export function cachedTotal(
   // kept); whether the scope is secluded from them (then their own rows only: hiding a group needs no
   // version); whether they moderate it (every matching record, as for administrators).
   const rule = policyOf(records).visible;
-  const asked = leavesOf(fold(rule, (leaf) => (leaf === "administrator" ? (user?.isAdmin ?? false) : leaf === "signedIn" ? user !== null : leaf === "own" ? false : undefined)));
-  const belongs = user && scope && records.scoped && asked.includes("member") ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
-  const privateTo = user && !records.scoped && asked.includes("member") ? privateToSql(records, user.id, "list") : null;
-  const secluded = scope && records.scoped && asked.includes("secluded") ? scopeSecludedSql(scope, user?.id ?? null) : null;
-  const moderated =
-    scope && user && asked.includes("moderates") ? moderatedScopeSql(records, user.id, Prisma.sql`${scope.scope}::text`, Prisma.sql`${scope.scopeId}::int`) : null;
-  const asksMembership = belongs !== null || privateTo !== null || secluded !== null || moderated !== null;
-  const perRow: Leaf[] = privateTo ? ["member"] : [];
-  const once: Leaf[] = [...(moderated ? ["moderates" as const] : []), ...(secluded ? ["secluded" as const] : []), ...(belongs ? ["member" as const] : [])];
-  const known =
-    (own: boolean): Known =>
-    (leaf) => {
-      if (leaf === "administrator") return user?.isAdmin ?? false;
-      if (leaf === "signedIn") return user !== null;
-      if (leaf === "own") return own;
-      if (leaf === "hears") return false;
-      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.includes(leaf) || perRow.includes(leaf) ? undefined : false;
-      return undefined;
-    };
-  const othersCases = casesOf(fold(rule, known(false)), once);
+  const { once, privateTo, perRow, known } = totalQuestions(records, viewer, scope);
+  const [belongs, secluded, moderated] = [once.get("member") ?? null, once.get("secluded") ?? null, once.get("moderates") ?? null];
+  const asksMembership = once.size > 0 || privateTo !== null;
+  const othersCases = casesOf(fold(rule, known(false)), [...once.keys()]);
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);

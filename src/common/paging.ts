@@ -4,9 +4,9 @@ import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { belongsSql, describeScopeKinds, scopeKind, scopeSecludedSql } from "./scope-kinds.js";
-import { accessFieldOf, column, moderatedScopeSql, modelInfo, publishedSql, rowLeaves, rowsStatement, table, visibleSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
-import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Known, type Leaf, type Rule } from "./policy.js";
+import { describeScopeKinds, scopeKind } from "./scope-kinds.js";
+import { accessFieldOf, column, modelInfo, publishedSql, rowLeaves, rowsStatement, table, totalQuestions, visibleSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Leaf, type Rule } from "./policy.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
 export const MAX_PAGE_SIZE = 100;
@@ -292,30 +292,10 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   const from = Prisma.sql`FROM list_counts c WHERE ${ofKey("c")}`;
   const countRows = (conditions: Prisma.Sql[]) => Prisma.sql`(SELECT count(*) FROM ${table(info, "f")} WHERE ${Prisma.join(conditions, " AND ")})`;
 
-  // The rule (src/common/policy.ts) as the counters read it. Decided once in the statement, about the list's
-  // scope: whether the caller moderates it, belongs to it (its private records), is secluded from it.
-  const fixed = scope ? { scope: Prisma.sql`${scope.scope}::text`, scopeId: Prisma.sql`${scope.scopeId}::int` } : null;
-  // (In this order: the cases a caller who moderates or is secluded from the scope makes are the simplest.)
-  const once = new Map<Leaf, Prisma.Sql>();
-  const moderates = user && fixed && records.scoped ? moderatedScopeSql(records, user.id, fixed.scope, fixed.scopeId) : null;
-  if (moderates) once.set("moderates", moderates);
-  const secluded = scope && records.scoped ? scopeSecludedSql(scope, user?.id ?? null) : null;
-  if (secluded) once.set("secluded", secluded);
-  const member = user && scope && records.scoped ? belongsSql(scope.scope, Prisma.sql`${scope.scopeId}`, user.id) : null;
-  if (member) once.set("member", member);
-  // Unscoped records private to some users (a hidden group's members): whether a row is, only the row tells.
-  const perRow: Leaf[] = !records.scoped && user && records.privateTo ? ["member"] : [];
+  // The rule (src/common/policy.ts) as the counters read it: what the statement decides once about the list's
+  // scope, and what only rows tell.
+  const { once, perRow, known } = totalQuestions(records, caller.viewer, scope);
   const rows = rowLeaves(info, records, caller.viewer, "f", now, scope ?? undefined, "list", false, caller.db);
-  const known =
-    (own: boolean): Known =>
-    (leaf) => {
-      if (leaf === "administrator") return user?.isAdmin ?? false;
-      if (leaf === "signedIn") return user !== null;
-      if (leaf === "own") return own;
-      if (leaf === "hears") return false; // lists of an audience are counted otherwise (listStatements)
-      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.has(leaf) || perRow.includes(leaf) ? undefined : false;
-      return undefined;
-    };
   const rule = policyOf(records).visible;
   const onceSql = (leaf: Leaf) => once.get(leaf)!;
 

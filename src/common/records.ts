@@ -4,8 +4,8 @@ import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from 
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
-import { belongsToRecordScopeSql, recordScopeSql, secludedScopeSql, type FixedScope, type RelationName, type UserRef } from "./scope-kinds.js";
-import { fold, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
+import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type UserRef } from "./scope-kinds.js";
+import { fold, leavesOf, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -437,6 +437,47 @@ export function visibleSql(
 ): Prisma.Sql {
   const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, prisma);
   return renderSql(fold(policyOf(declaration).visible, leaves.known), leaves.sql, { enclosed: true });
+}
+
+/**
+ * What a list's total asks of the caller beyond the counters (src/common/paging.ts, countedTotal;
+ * src/common/cached-totals.ts), by the leaves the rule still asks once who they are is known: about the list's
+ * scope, decided once per statement (`once`, in this order — the cases of a caller who moderates the scope or is
+ * secluded from it are the simplest —: moderates it, is secluded from it, belongs to it), and about each row
+ * (`perRow`: membership of unscoped records private to some users, `privateTo`'s sub-select). `known(own)` is
+ * what a total knows of the rule for the others' rows (`own` false) or the caller's own (true); a total of an
+ * audience's records is counted otherwise (paging.ts, listStatements), so `hears` is false.
+ */
+export function totalQuestions(
+  declaration: RecordsDeclaration,
+  viewer: RuleViewer,
+  scope: FixedScope | null,
+): { once: Map<Leaf, Prisma.Sql>; privateTo: Prisma.Sql | null; perRow: Leaf[]; known(own: boolean): Known } {
+  const user = viewer.user;
+  const asked = leavesOf(fold(policyOf(declaration).visible, (leaf) => (leaf === "administrator" ? (user?.isAdmin ?? false) : leaf === "signedIn" ? user !== null : leaf === "own" ? false : undefined)));
+  const once = new Map<Leaf, Prisma.Sql>();
+  const inScope = scope && declaration.scoped ? scope : null;
+  const moderates = user && inScope && asked.includes("moderates") ? moderatedScopeSql(declaration, user.id, Prisma.sql`${inScope.scope}::text`, Prisma.sql`${inScope.scopeId}::int`) : null;
+  if (moderates) once.set("moderates", moderates);
+  const secluded = inScope && asked.includes("secluded") ? scopeSecludedSql(inScope, user?.id ?? null) : null;
+  if (secluded) once.set("secluded", secluded);
+  const member = user && inScope && asked.includes("member") ? belongsSql(inScope.scope, Prisma.sql`${inScope.scopeId}`, user.id) : null;
+  if (member) once.set("member", member);
+  const privateTo = user && !declaration.scoped && asked.includes("member") ? privateToSql(declaration, user.id, "list") : null;
+  const perRow: Leaf[] = privateTo ? ["member"] : [];
+  return {
+    once,
+    privateTo,
+    perRow,
+    known: (own) => (leaf) => {
+      if (leaf === "administrator") return user?.isAdmin ?? false;
+      if (leaf === "signedIn") return user !== null;
+      if (leaf === "own") return own;
+      if (leaf === "hears") return false;
+      if (leaf === "moderates" || leaf === "member" || leaf === "secluded") return once.has(leaf) || perRow.includes(leaf) ? undefined : false;
+      return undefined;
+    },
+  };
 }
 
 /**
