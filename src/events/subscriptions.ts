@@ -427,7 +427,9 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     const rule = policyOf(records).visible;
     const anonymous = fold(rule, goneKnows(event, { signedIn: false, administrator: false }, asks));
     const signedIn = fold(rule, goneKnows(event, { signedIn: true, administrator: false }, asks));
-    const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${event.scope} ${event.scopeId} ${event.visibility} ${event.published}`;
+    // Keyed by what the condition reads: the event's scope, or for unscoped records the record itself (`privateTo`).
+    const about = records.scoped ? `${event.scope} ${event.scopeId}` : `record ${event.recordId}`;
+    const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${about} ${event.visibility} ${event.published}`;
     if (typeof question === "string" && !goneQuestions.has(question)) {
       const condition = renderSql(signedIn, (leaf) => {
         if (leaf === "member") return member!;
