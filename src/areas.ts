@@ -12,13 +12,15 @@ import "./scope-kinds.js";
 import "./users/graphql.js";
 import "./auth/graphql.js";
 import "./wiki/graphql.js";
-import "./blog/graphql.js";
-import "./citations/graphql.js";
+import "./blog/area.js";
+import "./citations/area.js";
 import "./groups/graphql.js";
 import "./announcements/graphql.js";
 import "./forum/graphql.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";
+// The GraphQL of the areas declared as one (src/common/area.ts), before the group plugins that use their types.
+import "./graphql/declared-areas.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).
 import "./groups/plugin-graphql.js";
 import "./activity/graphql.js";

@@ -44,7 +44,9 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 
 /** The fragments a plugin's documents file defines, from its generated module (rest-facade/generated/<name>.ts). */
 async function fragmentsOf(plugin: GroupPlugin): Promise<DefinitionNode[]> {
-  const generated = (await import(path.join(generatedDir, `${plugin.rest.documents}${extension}`))) as Record<string, unknown>;
+  const { documents } = plugin.rest;
+  if (typeof documents === "object") return [...parse(documents.fragments).definitions];
+  const generated = (await import(path.join(generatedDir, `${documents}${extension}`))) as Record<string, unknown>;
   const fragments = new Map<string, DefinitionNode>();
   for (const value of Object.values(generated)) {
     for (const definition of (value as Partial<DocumentNode>).definitions ?? []) {

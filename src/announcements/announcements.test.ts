@@ -8,7 +8,7 @@ import { inWriteTransaction } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
 import { groupContents } from "../groups/content.js";
 import { restTimestamp } from "../common/time.js";
-import { updateBlogEntry } from "../blog/service.js";
+import { BLOG } from "../blog/area.js";
 import { createPluginRecord } from "../groups/plugins.testing.js";
 
 /**
@@ -191,10 +191,10 @@ describe("the kit's confinement (RequestContext.confinedTo) behind the group pat
   it("refuses a service's write that would move a record out of the group its path names, with 400 naming scope", async () => {
     const id = await createPluginRecord(server, cast.admin.token, cn, "blog");
     const ctx = createContext(server.app.db.prisma, { user: { id: cast.admin.id, username: cast.admin.username, isAdmin: true }, via: "token" }, loadConfig());
-    const moved = withinScope(ctx, { scope: "group", scopeId: cast.groupId }, (confined) => updateBlogEntry(confined, id, { scopeId: hidden.groupId }));
+    const moved = withinScope(ctx, { scope: "group", scopeId: cast.groupId }, (confined) => BLOG.updateRecord(confined, id, { scopeId: hidden.groupId }));
     await expect(moved).rejects.toMatchObject({ status: 400, problems: [expect.objectContaining({ parameter: "scope" })] });
     // Confined to another group, the record is not there at all.
-    const elsewhere = withinScope(ctx, { scope: "group", scopeId: hidden.groupId }, (confined) => updateBlogEntry(confined, id, { title: "Changed" }));
+    const elsewhere = withinScope(ctx, { scope: "group", scopeId: hidden.groupId }, (confined) => BLOG.updateRecord(confined, id, { title: "Changed" }));
     await expect(elsewhere).rejects.toMatchObject({ status: 404 });
     expect((await server.rest("GET", `/groups/${cn}/blog/${id}`, { token: cast.admin.token })).body).toMatchObject({ scope_id: cast.groupId });
   });

@@ -8,7 +8,7 @@ import {
   TestUpdateBlogEntryDocument,
 } from "../../test/generated/blog.js";
 import { restTimestamp } from "../common/time.js";
-import { BLOG_ACCESS } from "./service.js";
+import { BLOG_ACCESS } from "./area.js";
 
 /** A blog entry as the REST facade renders it. */
 interface RestEntry {

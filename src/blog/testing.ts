@@ -1,6 +1,6 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
 import { PUBLISHING_WINDOW_STATES, pick } from "../../test/area-kit.js";
-import { BLOG_ACCESS, BLOG_FIELDS, BLOG_LIST } from "./service.js";
+import { BLOG, BLOG_ACCESS } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Blog entry" and the blog operations). */
 const fields: Documented = {
@@ -19,7 +19,7 @@ let serial = 0;
 
 export const testing: AreaTesting = {
   area: "blog",
-  fields: BLOG_FIELDS,
+  fields: BLOG.table,
   documented: {
     "POST /blog 1.0": { scope: ["string", true], scope_id: ["integer", true], title: ["string", true], content: ["string", true], ...fields },
     "GET /blog/list 1.0": {
@@ -53,7 +53,7 @@ export const testing: AreaTesting = {
   contract: {
     table: "blog_entries",
     list: { path: "/blog/list", key: "posts", graphql: "blogEntries" },
-    spec: BLOG_LIST,
+    spec: BLOG.listSpec,
     searchField: "title",
     searchAlso: "content",
     read: { path: "/blog/{id}" },

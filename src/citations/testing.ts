@@ -1,6 +1,6 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
 import { createThroughGraphql } from "../../test/area-kit.js";
-import { CITATION_LIST } from "./service.js";
+import { CITATIONS } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Citations": 1.0 and 1.1, same parameters). */
 const list: Documented = {
@@ -25,7 +25,7 @@ export const testing: AreaTesting = {
   contract: {
     table: "citations",
     list: { path: "/citations/list", key: "citations", graphql: "citations" },
-    spec: CITATION_LIST,
+    spec: CITATIONS.listSpec,
     searchField: "title",
     searchAlso: "journal",
     writers: "administrators",

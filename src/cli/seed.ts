@@ -5,7 +5,7 @@ import { NOW } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
 import { createUser } from "../users/service.js";
 import { WIKI_ACCESS, createWikiPage, updateWikiPage } from "../wiki/service.js";
-import { BLOG_ACCESS, createBlogEntry } from "../blog/service.js";
+import { BLOG, BLOG_ACCESS } from "../blog/area.js";
 import { contextAs, counted, operatorContext, service, type CliRun } from "./context.js";
 import { generatedPassword } from "./users.js";
 
@@ -235,7 +235,7 @@ export async function seedDemo(run: CliRun, options: { password?: string }, prog
         continue;
       }
       await service(
-        createBlogEntry(as(entry.author), {
+        BLOG.createRecord(as(entry.author), {
           title: entry.title,
           alias: entry.alias,
           content: entry.content,

@@ -52,7 +52,8 @@ export interface GroupPlugin {
    */
   rest: {
     selection: string;
-    documents: string;
+    /** A documents file's name, or the fragments' text (an area declared as one: rest-facade/area-rows.ts). */
+    documents: string | { fragments: string };
     list: { key: string; extra?: Record<string, unknown> };
     /** Fields of the table the area's own POST row does not take (the wiki's `summary`): the plugin's POST row leaves them out too. */
     createExcept?: string[];

@@ -1,5 +1,6 @@
-import { BlogEntryType } from "../../blog/graphql.js";
-import { BLOG_FIELDS, BLOG_LIST, createBlogEntry, deleteBlogEntry, getBlogEntry, listBlogEntries, updateBlogEntry } from "../../blog/service.js";
+import { BLOG } from "../../blog/area.js";
+import { areaType } from "../../graphql/area.js";
+import { restFragmentText } from "../../../rest-facade/area-rows.js";
 import { defineGroupPlugin } from "../plugins.js";
 
 /** The group's blog: /groups/{group}/blog, answering as /blog does. */
@@ -8,15 +9,15 @@ defineGroupPlugin({
   area: "blog",
   model: "BlogEntry",
   plural: "BlogEntries",
-  type: BlogEntryType,
+  type: areaType(BLOG),
   noun: "blog entry",
-  fields: BLOG_FIELDS,
+  fields: BLOG.table,
   service: {
-    list: { spec: BLOG_LIST, resolve: listBlogEntries },
-    read: getBlogEntry,
-    create: createBlogEntry,
-    update: updateBlogEntry,
-    remove: deleteBlogEntry,
+    list: { spec: BLOG.listSpec, resolve: BLOG.listRecords },
+    read: BLOG.readRecord,
+    create: BLOG.createRecord,
+    update: BLOG.updateRecord,
+    remove: BLOG.removeRecord,
   },
-  rest: { selection: "...BlogEntryRest", documents: "blog", list: { key: "posts", extra: { success: true } } },
+  rest: { selection: "...BlogEntryRest", documents: { fragments: restFragmentText(BLOG) }, list: { key: "posts", extra: { success: true } } },
 });

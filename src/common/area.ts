@@ -1,0 +1,280 @@
+import { Prisma } from "../generated/prisma/client.js";
+import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import type { RequestContext } from "./context.js";
+import type { AccessLevels } from "./access.js";
+import { notFound } from "./errors.js";
+import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
+import { domainEvents, type EventType } from "./events.js";
+import { listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
+import { changedRecord, createdRecord, findVisible, records, type RecordsDeclaration, type Selection } from "./records.js";
+import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "./scopes.js";
+import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
+import { assertPublishingWindow, changesNothing, parseInput } from "./validation.js";
+import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertStatement, updateStatement, writtenRecords, type WrittenRecords } from "./write-path.js";
+import { writeFailure } from "../db/errors.js";
+import { registerGroupContent } from "../groups/content.js";
+import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
+
+/**
+ * An area as ONE declaration (issue 27, item 4; docs/adding-an-area.md): its model, its fields, who sees
+ * its records, its list, its events and its REST operations. The kit makes the rest from it:
+ * - the service: `list`, `read`, `create`, `update`, `remove` (the contract's rules: visibility, the
+ *   creator, the scope's writers, the publishing window, a name unique in its scope, the write path's
+ *   events), so an area writes only what is its own;
+ * - the GraphQL type, its root fields and inputs (src/graphql/area.ts);
+ * - the REST rows, their documents and so the OpenAPI entries (rest-facade/area-rows.ts);
+ * - a deleted group's records going with it, each with its event, and the activity feed's entries.
+ * Defining an area registers it (`declaredAreas`); src/areas.ts imports each area's file (the registry).
+ */
+
+/** A field of the record type as GraphQL shows it (and REST, under its REST name). */
+export type Shown =
+  /** The model's field of that name, typed after the Prisma model. */
+  | true
+  /** The same, with this description. */
+  | string
+  | {
+      description?: string;
+      /** The key in REST answers: default the name in snake_case; false: GraphQL only (relations by default). */
+      rest?: string | false;
+      /** The model's field shown, when it is not named so (citations' `authorsText` shows `authors`). */
+      from?: string;
+      /** An access level: its area's enum in GraphQL, the documented number in REST. */
+      levels?: AccessLevels;
+      /** A to-one relation of the model (its record type). */
+      relation?: true;
+      /** Computed from the row: its GraphQL type and how. */
+      type?: "String" | "Int" | "[String]";
+      nullable?: boolean;
+      resolve?(row: never): unknown;
+    };
+
+/** A field whose value is unique within the record's scope (a blog entry's alias), derived when absent. */
+export interface UniqueName {
+  field: string;
+  /** The name derived from the parsed create input (from its title). */
+  derive(data: Record<string, unknown>): string;
+  /** What joins a number to a taken name (`-` gives `title-2`). */
+  separator: string;
+  /** How the 409's message names it ("alias", "page name"). */
+  label: string;
+  /** The conflict's message when a given name is taken. */
+  taken: string;
+}
+
+/** One documented REST operation of the area's record. */
+export interface RestRow {
+  path: string;
+  /** The API document's task ("create an entry"). */
+  task: string;
+  /** Default the area's `rest.versions`. */
+  versions?: string[];
+}
+
+export interface AreaDeclaration<T extends FieldTable = FieldTable> {
+  /** Events' area and the documents' names ("blog"). */
+  area: string;
+  model: Prisma.ModelName;
+  /** The list's root field (`blogEntries`); the read is the model in camelCase (`blogEntry`). */
+  plural: string;
+  /** What a 404 calls a record: `${label} ${id} not found.` ("Blog entry"). */
+  label: string;
+  /** The GraphQL record type's description. */
+  description: string;
+  /** Who sees a record (src/common/records.ts; the policy of src/common/policy.ts is compiled from it). */
+  policy: Omit<RecordsDeclaration, "model">;
+  /** The inputs' fields (src/common/fields.ts): rules, defaults, columns, REST parameters. */
+  fields: T;
+  /** The record type's fields, in the REST answer's order. */
+  shown: Record<string, Shown>;
+  list: Omit<ListSpecInput, "records"> & { description: string };
+  read: { description: string };
+  /** Who creates records, and the 403 of a caller who may see a record but not change it. */
+  writes: {
+    by: "users" | "administrators";
+    forbidden: string;
+    /** Fields naming a record, copied into its events (never bodies). */
+    names: readonly string[];
+    /** The GraphQL update input's description. */
+    update?: string;
+    /** The delete mutation's description. */
+    remove: string;
+  };
+  uniqueName?: UniqueName;
+  /** The domain events: one name ending in Created, Updated and Deleted each, with its description (docs/events.md). */
+  events: Record<string, string>;
+  /** The activity feed's entry for a created record (src/activity/sources.ts); absent: none. */
+  activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] };
+  rest: {
+    versions: string[];
+    /** The `id` placeholder's description. */
+    id?: string;
+    list?: RestRow & { key: string; extra?: Record<string, unknown> };
+    create?: RestRow;
+    read?: RestRow;
+    /** PUT: every field, the PATCH row derived from it (rest-facade/table.ts). */
+    replace?: RestRow;
+    remove?: RestRow;
+  };
+}
+
+/** What Pothos' Prisma plugin asks a read to load for the selected fields (as src/graphql/crud.ts's). */
+type Query = { include?: object; select?: object };
+
+export interface Area<T extends FieldTable = FieldTable> extends AreaDeclaration<T> {
+  records: RecordsDeclaration;
+  listSpec: ListSpec;
+  table: Fields<T>;
+  writesOf: WrittenRecords;
+  eventTypes: { created: EventType; updated: EventType; deleted: EventType };
+  /** A page of the records the caller may see. */
+  listRecords<R = unknown>(ctx: RequestContext, args: ListArgs, query?: Query): Page<R>;
+  /** A record the caller may see, or 404 (records the caller may not see do not exist for them). */
+  readRecord<R = unknown>(ctx: RequestContext, id: number, query?: Query): Promise<R>;
+  createRecord<R = unknown>(ctx: RequestContext, input: Record<string, unknown>, query?: Query): Promise<R>;
+  /** Changes the given fields only; answers the record as the caller may read it (null: may change, not read). */
+  updateRecord<R = unknown>(ctx: RequestContext, id: number, input: Record<string, unknown>, query?: Query): Promise<R | null>;
+  removeRecord(ctx: RequestContext, id: number): Promise<number>;
+}
+
+/** Any area, as the kit's generators read it (its field table's own types do not matter to them). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyArea = Area<any>;
+
+const areas = new Map<string, AnyArea>();
+
+/** Every area defined so far, by area name. */
+export const declaredAreas = (): AnyArea[] => [...areas.values()].sort((a, b) => a.area.localeCompare(b.area));
+
+function eventNamed(area: string, events: Record<string, string>, ending: string): EventType {
+  const names = Object.keys(events).filter((name) => name.endsWith(ending));
+  if (names.length !== 1) throw new Error(`area ${area}: events must name exactly one …${ending} event, not ${names.length}`);
+  return `${area}.${names[0]}` as EventType;
+}
+
+/** Declares an area (see above): checks it, registers it and answers it with the service the kit makes from it. */
+export function defineArea<const T extends FieldTable>(declaration: AreaDeclaration<T>): Area<T> {
+  if (areas.has(declaration.area)) throw new Error(`area ${declaration.area} is defined twice`);
+  const policy = records({ model: declaration.model, ...declaration.policy });
+  const spec = listSpec({ records: policy, sortColumns: declaration.list.sortColumns, defaults: declaration.list.defaults, search: declaration.list.search });
+  const table = fieldTable(declaration.fields);
+  domainEvents(declaration.area, declaration.events);
+  const eventTypes = {
+    created: eventNamed(declaration.area, declaration.events, "Created"),
+    updated: eventNamed(declaration.area, declaration.events, "Updated"),
+    deleted: eventNamed(declaration.area, declaration.events, "Deleted"),
+  };
+  const missing = (id: number) => `${declaration.label} ${id} not found.`;
+  const writes = writtenRecords({
+    area: declaration.area,
+    changedSubscription: `${declaration.model[0]!.toLowerCase()}${declaration.model.slice(1)}Changed`,
+    records: policy,
+    names: declaration.writes.names,
+    notFound: missing,
+    forbidden: declaration.writes.forbidden,
+  });
+  const { uniqueName, fields } = declaration;
+  const byAdministrators = declaration.writes.by === "administrators";
+  const writer = (ctx: RequestContext) => (byAdministrators ? requireAdministrator(ctx, declaration.writes.forbidden) : requireUser(ctx));
+  const takes = (field: string) => Object.hasOwn(fields, field);
+  const takenIn = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) =>
+    takenNames(ctx, policy, uniqueName!.field, scope, exceptId);
+  const conflict = uniqueName ? { parameter: uniqueName.field, message: uniqueName.taken, column: uniqueName.field } : undefined;
+  const window = policy.window;
+  // Who wrote a record: the creator the policy names, else the model's `createdById` where it keeps one (citations).
+  const hasCreatedById = getDatamodel().datamodel.models[declaration.model]?.fields.some((field) => field.name === "createdById");
+  const creator = policy.creator ?? (hasCreatedById ? "createdById" : undefined);
+
+  const area: Area<T> = {
+    ...declaration,
+    records: policy,
+    listSpec: spec,
+    table,
+    writesOf: writes,
+    eventTypes,
+    listRecords: (ctx, args, query = {}) => pagedList(spec, ctx, args, query as Selection),
+    async readRecord<R>(ctx: RequestContext, id: number, query: Query = {}) {
+      const row = await findVisible<R>(ctx, policy, id, query as Selection);
+      if (!row) throw notFound(missing(id));
+      return row;
+    },
+    async createRecord<R>(ctx: RequestContext, input: Record<string, unknown>, selected: Query = {}) {
+      const query = selected as Selection;
+      const user = writer(ctx);
+      const data = parseInput(table.create, input) as Record<string, unknown>;
+      const values: Record<string, unknown> = { ...columnValues(table, data, "create") };
+      if (creator) values[creator] = takes("createdBy") ? await resolveCreator(ctx, data.createdBy as number | null | undefined, user.id) : user.id;
+      if (window) {
+        values[window.up] = (data[window.up] as Date | undefined) ?? new Date();
+        assertPublishingWindow(values[window.up] as Date, data[window.down] as Date | null | undefined);
+      }
+      const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number } : undefined;
+      const insert = (extra: Record<string, unknown>) =>
+        createRecord<{ id: number }>(ctx, writes, {
+          event: eventTypes.created,
+          scope,
+          answer: { query },
+          inserted: Prisma.sql`created AS (${insertStatement(ctx, policy, { ...values, ...extra }, uniqueName ? { skipConflictOn: ["scope", "scopeId", uniqueName.field] } : {})})`,
+        });
+      const created = uniqueName
+        ? await createWithUniqueName({
+            requested: data[uniqueName.field] as string | undefined,
+            derivedFrom: uniqueName.derive(data),
+            separator: uniqueName.separator,
+            parameter: uniqueName.field,
+            label: uniqueName.label,
+            taken: takenIn(ctx, scope!),
+            insert: (name) => insert({ [uniqueName.field]: name }),
+          })
+        : await insert({});
+      return createdRecord<R>(ctx, policy, created!, query);
+    },
+    async updateRecord<R>(ctx: RequestContext, id: number, input: Record<string, unknown>, query: Query = {}) {
+      writer(ctx);
+      const data = parseInput(table.update, input) as Record<string, unknown>;
+      await changeRecord<Record<string, unknown> & { id: number }>(ctx, writes, id, {
+        event: eventTypes.updated,
+        async change(tx, row) {
+          if (changesNothing(data)) return { row, changed: [] };
+          const values: Record<string, unknown> = {};
+          const scope = policy.scoped ? { scope: (data.scope as string) ?? row.scope, scopeId: (data.scopeId as number) ?? row.scopeId } : undefined;
+          const moved = scope !== undefined && (scope.scope !== row.scope || scope.scopeId !== row.scopeId);
+          if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
+          if (creator && takes("createdBy")) data.createdBy = await resolveCreator(tx, data.createdBy as number | null | undefined, row[creator] as number);
+          if (window) {
+            // The end: absent keeps the stored one, null removes it (the window stays open).
+            const down = data[window.down] === undefined ? row[window.down] : data[window.down];
+            assertPublishingWindow((data[window.up] as Date | undefined) ?? (row[window.up] as Date), down as Date | null);
+            values[window.down] = down;
+          }
+          if (uniqueName) {
+            const name = (data[uniqueName.field] as string | undefined) ?? row[uniqueName.field];
+            if (name !== row[uniqueName.field] || moved) await assertNameFree(name as string, takenIn(tx, scope!, id), uniqueName.field, uniqueName.label);
+            values[uniqueName.field] = name;
+          }
+          return { update: updateStatement(tx, policy, id, { ...columnValues(table, data, "update"), ...values, ...scope }) };
+        },
+      }).catch(writeFailure({ conflict, missing: missing(id) }));
+      return changedRecord<R>(ctx, policy, id, query as Selection);
+    },
+    removeRecord(ctx, id) {
+      if (byAdministrators) requireAdministrator(ctx, declaration.writes.forbidden);
+      return deleteRecord(ctx, writes, id, eventTypes.deleted);
+    },
+  };
+
+  // A deleted group's records go with it, each with its own deleted event (src/groups/content.ts).
+  if (policy.scoped) {
+    registerGroupContent({
+      area: declaration.area,
+      models: [declaration.model],
+      remove: (tx, groupId) => deleteScopeRecords(tx, writes, { scope: "group", scopeId: groupId }, eventTypes.deleted),
+    });
+  }
+  if (declaration.activity) {
+    const { follows, ...source } = declaration.activity;
+    registerActivitySource({ ...source, types: [eventTypes.created], ...(follows ? { follows: { types: follows } } : {}) });
+  }
+  areas.set(declaration.area, area as AnyArea);
+  return area;
+}

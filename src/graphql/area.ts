@@ -1,0 +1,84 @@
+import type { ObjectRef } from "@pothos/core";
+import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { declaredAreas, type AnyArea, type Shown } from "../common/area.js";
+import { accessEnum } from "./access.js";
+import { builder, type Types } from "./builder.js";
+import { recordFields } from "./crud.js";
+import { tableInput } from "./fields.js";
+
+/**
+ * An area's GraphQL (src/common/area.ts): its record type, whose fields are typed after the Prisma model,
+ * and its root fields and inputs by the contract's naming rule (src/graphql/crud.ts), resolved by the
+ * service the kit made from the same declaration.
+ */
+
+const types = new Map<string, ObjectRef<Types, object>>();
+
+/** A Prisma scalar's GraphQL type. */
+function scalarType(model: string, name: string): { type: unknown; nullable: boolean } {
+  const field = getDatamodel().datamodel.models[model]?.fields.find((candidate) => candidate.name === name);
+  if (!field || field.kind !== "scalar") throw new Error(`${model}.${name}: the record type shows a field the model does not have as a scalar`);
+  const scalar = name === "id" ? "ID" : field.type === "Json" ? "JSON" : field.type === "Boolean" ? "Boolean" : field.type;
+  if (!["ID", "String", "Int", "DateTime", "JSON", "Boolean"].includes(scalar)) throw new Error(`${model}.${name}: no GraphQL type for ${field.type}`);
+  return { type: field.isList ? [scalar] : scalar, nullable: !field.isRequired };
+}
+
+type LooseObjectFieldBuilder = {
+  expose(name: string, options: object): unknown;
+  field(options: object): unknown;
+  relation(name: string, options?: object): unknown;
+};
+
+function shownField(t: LooseObjectFieldBuilder, model: string, name: string, shown: Shown): unknown {
+  const options = typeof shown === "object" ? shown : { description: typeof shown === "string" ? shown : undefined };
+  const { description } = options;
+  if ("relation" in options && options.relation) return t.relation(name, { description });
+  if ("resolve" in options && options.resolve) {
+    const type = options.type === "[String]" ? ["String"] : options.type;
+    return t.field({ type, nullable: options.nullable ?? false, description, resolve: options.resolve });
+  }
+  const from = ("from" in options && options.from) || name;
+  if ("levels" in options && options.levels) {
+    return t.field({ type: accessEnum(options.levels), description, resolve: (row: Record<string, unknown>) => row[from] });
+  }
+  const { type, nullable } = scalarType(model, from);
+  return t.expose(from, { type, nullable, description });
+}
+
+/** The record type of an area, made once. */
+export function areaType(area: AnyArea): ObjectRef<Types, object> {
+  let type = types.get(area.area);
+  if (!type) {
+    // Pothos types Prisma fields by the model's name literal; one helper serves every model, so the fields
+    // are built loosely here and the schema is held to its SDL by codegen:check.
+    type = (builder.prismaObject as (model: string, options: object) => ObjectRef<Types, object>)(area.model, {
+      description: area.description,
+      fields: (t: LooseObjectFieldBuilder) => Object.fromEntries(Object.entries(area.shown).map(([name, shown]) => [name, shownField(t, area.model, name, shown)])),
+    });
+    types.set(area.area, type);
+    const writers = area.writes.by === "administrators" ? "admin" : "user";
+    recordFields(area.model, {
+      type,
+      plural: area.plural,
+      read: { description: area.read.description, resolve: (ctx, id, query) => area.readRecord(ctx, id as number, query) },
+      list: { description: area.list.description, spec: area.listSpec, resolve: (ctx, args, query) => area.listRecords(ctx, args, query) },
+      create: {
+        scope: writers,
+        input: tableInput(`Create${area.model}Input`, area.table, "create"),
+        resolve: (ctx, input, query) => area.createRecord(ctx, input as Record<string, unknown>, query),
+      },
+      update: {
+        scope: writers,
+        input: tableInput(`Update${area.model}Input`, area.table, "update", area.writes.update),
+        resolve: (ctx, id, input, query) => area.updateRecord(ctx, id as number, input as Record<string, unknown>, query),
+      },
+      remove: { scope: writers, description: area.writes.remove, resolve: (ctx, id) => area.removeRecord(ctx, id as number) },
+    });
+  }
+  return type;
+}
+
+/** The GraphQL of every area defined so far (src/areas.ts calls it after importing them). */
+export function declaredAreasGraphql(): void {
+  for (const area of declaredAreas()) areaType(area);
+}
