@@ -1,8 +1,10 @@
-// npm run area:new -- <name> [--model <Model>] [--plural <field>] [--out <dir>]: writes the skeleton of a new
-// area (docs/adding-an-area.md): src/<name>/ (service.ts with its records, list spec, field table and write
-// path calls; graphql.ts; testing.ts), rest-facade/rows/<name>.ts, rest-facade/documents/<name>.graphql and
-// prisma/schema/<name>.prisma, under --out (default: this checkout), then prints the steps left to review,
-// the migration lines among them. Refuses a name that is an area already, here or under --out.
+// npm run area:new -- <name> [--model <Model>] [--plural <field>] [--out <dir>]: writes a working area
+// (docs/adding-an-area.md): its declaration src/<name>/area.ts (defineArea: model, policy, fields, list,
+// events, REST operations), the API transcription the shared tests read (src/<name>/testing.ts), its Prisma
+// model, the registry line in src/areas.ts and the back-relation on User; then generates the client and
+// writes the migration (npm run db:migration, plus the value checks and the versions trigger). With --out
+// it writes the three new files there and prints the rest instead. Refuses a name that is an area already.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,21 +35,15 @@ const table = name;
 const out = path.resolve(options.out ?? repository);
 
 const files: Record<string, string> = {
-  [`src/${name}/service.ts`]: service(),
-  [`src/${name}/graphql.ts`]: graphql(),
-  [`src/${name}/group-content.ts`]: groupContent(),
+  [`src/${name}/area.ts`]: declaration(),
   [`src/${name}/testing.ts`]: testing(),
-  [`rest-facade/rows/${name}.ts`]: rows(),
-  [`rest-facade/documents/${name}.graphql`]: documents(),
   [`prisma/schema/${name}.prisma`]: prismaModel(),
 };
 
-// An area is its folder, its rows and its model: any of them already there (in this checkout, where the
-// area would land, or under --out) means the name is taken.
+// An area is its folder and its model: either already there (in this checkout, where the area would land,
+// or under --out) means the name is taken.
 const taken = [...new Set([repository, out])].flatMap((root) =>
-  [`src/${name}`, `rest-facade/rows/${name}.ts`, `rest-facade/documents/${name}.graphql`, `prisma/schema/${name}.prisma`]
-    .map((file) => path.join(root, file))
-    .filter((file) => fs.existsSync(file)),
+  [`src/${name}`, `prisma/schema/${name}.prisma`].map((file) => path.join(root, file)).filter((file) => fs.existsSync(file)),
 );
 if (taken.length) {
   console.error(`area ${name} exists already (${taken.join(", ")}); choose another name`);
@@ -59,37 +55,83 @@ for (const [file, text] of Object.entries(files)) {
   fs.writeFileSync(path.join(out, file), text);
   console.log(`wrote ${path.join(out, file)}`);
 }
-console.log(`
-Next, each to review (docs/adding-an-area.md, "Steps"):
-  1. prisma/schema/users.prisma, model User: add the back-relation
-       ${plural.padEnd(17)} ${model}[]
-  2. npm run db:migration -- add_${name}
-     and append to the migration it writes the value checks (the documented numbers only) and the counters:
-       ALTER TABLE "${table}" ADD CONSTRAINT "${table}_access_check" CHECK ("access" IN (0, 1, 2));
-       ALTER TABLE "${table}" ADD CONSTRAINT "${table}_state_check" CHECK ("state" IN (0, 1));
-       SELECT list_counts_track('${table}', 'state', 1, 'access', 'created_by', 'scope', 'scope_id', '', '');
-       SELECT list_versions_track('${table}', 'scope', 'scope_id');
-     then npx prisma generate and npm run db:check
-  3. src/areas.ts: import "./${name}/graphql.js";
-  4. docs/events.md: the events ${name}.${single}Created, ${name}.${single}Updated, ${name}.${single}Deleted
-  5. npm run codegen
-  6. src/${name}/testing.ts: replace \`documented\` with the API document's parameter lists, transcribed by
-     hand; then make the field table, the rows and the model say what the document says.`);
 
-function service(): string {
+/** The registry line, before the line that makes the declared areas' GraphQL. */
+const REGISTRY = "src/areas.ts";
+const REGISTRY_ANCHOR = 'import "./graphql/declared-areas.js";';
+const registryLine = `import "./${name}/area.js";`;
+/** The back-relation Prisma needs on User, after its last list relation. */
+const USERS = "prisma/schema/users.prisma";
+const backRelation = `  ${plural.padEnd(17)} ${model}[]`;
+/** What the migration adds after Prisma's SQL and the counter triggers db:migration writes. */
+const migrationTail = `
+-- The documented values only, and the list versions of each scope (docs/adding-an-area.md, "Indexes, counters").
+ALTER TABLE "${table}" ADD CONSTRAINT "${table}_access_check" CHECK ("access" IN (0, 1, 2));
+ALTER TABLE "${table}" ADD CONSTRAINT "${table}_state_check" CHECK ("state" IN (0, 1));
+SELECT list_versions_track('${table}', 'scope', 'scope_id');
+`;
+
+if (out !== repository) {
+  console.log(`
+--out: the shared files are left as they are. In the checkout the area lands in:
+  1. ${REGISTRY}: ${registryLine} (before ${REGISTRY_ANCHOR})
+  2. ${USERS}, model User:
+${backRelation}
+  3. docs/events.md: the events ${name}.${single}Created, ${single}Updated, ${single}Deleted
+  4. npx prisma generate && npm run db:migration -- add_${name}, and append to the migration:${migrationTail}`);
+  process.exit(0);
+}
+
+const registry = fs.readFileSync(path.join(repository, REGISTRY), "utf8");
+if (!registry.includes(REGISTRY_ANCHOR)) throw new Error(`${REGISTRY} has no line ${REGISTRY_ANCHOR}`);
+fs.writeFileSync(path.join(repository, REGISTRY), registry.replace(REGISTRY_ANCHOR, `${registryLine}\n${REGISTRY_ANCHOR}`));
+console.log(`added ${registryLine} to ${REGISTRY}`);
+
+const users = fs.readFileSync(path.join(repository, USERS), "utf8");
+const relations = [...users.matchAll(/^ {2}\w+\s+\w+\[\]$/gm)];
+const last = relations.at(-1);
+if (!last) throw new Error(`${USERS}: no list relation on User to add the back-relation after`);
+const at = last.index! + last[0].length;
+fs.writeFileSync(path.join(repository, USERS), `${users.slice(0, at)}\n${backRelation}${users.slice(at)}`);
+console.log(`added the back-relation ${plural} to model User in ${USERS}`);
+
+// Its events in the catalogue's document (test/write-path.test.ts holds it to the declarations), after the last event row.
+const EVENTS_DOC = "docs/events.md";
+const eventsDoc = fs.readFileSync(path.join(repository, EVENTS_DOC), "utf8");
+const lastEvent = [...eventsDoc.matchAll(/^\| `[a-z][a-zA-Z]*\.[a-zA-Z]+` \|.*\|$/gm)].at(-1);
+if (!lastEvent) throw new Error(`${EVENTS_DOC}: no event table to add the area's events to`);
+const eventRows = [
+  [`${single}Created`, `A ${single} was created.`],
+  [`${single}Updated`, `A ${single}'s fields changed; \`changed\` names them.`],
+  [`${single}Deleted`, `A ${single} was deleted.`],
+].map(([type, description]) => `| \`${name}.${type}\` | readers | \`id\`, \`title\` | ${description} |`);
+const eventsAt = lastEvent.index! + lastEvent[0].length;
+fs.writeFileSync(path.join(repository, EVENTS_DOC), `${eventsDoc.slice(0, eventsAt)}\n${eventRows.join("\n")}${eventsDoc.slice(eventsAt)}`);
+console.log(`added the events of ${name} to ${EVENTS_DOC}`);
+
+const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: repository, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+run("npx", ["prisma", "generate"]);
+console.log(run("npx", ["tsx", "scripts/new-migration.ts", `add_${name}`]).trim());
+const migrations = path.join(repository, "prisma", "migrations");
+const written = fs.readdirSync(migrations).filter((entry) => entry.endsWith(`_add_${name}`)).sort().at(-1);
+if (!written) throw new Error(`db:migration wrote no migration add_${name}`);
+fs.appendFileSync(path.join(migrations, written, "migration.sql"), migrationTail);
+console.log(`appended the value checks and list_versions_track to prisma/migrations/${written}/migration.sql
+
+The area answers on /api/${name} and in GraphQL (${single}, ${plural}, create${model}, …). Left to you:
+  - src/${name}/testing.ts: replace \`documented\` with the API document's parameter lists, transcribed by hand;
+    then make the declaration and the model say what the document says (a field: one line in the
+    declaration's \`fields\` and \`shown\`, and its migration);
+  - npm run codegen (the schema's SDL), npm run db:check, npm test.`);
+
+function declaration(): string {
   return `import { z } from "zod";
-import { Prisma, type ${model} } from "../generated/prisma/client.js";
-import type { RequestContext } from "../common/context.js";
-import { notFound } from "../common/errors.js";
-import { DEFAULT_SCOPE, listSpec, pagedList, type ListArgs } from "../common/paging.js";
-import { accessLevels } from "../common/access.js";
-import { accessField, columnValues, createdByField, createdField, fieldTable, stateField } from "../common/fields.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, type Selection } from "../common/records.js";
+import { accessLevels, PUBLISH_STATE } from "../common/access.js";
+import { defineArea } from "../common/area.js";
+import { accessField, createdByField, createdField, stateField } from "../common/fields.js";
+import { DEFAULT_SCOPE } from "../common/paging.js";
 import { scopeKindField } from "../common/scope-kinds.js";
-import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
-import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
-import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { scopedPath } from "../common/scopes.js";
 
 /** ${model} access levels, as the API document numbers them. */
 export const ${constant}_ACCESS = accessLevels("${model}Access", [
@@ -98,163 +140,65 @@ export const ${constant}_ACCESS = accessLevels("${model}Access", [
   { value: 2, level: "private" },
 ], 0);
 
-/** ${model} records and who sees them (the contract's access rule; published = state 1). */
-export const ${constant}_RECORDS = records({
+/** The ${name} area, declared once (src/common/area.ts): the kit makes its service, GraphQL and REST rows from it. */
+export const ${constant} = defineArea({
+  area: "${name}",
   model: "${model}",
-  scoped: true,
-  published: { field: "state", value: 1 },
-  access: ${constant}_ACCESS,
-  creator: "createdById",
-});
-
-/** GET /${name}/list and \`${plural}\`: sort whitelist, defaults, scope and search. */
-export const ${constant}_LIST = listSpec({
-  records: ${constant}_RECORDS,
-  sortColumns: { id: "id", title: "title", created: "created", modified: "modified" },
-  defaults: { sort: "created", sortDir: "desc", limit: 25 },
-  search: { in: "title", fields: ["title"] },
-});
-
-/** The ${name} field table (src/common/fields.ts): its inputs, their rules, columns and REST parameters. */
-export const ${constant}_FIELDS = fieldTable({
-  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: true, rest: { description: "Title." } },
-  created: createdField,
-  createdBy: createdByField,
-  state: stateField,
-  access: accessField(${constant}_ACCESS),
-  scope: { type: "String", rule: scopeKindField, description: 'Default "site".', default: DEFAULT_SCOPE.scope, rest: { description: "Scope.", privacy: true } },
-  scopeId: { type: "Int", rule: z.number().int().min(0), description: "Default 0.", default: DEFAULT_SCOPE.scopeId, rest: { description: "Scope ID.", privacy: true } },
-});
-
-export type Create${model} = RawInput<typeof ${constant}_FIELDS.create>;
-export type Update${model} = RawInput<typeof ${constant}_FIELDS.update>;
-
-type Query = { include?: Prisma.${model}Include; select?: Prisma.${model}Select };
-
-export function list${model}s(ctx: RequestContext, args: ListArgs, query: Query = {}) {
-  return pagedList<${model}>(${constant}_LIST, ctx, args, query as Selection);
-}
-
-/** A record the caller may see, or 404 (records the caller may not see do not exist for them). */
-export async function get${model}(ctx: RequestContext, id: number, query: Query = {}) {
-  const record = await findVisible<${model}>(ctx, ${constant}_RECORDS, id, query as Selection);
-  if (!record) throw notFound(\`${model} \${id} not found.\`);
-  return record;
-}
-
-/** The ${name} domain events (docs/events.md). */
-export const ${constant}_EVENTS = domainEvents("${name}", {
-  ${single}Created: "A ${single} was created.",
-  ${single}Updated: "A ${single}'s fields changed; \`changed\` names them.",
-  ${single}Deleted: "A ${single} was deleted.",
-});
-
-/** ${model} records on the write path (src/common/write-path.ts). */
-export const ${constant}_WRITES = writtenRecords({
-  area: "${name}",
-  records: ${constant}_RECORDS,
-  names: ["title"],
-  notFound: (id) => \`${model} \${id} not found.\`,
-  forbidden: "Only the creator, a group manager or an administrator can change this ${single}.",
-});
-
-export async function create${model}(ctx: RequestContext, input: Create${model}, query: Query = {}) {
-  const user = requireUser(ctx);
-  const data = parseInput(${constant}_FIELDS.create, input);
-  const values = columnValues(${constant}_FIELDS, data, "create");
-  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
-  const created = await createRecord<${model}>(ctx, ${constant}_WRITES, {
-    event: ${constant}_EVENTS.${single}Created,
-    // Whether the scope exists and admits the caller, asked in the insert's own statement.
-    scope: { scope: values.scope as string, scopeId: values.scopeId as number },
-    inserted: Prisma.sql\`created AS (\${insertStatement(ctx, ${constant}_RECORDS, { ...values, createdById })})\`,
-  });
-  return createdRecord<${model}>(ctx, ${constant}_RECORDS, created!.id, query as Selection);
-}
-
-/** Changes the given fields only; a new scope must be writable. Null when the caller may change it but not read it. */
-export async function update${model}(ctx: RequestContext, id: number, input: Update${model}, query: Query = {}) {
-  requireUser(ctx);
-  const data = parseInput(${constant}_FIELDS.update, input);
-  await changeRecord<${model}>(ctx, ${constant}_WRITES, id, {
-    event: ${constant}_EVENTS.${single}Updated,
-    async change(tx, record) {
-      if (changesNothing(data)) return { row: record, changed: [] };
-      const scope = { scope: data.scope ?? record.scope, scopeId: data.scopeId ?? record.scopeId };
-      if (scope.scope !== record.scope || scope.scopeId !== record.scopeId) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
-      const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
-      const [row] = await tx.tx.query<Record<string, unknown>>(
-        updateStatement(tx, ${constant}_RECORDS, id, { ...columnValues(${constant}_FIELDS, { ...data, createdBy }, "update"), ...scope }),
-      );
-      return { row: decodeScalars<${model}>(modelInfo(ctx.db, "${model}"), row!) };
-    },
-  });
-  return changedRecord<${model}>(ctx, ${constant}_RECORDS, id, query as Selection);
-}
-
-/** Deletes a record: the creator, a group manager or an administrator. */
-export async function delete${model}(ctx: RequestContext, id: number): Promise<number> {
-  return deleteRecord(ctx, ${constant}_WRITES, id, ${constant}_EVENTS.${single}Deleted);
-}
-`;
-}
-
-/** A deleted group's records of the area go with it (src/groups/content.ts; test/group-deletion.test.ts fails without). */
-function groupContent(): string {
-  return `import { registerGroupContent } from "../groups/content.js";
-import { deleteScopeRecords } from "../common/write-path.js";
-import { ${constant}_EVENTS, ${constant}_WRITES } from "./service.js";
-
-/** A deleted group's ${plural} go with it, each with its own deleted event. */
-export const ${constant}_GROUP_CONTENT = registerGroupContent({
-  area: "${name}",
-  models: ["${model}"],
-  remove: (tx, groupId) => deleteScopeRecords(tx, ${constant}_WRITES, { scope: "group", scopeId: groupId }, ${constant}_EVENTS.${single}Deleted),
-});
-`;
-}
-
-function graphql(): string {
-  return `import { builder } from "../graphql/builder.js";
-import "./group-content.js";
-import { accessEnum } from "../graphql/access.js";
-import { tableInput } from "../graphql/fields.js";
-import { recordFields } from "../graphql/crud.js";
-import { PUBLISH_STATE } from "../common/access.js";
-import { scopedPath } from "../common/scopes.js";
-import { ${constant}_ACCESS, ${constant}_FIELDS, ${constant}_LIST, create${model}, delete${model}, get${model}, list${model}s, update${model} } from "./service.js";
-
-const ${model}Access = accessEnum(${constant}_ACCESS);
-
-export const ${model}Type = builder.prismaObject("${model}", {
-  description: "A ${single} of a scope (the site, a group, a member).",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    title: t.exposeString("title"),
-    scope: t.exposeString("scope"),
-    scopeId: t.exposeInt("scopeId"),
-    state: t.exposeInt("state", { description: PUBLISH_STATE.description }),
-    access: t.field({ type: ${model}Access, description: ${constant}_ACCESS.description, resolve: (record) => record.access }),
-    url: t.string({ resolve: (record) => scopedPath(record, "${name}", String(record.id)) }),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
-    createdById: t.exposeInt("createdById"),
-    createdBy: t.relation("createdBy"),
-  }),
-});
-
-recordFields("${model}", {
-  type: ${model}Type,
   plural: "${plural}",
-  read: { description: "One ${single} the caller may see.", resolve: get${model} },
+  label: "${model}",
+  description: "A ${single} of a scope (the site, a group, a member).",
+  // The contract's access rule; published = state 1.
+  policy: { scoped: true, published: { field: "state", value: 1 }, access: ${constant}_ACCESS, creator: "createdById" },
+  fields: {
+    title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: true, rest: { description: "Title." } },
+    created: createdField,
+    createdBy: createdByField,
+    state: stateField,
+    access: accessField(${constant}_ACCESS),
+    scope: { type: "String", rule: scopeKindField, description: 'Default "site".', default: DEFAULT_SCOPE.scope, rest: { description: "Scope.", privacy: true } },
+    scopeId: { type: "Int", rule: z.number().int().min(0), description: "Default 0.", default: DEFAULT_SCOPE.scopeId, rest: { description: "Scope ID.", privacy: true } },
+  },
+  // The record as GraphQL and REST show it, in the REST answer's order.
+  shown: {
+    id: true,
+    title: true,
+    scope: true,
+    scopeId: true,
+    state: PUBLISH_STATE.description,
+    access: { levels: ${constant}_ACCESS, description: ${constant}_ACCESS.description },
+    url: { type: "String", resolve: (record: { id: number; scope: string; scopeId: number }) => scopedPath(record, "${name}", String(record.id)) },
+    created: true,
+    createdById: { rest: "created_by" },
+    modified: true,
+    createdBy: { relation: true },
+  },
   list: {
     description: "${model} records of one scope the caller may see, searched, sorted and paged like GET /api/${name}/list.",
-    spec: ${constant}_LIST,
-    resolve: list${model}s,
+    sortColumns: { id: "id", title: "title", created: "created", modified: "modified" },
+    defaults: { sort: "created", sortDir: "desc", limit: 25 },
+    search: { in: "title", fields: ["title"] },
   },
-  create: { scope: "user", input: tableInput("Create${model}Input", ${constant}_FIELDS, "create"), resolve: create${model} },
-  update: { scope: "user", input: tableInput("Update${model}Input", ${constant}_FIELDS, "update", "Only the given fields change."), resolve: update${model} },
-  remove: { scope: "user", description: "Deletes the ${single}; returns its id.", resolve: delete${model} },
+  read: { description: "One ${single} the caller may see." },
+  writes: {
+    by: "users",
+    forbidden: "Only the creator, a group manager or an administrator can change this ${single}.",
+    names: ["title"],
+    update: "Only the given fields change.",
+    remove: "Deletes the ${single}; returns its id.",
+  },
+  events: {
+    ${single}Created: "A ${single} was created.",
+    ${single}Updated: "A ${single}'s fields changed; \`changed\` names them.",
+    ${single}Deleted: "A ${single} was deleted.",
+  },
+  rest: {
+    versions: ["1.0"],
+    create: { path: "/${name}", task: "create a ${single}" },
+    list: { path: "/${name}/list", task: "list ${plural}", key: "${name}" },
+    read: { path: "/${name}/{id}", task: "read a ${single}" },
+    replace: { path: "/${name}/{id}", task: "update a ${single}" },
+    remove: { path: "/${name}/{id}", task: "delete a ${single}" },
+  },
 });
 `;
 }
@@ -262,7 +206,7 @@ recordFields("${model}", {
 function testing(): string {
   return `import type { AreaTesting, Documented } from "../../test/areas.js";
 import { pick } from "../../test/area-kit.js";
-import { ${constant}_ACCESS, ${constant}_FIELDS, ${constant}_LIST } from "./service.js";
+import { ${constant}, ${constant}_ACCESS } from "./area.js";
 
 // TODO: transcribe by hand from shared/spec/community-platform-api.md; these lists only match the skeleton.
 const optional: Documented = {
@@ -278,7 +222,7 @@ let serial = 0;
 
 export const testing: AreaTesting = {
   area: "${name}",
-  fields: ${constant}_FIELDS,
+  fields: ${constant}.table,
   documented: {
     "POST /${name} 1.0": { title: ["string", true], ...optional },
     "GET /${name}/list 1.0": {
@@ -303,7 +247,7 @@ export const testing: AreaTesting = {
   contract: {
     table: "${table}",
     list: { path: "/${name}/list", key: "${name}", graphql: "${plural}" },
-    spec: ${constant}_LIST,
+    spec: ${constant}.listSpec,
     searchField: "title",
     read: { path: "/${name}/{id}" },
     update: { method: "PUT", path: "/${name}/{id}", body: (record) => pick(record, ["title", "scope", "scope_id", "state", "access"]) },
@@ -317,137 +261,6 @@ export const testing: AreaTesting = {
     notFound: (id) => \`${model} \${id} not found.\`,
   },
 };
-`;
-}
-
-function rows(): string {
-  const prefix = model;
-  return `import { ${prefix}CreateDocument, ${prefix}DeleteDocument, ${prefix}ListDocument, ${prefix}ReadDocument, ${prefix}UpdateDocument } from "../generated/${name}.js";
-import type { RestOperation, RestParam } from "../types.js";
-import { listParams } from "../list-params.js";
-import { fieldParams } from "../field-params.js";
-import { ${constant}_FIELDS, ${constant}_LIST } from "../../src/${name}/service.js";
-
-const id: RestParam = { name: "id", type: "integer", required: true, description: "${model} identifier.", variable: "id" };
-
-const operations: RestOperation[] = [
-  {
-    area: "${name}",
-    method: "POST",
-    path: "/${name}",
-    versions: ["1.0"],
-    task: "create a ${single}",
-    params: fieldParams(${constant}_FIELDS, "create"),
-    document: ${prefix}CreateDocument,
-    resultField: "create${model}",
-    response: { kind: "record" },
-    status: 201,
-    access: "signed-in user",
-  },
-  {
-    area: "${name}",
-    method: "GET",
-    path: "/${name}/list",
-    versions: ["1.0"],
-    task: "list ${plural}",
-    params: listParams(${constant}_LIST),
-    document: ${prefix}ListDocument,
-    resultField: "${plural}",
-    response: { kind: "list", key: "${name}" },
-    status: 200,
-    access: "anyone",
-  },
-  {
-    area: "${name}",
-    method: "GET",
-    path: "/${name}/{id}",
-    versions: ["1.0"],
-    task: "read a ${single}",
-    params: [id],
-    document: ${prefix}ReadDocument,
-    resultField: "${single}",
-    response: { kind: "record" },
-    status: 200,
-    access: "anyone",
-  },
-  {
-    area: "${name}",
-    method: "PUT",
-    path: "/${name}/{id}",
-    versions: ["1.0"],
-    task: "update a ${single}",
-    params: [id, ...fieldParams(${constant}_FIELDS, "replace")],
-    document: ${prefix}UpdateDocument,
-    resultField: "update${model}",
-    response: { kind: "record" },
-    status: 200,
-    access: "signed-in user",
-  },
-  {
-    area: "${name}",
-    method: "DELETE",
-    path: "/${name}/{id}",
-    versions: ["1.0"],
-    task: "delete a ${single}",
-    params: [id],
-    document: ${prefix}DeleteDocument,
-    resultField: "delete${model}",
-    response: { kind: "empty" },
-    status: 204,
-    access: "signed-in user",
-  },
-];
-
-export default operations;
-`;
-}
-
-function documents(): string {
-  return `# Documents the REST facade runs for /api/${name}. Aliases give REST field names (scope_id, created_by).
-
-fragment ${model}Rest on ${model} {
-  id
-  title
-  scope
-  scope_id: scopeId
-  state
-  access
-  url
-  created
-  created_by: createdById
-  modified
-}
-
-mutation ${model}Create($input: Create${model}Input!) {
-  create${model}(input: $input) {
-    ...${model}Rest
-  }
-}
-
-query ${model}List($search: String, $scope: String, $scopeId: Int, $sort: String, $sortDir: String, $limit: Int, $start: Int) {
-  ${plural}(search: $search, scope: $scope, scopeId: $scopeId, sort: $sort, sortDir: $sortDir, limit: $limit, start: $start) {
-    items {
-      ...${model}Rest
-    }
-    total
-  }
-}
-
-query ${model}Read($id: ID!) {
-  ${single}(id: $id) {
-    ...${model}Rest
-  }
-}
-
-mutation ${model}Update($id: ID!, $input: Update${model}Input!) {
-  update${model}(id: $id, input: $input) {
-    ...${model}Rest
-  }
-}
-
-mutation ${model}Delete($id: ID!) {
-  delete${model}(id: $id)
-}
 `;
 }
 

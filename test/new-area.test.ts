@@ -1,89 +1,112 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
-// `npm run area:new -- <name>` (scripts/new-area.ts), run into a scratch folder with --out so no generated
-// area lands in the repository.
+// `npm run area:new -- <name>` (scripts/new-area.ts): with --out into a scratch folder, and for real in a
+// scratch copy of this checkout, where the shared suites then run on the new area as written.
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const script = path.join(repository, "scripts", "new-area.ts");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-area-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-const newArea = (...args: string[]) =>
-  spawnSync(process.execPath, ["--import", "tsx", script, ...args], { cwd: repository, encoding: "utf8", timeout: 60_000 });
+const newArea = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", path.join(cwd, "scripts", "new-area.ts"), ...args], { cwd, encoding: "utf8", timeout: 240_000 });
 
-const SKELETON = (name: string) => [
-  `src/${name}/service.ts`,
-  `src/${name}/graphql.ts`,
-  `src/${name}/testing.ts`,
-  `rest-facade/rows/${name}.ts`,
-  `rest-facade/documents/${name}.graphql`,
-  `prisma/schema/${name}.prisma`,
-];
+const WRITTEN = (name: string) => [`src/${name}/area.ts`, `src/${name}/testing.ts`, `prisma/schema/${name}.prisma`];
 
-/** `import { a, b as c, type T } from "../x.js"`: the module specifier and the names it takes. */
-function importsOf(source: string): { from: string; names: string[] }[] {
-  return [...source.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/g)].map(([, names, from]) => ({
-    from: from!,
-    names: names!
-      .split(",")
-      .map((name) => name.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!)
-      .filter(Boolean),
-  }));
+/** The environment of a command run in the copy: no vitest worker's variables, the embedded database. */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "NODE_OPTIONS" && !key.startsWith("TEST_")));
+  return { ...env, DATABASE_URL: "", REDIS_URL: "", NO_COLOR: "1" };
 }
 
-/** Whether a TypeScript module's source exports `name` (a declaration or an export list). */
-const exportsName = (source: string, name: string) =>
-  new RegExp(`export\\s+(?:declare\\s+)?(?:async\\s+)?(?:function\\*?|const|let|class|type|interface|enum)\\s+${name}\\b`).test(source) ||
-  [...source.matchAll(/export\s*\{([^}]*)\}/g)].some(([, list]) => list!.split(",").some((item) => item.trim().split(/\s+as\s+/).pop() === name));
+/** This checkout's files as they are now (committed or not, ignored ones aside) as a repository of its own, node_modules linked. */
+function copyOfCheckout(into: string): void {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repository, encoding: "utf8" }).split("\0").filter(Boolean);
+  for (const file of files) {
+    const from = path.join(repository, file);
+    if (!fs.existsSync(from)) continue;
+    fs.mkdirSync(path.dirname(path.join(into, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(into, file));
+  }
+  fs.symlinkSync(path.join(repository, "node_modules"), path.join(into, "node_modules"));
+  // A repository of its own: db:migration diffs the schema against the committed one.
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@example.invalid", ...args], { cwd: into, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "-m", "the checkout as it was");
+}
 
 describe("npm run area:new", () => {
-  it("writes the skeleton of a new area, and prints the migration lines to review", () => {
-    const run = newArea("billboards", "--out", scratch);
+  it("with --out, writes the declaration, the tests' transcription and the model there, and prints the shared files' lines", () => {
+    const run = newArea(repository, "notices", "--out", scratch);
     expect(run.status, run.stderr).toBe(0);
-    for (const file of SKELETON("billboards")) {
+    for (const file of WRITTEN("notices")) {
       expect(fs.existsSync(path.join(scratch, file)), file).toBe(true);
-      expect(fs.readFileSync(path.join(scratch, file), "utf8"), file).toMatch(/billboards/i);
+      expect(fs.readFileSync(path.join(scratch, file), "utf8"), file).toMatch(/notice/i);
     }
-    expect(run.stdout).toContain("npm run db:migration -- add_billboards");
-    expect(run.stdout).toContain("SELECT list_counts_track('billboards', 'state', 1, 'access', 'created_by', 'scope', 'scope_id', '', '');");
-    expect(run.stdout).toContain("SELECT list_versions_track('billboards', 'scope', 'scope_id');");
-    expect(fs.readFileSync(path.join(scratch, "prisma/schema/billboards.prisma"), "utf8")).toMatch(/model Billboard \{[\s\S]*@@map\("billboards"\)/);
-  });
-
-  it("the skeleton's code imports only what the kit exports (the area's own and generated modules aside)", () => {
-    const checked: string[] = [];
-    for (const file of SKELETON("billboards").filter((candidate) => candidate.endsWith(".ts"))) {
-      for (const { from, names } of importsOf(fs.readFileSync(path.join(scratch, file), "utf8"))) {
-        // Its own service, the Prisma client and codegen's documents exist once the area is generated and built.
-        if (!from.startsWith(".") || from === "./service.js" || from.includes("/generated/") || from.includes("/billboards/")) continue;
-        const module = path.resolve(path.dirname(path.join(repository, file)), from).replace(/\.js$/, ".ts");
-        expect(fs.existsSync(module), `${file} imports ${from}`).toBe(true);
-        const source = fs.readFileSync(module, "utf8");
-        for (const name of names) {
-          expect(exportsName(source, name), `${file}: ${from} exports ${name}`).toBe(true);
-          checked.push(`${from} ${name}`);
-        }
-      }
-    }
-    expect(checked).toEqual(expect.arrayContaining(["../common/fields.js fieldTable", "../graphql/fields.js tableInput", "../field-params.js fieldParams", "../common/write-path.js changeRecord"]));
+    expect(fs.readFileSync(path.join(scratch, "src/notices/area.ts"), "utf8")).toContain("defineArea({");
+    expect(run.stdout).toContain('import "./notices/area.js";');
+    expect(run.stdout).toContain("npm run db:migration -- add_notices");
+    expect(run.stdout).toContain("SELECT list_versions_track('notices', 'scope', 'scope_id');");
+    expect(fs.readFileSync(path.join(scratch, "prisma/schema/notices.prisma"), "utf8")).toMatch(/model Notice \{[\s\S]*@@map\("notices"\)/);
   });
 
   it("refuses a name that is an area already, here or in the output folder, and writes nothing", () => {
-    const here = newArea("wiki", "--out", path.join(scratch, "elsewhere"));
+    const here = newArea(repository, "wiki", "--out", path.join(scratch, "elsewhere"));
     expect(here.status).not.toBe(0);
     expect(here.stderr).toContain("area wiki exists already");
     expect(fs.existsSync(path.join(scratch, "elsewhere"))).toBe(false);
 
-    const before = fs.readFileSync(path.join(scratch, "src/billboards/service.ts"), "utf8");
-    const again = newArea("billboards", "--out", scratch);
+    const before = fs.readFileSync(path.join(scratch, "src/notices/area.ts"), "utf8");
+    const again = newArea(repository, "notices", "--out", scratch);
     expect(again.status).not.toBe(0);
-    expect(again.stderr).toContain("area billboards exists already");
-    expect(fs.readFileSync(path.join(scratch, "src/billboards/service.ts"), "utf8")).toBe(before);
+    expect(again.stderr).toContain("area notices exists already");
+    expect(fs.readFileSync(path.join(scratch, "src/notices/area.ts"), "utf8")).toBe(before);
 
-    expect(newArea("Bad-Name", "--out", scratch).status).not.toBe(0);
+    expect(newArea(repository, "Bad-Name", "--out", scratch).status).not.toBe(0);
+  });
+
+  it("in a checkout, writes a working area: its migration, registry line and events, and the shared suites pass on it unedited", { timeout: 600_000 }, () => {
+    const copy = path.join(scratch, "checkout");
+    copyOfCheckout(copy);
+    const run = newArea(copy, "notices");
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(fs.readFileSync(path.join(copy, "src/areas.ts"), "utf8")).toContain('import "./notices/area.js";');
+    const migration = fs.readdirSync(path.join(copy, "prisma/migrations")).find((entry) => entry.endsWith("_add_notices"));
+    expect(migration).toBeDefined();
+    const sql = fs.readFileSync(path.join(copy, "prisma/migrations", migration!, "migration.sql"), "utf8");
+    expect(sql).toContain('CREATE TABLE "notices"');
+    expect(sql).toContain("list_counts_track('notices'");
+
+    // The suites every area meets, filtered to the new area's tests and to those that check every declaration.
+    const suites = spawnSync(
+      process.execPath,
+      [
+        path.join(copy, "node_modules", "vitest", "vitest.mjs"),
+        "run",
+        "rest-facade/table.test.ts",
+        "test/contract.test.ts",
+        "test/totals.test.ts",
+        "test/plans.test.ts",
+        "test/count-triggers.test.ts",
+        "test/group-deletion.test.ts",
+        "test/write-path.test.ts",
+        "test/openapi.test.ts",
+        "-t",
+        "notices|counter triggers|every model with scope columns|docs/events.md lists|is valid OpenAPI",
+      ],
+      { cwd: copy, encoding: "utf8", env: cleanEnvironment(), timeout: 540_000 },
+    );
+    // eslint-disable-next-line no-control-regex
+    const output = `${suites.stdout}\n${suites.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
+    expect(suites.status, output.slice(-6000)).toBe(0);
+    // The new area's own tests ran (not only the declaration-wide ones).
+    expect(output).toMatch(/Tests\s+\d+ passed/);
+    const passed = Number(/Tests\s+(\d+) passed/.exec(output)?.[1] ?? 0);
+    expect(passed, output.slice(-3000)).toBeGreaterThan(40);
   });
 });
