@@ -1,6 +1,6 @@
-import { parse, type DocumentNode } from "graphql";
+import { Kind, parse, print, type DocumentNode } from "graphql";
 import { restName } from "../src/common/fields.js";
-import type { AnyArea as Area, RestRow } from "../src/common/area.js";
+import type { AnyArea as Area, RelatedType, RestRow, Shown } from "../src/common/area.js";
 import { fieldParams } from "./field-params.js";
 import { listParams } from "./list-params.js";
 import type { RestOperation, RestParam } from "./types.js";
@@ -12,18 +12,48 @@ import type { RestOperation, RestParam } from "./types.js";
  * spec, the inputs from its field table.
  */
 
-/** The fragment of the record as REST answers it: `fragment <Model>Rest on <Model> { id title scope_id: scopeId … }`. */
-export function restFragmentText(area: Area): string {
-  const selections = Object.entries(area.shown).flatMap(([name, shown]) => {
-    const options = typeof shown === "object" ? shown : {};
+/** One record type as REST answers it: `fragment <Model>Rest on <Model> { id title scope_id: scopeId … }`. */
+function fragmentText(model: string, shown: Record<string, Shown>): string {
+  const selections = Object.entries(shown).flatMap(([name, field]) => {
+    const options = typeof field === "object" ? field : {};
     const key = options.rest ?? (options.relation ? false : restName(name));
     if (key === false) return [];
     return [key === name ? name : `${key}: ${name}`];
   });
-  return `fragment ${area.model}Rest on ${area.model} {\n  ${selections.join("\n  ")}\n}`;
+  return `fragment ${model}Rest on ${model} {\n  ${selections.join("\n  ")}\n}`;
 }
 
-const document = (area: Area, operation: string): DocumentNode => parse(`${operation}\n\n${restFragmentText(area)}`);
+/** The fragments of the area's record types (its own, `<Model>Rest`, and its related types'). */
+export function restFragmentText(area: Area): string {
+  return [
+    fragmentText(area.model, area.shown),
+    ...Object.entries(area.related ?? {}).map(([model, related]) => fragmentText(model, (related as RelatedType).shown)),
+  ].join("\n\n");
+}
+
+/** The operation with the fragments it spreads (a fragment defined and not used is invalid GraphQL). */
+function document(area: Area, operation: string): DocumentNode {
+  const fragments = parse(restFragmentText(area)).definitions;
+  const used = new Set<string>();
+  const pending = [...operation.matchAll(/\.\.\.(\w+)/g)].map((found) => found[1]!);
+  while (pending.length) {
+    const name = pending.pop()!;
+    if (used.has(name)) continue;
+    used.add(name);
+    const fragment = fragments.find((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === name);
+    if (fragment) pending.push(...[...print(fragment).matchAll(/\.\.\.(\w+)/g)].map((found) => found[1]!));
+  }
+  const operationNode = parse(operation);
+  return {
+    ...operationNode,
+    definitions: [...operationNode.definitions, ...fragments.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value))],
+  };
+}
+
+/** A row's extra variables (`, $versionId: ID`) and what it selects on the record beyond the fragment. */
+const extraVariables = (row: RestRow) => (row.params ?? []).map((param) => `, $${param.variable}: ${param.graphqlType}`).join("");
+const extraParams = (row: RestRow): RestParam[] => (row.params ?? []).map(({ graphqlType: _type, ...param }) => param);
+const selected = (model: string, row: RestRow) => `...${model}Rest${row.selection ? ` ${row.selection}` : ""}`;
 
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
@@ -44,7 +74,17 @@ function listArguments(area: Area): { variables: string; args: string } {
 export function areaRows(area: Area): RestOperation[] {
   const { rest, model } = area;
   const writer = area.writes.by === "administrators" ? "administrator" : "signed-in user";
-  const id: RestParam = { name: "id", type: "integer", required: true, description: rest.id ?? `${area.label} identifier.`, variable: "id" };
+  const declaredId = typeof rest.id === "string" ? { description: rest.id } : rest.id;
+  const id: RestParam = {
+    name: "id",
+    type: "integer",
+    required: true,
+    ...(declaredId && "default" in declaredId ? { default: declaredId.default } : {}),
+    description: declaredId?.description ?? `${area.label} identifier.`,
+    variable: "id",
+  };
+  // PUT names the record to replace: it never takes a default id.
+  const { default: _none, ...replacedId } = id;
   const row = (declared: RestRow, method: RestOperation["method"], rest2: Omit<RestOperation, "area" | "method" | "path" | "versions" | "task">): RestOperation => ({
     area: declared.path.split("/")[1]!,
     method,
@@ -57,8 +97,8 @@ export function areaRows(area: Area): RestOperation[] {
   if (rest.create) {
     rows.push(
       row(rest.create, "POST", {
-        params: fieldParams(area.table, "create"),
-        document: document(area, `mutation ${model}Create($input: Create${model}Input!) { create${model}(input: $input) { ...${model}Rest } }`),
+        params: [...fieldParams(area.table, "create", { except: rest.create.except }), ...extraParams(rest.create)],
+        document: document(area, `mutation ${model}Create($input: Create${model}Input!${extraVariables(rest.create)}) { create${model}(input: $input) { ${selected(model, rest.create)} } }`),
         resultField: `create${model}`,
         response: { kind: "record" },
         status: 201,
@@ -71,7 +111,7 @@ export function areaRows(area: Area): RestOperation[] {
     rows.push(
       row(rest.list, "GET", {
         params: listParams(area.listSpec),
-        document: document(area, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ...${model}Rest } total } }`),
+        document: document(area, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
         resultField: area.plural,
         response: { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
         status: 200,
@@ -94,8 +134,8 @@ export function areaRows(area: Area): RestOperation[] {
   if (rest.read) {
     rows.push(
       row(rest.read, "GET", {
-        params: [id],
-        document: document(area, `query ${model}Read($id: ID!) { ${lowerFirst(model)}(id: $id) { ...${model}Rest } }`),
+        params: [id, ...extraParams(rest.read)],
+        document: document(area, `query ${model}Read($id: ID!${extraVariables(rest.read)}) { ${lowerFirst(model)}(id: $id) { ${selected(model, rest.read)} } }`),
         resultField: lowerFirst(model),
         response: { kind: "record" },
         status: 200,
@@ -106,8 +146,11 @@ export function areaRows(area: Area): RestOperation[] {
   if (rest.replace) {
     rows.push(
       row(rest.replace, "PUT", {
-        params: [id, ...fieldParams(area.table, "replace")],
-        document: document(area, `mutation ${model}Update($id: ID!, $input: Update${model}Input!) { update${model}(id: $id, input: $input) { ...${model}Rest } }`),
+        params: [replacedId, ...fieldParams(area.table, "replace", { except: rest.replace.except }), ...extraParams(rest.replace)],
+        document: document(
+          area,
+          `mutation ${model}Update($id: ID!, $input: Update${model}Input!${extraVariables(rest.replace)}) { update${model}(id: $id, input: $input) { ${selected(model, rest.replace)} } }`,
+        ),
         resultField: `update${model}`,
         response: { kind: "record" },
         status: 200,

@@ -42,12 +42,12 @@ describe("the facade's start-up check", () => {
   it("the router refuses to start with a broken row, naming the row and the problem", () => {
     const broken = withParam(read, "version_id", { variable: "versionid" });
     const start = () => restFacade({ schema, operations: [...restOperations, broken], contextFor: () => ({}) as never, log: () => {}, bodyLimit: 1024 });
-    expect(start).toThrow(/facade row GET \/wiki\/\{id\} \(v1\.0\): parameter "version_id" feeds \$versionid, but WikiRead does not declare \$versionid \(it declares \$id, \$versionId\)/);
+    expect(start).toThrow(/facade row GET \/wiki\/\{id\} \(v1\.0\): parameter "version_id" feeds \$versionid, but WikiPageRead does not declare \$versionid \(it declares \$id, \$versionId\)/);
   });
 
   describe("a parameter's variable", () => {
     it("must be declared by the document", () => {
-      expect(problemsOf(withParam(read, "id", { variable: "idd" }))).toMatch(/GET \/wiki\/\{id\}.*parameter "id" feeds \$idd, but WikiRead does not declare \$idd/);
+      expect(problemsOf(withParam(read, "id", { variable: "idd" }))).toMatch(/GET \/wiki\/\{id\}.*parameter "id" feeds \$idd, but WikiPageRead does not declare \$idd/);
     });
 
     it("must name a field of the input object", () => {
@@ -57,7 +57,7 @@ describe("the facade's start-up check", () => {
       expect(problemsOf(withParam(read, "version_id", { variable: "versionId.number" }))).toMatch(
         /parameter "version_id" feeds \$versionId\.number, but \$versionId is ID, which has no fields/,
       );
-      expect(problemsOf(withParam(create, "scope_id", { variable: "inputs.scopeId" }))).toMatch(/parameter "scope_id" feeds \$inputs\.scopeId, but WikiCreate does not declare \$inputs/);
+      expect(problemsOf(withParam(create, "scope_id", { variable: "inputs.scopeId" }))).toMatch(/parameter "scope_id" feeds \$inputs\.scopeId, but WikiPageCreate does not declare \$inputs/);
     });
 
     it.each<[string, RestOperation, string, Partial<RestParam>, string]>([
@@ -92,7 +92,7 @@ describe("the facade's start-up check", () => {
       const noTitle = withParam(create, "title", null);
       expect(problemsOf(noTitle)).toMatch(/POST \/wiki .*\$input\.title \(String!\) is required by CreateWikiPageInput, but no parameter feeds it/);
       const noId = { ...withParam(read, "id", null), path: "/wiki/page" };
-      expect(problemsOf(noId)).toMatch(/GET \/wiki\/page .*\$id \(ID!\) is required by WikiRead, but no parameter feeds it/);
+      expect(problemsOf(noId)).toMatch(/GET \/wiki\/page .*\$id \(ID!\) is required by WikiPageRead, but no parameter feeds it/);
     });
 
     it("are not left to optional parameters without defaults: an input object is always sent, but its required fields must be fed", () => {
@@ -135,7 +135,7 @@ describe("the facade's start-up check", () => {
     });
 
     it("names a root field of its document as resultField", () => {
-      expect(problemsOf({ ...read, resultField: "wikipage" })).toMatch(/resultField "wikipage" is not a root field of WikiRead \(it selects wikiPage\)/);
+      expect(problemsOf({ ...read, resultField: "wikipage" })).toMatch(/resultField "wikipage" is not a root field of WikiPageRead \(it selects wikiPage\)/);
     });
 
     it("has a document that is valid against the schema and holds one operation", () => {

@@ -11,7 +11,7 @@
 import "./scope-kinds.js";
 import "./users/graphql.js";
 import "./auth/graphql.js";
-import "./wiki/graphql.js";
+import "./wiki/area.js";
 import "./blog/area.js";
 import "./citations/area.js";
 import "./groups/graphql.js";

@@ -4,7 +4,7 @@ import type { RequestContext } from "../common/context.js";
 import { NOW } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
 import { createUser } from "../users/service.js";
-import { WIKI_ACCESS, createWikiPage, updateWikiPage } from "../wiki/service.js";
+import { WIKI, WIKI_ACCESS } from "../wiki/area.js";
 import { BLOG, BLOG_ACCESS } from "../blog/area.js";
 import { contextAs, counted, operatorContext, service, type CliRun } from "./context.js";
 import { generatedPassword } from "./users.js";
@@ -210,14 +210,14 @@ export async function seedDemo(run: CliRun, options: { password?: string }, prog
       if (!existing) {
         const [first] = page.revisions;
         const made = await service(
-          createWikiPage(ctx, { title: page.title, pagename: page.pagename, pagetext: first!.text, summary: first!.summary, state: page.state ?? 1, access: page.access ?? WIKI_ACCESS.fallback, ...scope }),
+          WIKI.createRecord<{ id: number }>(ctx, { title: page.title, pagename: page.pagename, pagetext: first!.text, summary: first!.summary, state: page.state ?? 1, access: page.access ?? WIKI_ACCESS.fallback, ...scope }),
         );
         existing = { id: made.id, createdById: users.get(page.author)!.id, revisions: 1 };
         added.pages += 1;
         added.revisions += 1;
       }
       for (const revision of page.revisions.slice(existing.revisions)) {
-        await service(updateWikiPage(ctx, existing.id, { pagetext: revision.text, summary: revision.summary }));
+        await service(WIKI.updateRecord(ctx, existing.id, { pagetext: revision.text, summary: revision.summary }));
         added.revisions += 1;
       }
     }

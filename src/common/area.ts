@@ -14,6 +14,7 @@ import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertSta
 import { writeFailure } from "../db/errors.js";
 import { registerGroupContent } from "../groups/content.js";
 import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
+import type { RestParam } from "../../rest-facade/types.js";
 
 /**
  * An area as ONE declaration (issue 27, item 4; docs/adding-an-area.md): its model, its fields, who sees
@@ -43,11 +44,23 @@ export type Shown =
       levels?: AccessLevels;
       /** A to-one relation of the model (its record type). */
       relation?: true;
-      /** Computed from the row: its GraphQL type and how. */
-      type?: "String" | "Int" | "[String]";
+      /** Computed from the row: its GraphQL type (a scalar, or a record type by its model's name) and how. */
+      type?: "String" | "Int" | "[String]" | Prisma.ModelName;
       nullable?: boolean;
-      resolve?(row: never): unknown;
+      resolve?(row: never, args: never, ctx: RequestContext): unknown;
+      /** The field's arguments (a wiki page's `versionId`), handed to `resolve`, or to `query` for a relation. */
+      args?: Record<string, { type: "ID" | "Int" | "String"; description?: string; default?: unknown }>;
+      /** What `resolve` needs loaded with the row (Pothos' `select` hint: a relation, never a scalar). */
+      select?: Record<string, unknown>;
+      /** A list relation's Prisma query from its arguments (order, paging). */
+      query?(args: never): object;
     };
+
+/** A record type of the area beside its own (a wiki page's revisions): its fields as `shown`'s, its REST fragment `<Model>Rest`. */
+export interface RelatedType {
+  description: string;
+  shown: Record<string, Shown>;
+}
 
 /** A field whose value is unique within the record's scope (a blog entry's alias), derived when absent. */
 export interface UniqueName {
@@ -69,6 +82,12 @@ export interface RestRow {
   task: string;
   /** Default the area's `rest.versions`. */
   versions?: string[];
+  /** What the answer selects on the record beyond its fragment (a wiki page's text and revision). */
+  selection?: string;
+  /** Parameters beyond the id and the fields, each feeding a variable `selection` uses, with its GraphQL type. */
+  params?: (RestParam & { graphqlType: string })[];
+  /** Fields of the table the row does not take (the wiki's POST: `summary`). */
+  except?: string[];
 }
 
 export interface AreaDeclaration<T extends FieldTable = FieldTable> {
@@ -101,14 +120,30 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
     remove: string;
   };
   uniqueName?: UniqueName;
+  /** The area's other record types (src/graphql/area.ts makes them, with their REST fragments). */
+  related?: Partial<Record<Prisma.ModelName, RelatedType>>;
+  /**
+   * How a create inserts, when more than the record goes in its statement (a wiki page's first revision): the
+   * WITH list whose entry `created` returns the record (`insertStatement`), given the record's column values
+   * and the parsed input; `relations` as `createRecord`'s answer takes them.
+   */
+  inserts?: {
+    statement(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>, data: Record<string, unknown>, userId: number): Prisma.Sql;
+    relations?: Record<string, string>;
+  };
+  /**
+   * What an update writes beyond the fields' columns (a wiki page's new revision): WITH entries before the
+   * UPDATE and more column values, given the parsed input and the locked row; undefined: nothing more.
+   */
+  updates?(tx: RequestContext, id: number, data: Record<string, unknown>, row: Record<string, unknown>, userId: number): { with?: Prisma.Sql; values?: Record<string, unknown> } | undefined;
   /** The domain events: one name ending in Created, Updated and Deleted each, with its description (docs/events.md). */
   events: Record<string, string>;
   /** The activity feed's entry for a created record (src/activity/sources.ts); absent: none. */
   activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] };
   rest: {
     versions: string[];
-    /** The `id` placeholder's description. */
-    id?: string;
+    /** The `id` placeholder's description, and its documented default where the document gives one (the wiki's 0). */
+    id?: string | { description: string; default: number };
     list?: RestRow & { key: string; extra?: Record<string, unknown> };
     create?: RestRow;
     read?: RestRow;
@@ -213,8 +248,10 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
         createRecord<{ id: number }>(ctx, writes, {
           event: eventTypes.created,
           scope,
-          answer: { query },
-          inserted: Prisma.sql`created AS (${insertStatement(ctx, policy, { ...values, ...extra }, uniqueName ? { skipConflictOn: ["scope", "scopeId", uniqueName.field] } : {})})`,
+          answer: { query, relations: declaration.inserts?.relations },
+          inserted: declaration.inserts
+            ? declaration.inserts.statement(ctx, policy, { ...values, ...extra }, data, user.id)
+            : Prisma.sql`created AS (${insertStatement(ctx, policy, { ...values, ...extra }, uniqueName ? { skipConflictOn: ["scope", "scopeId", uniqueName.field] } : {})})`,
         });
       const created = uniqueName
         ? await createWithUniqueName({
@@ -230,7 +267,7 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
       return createdRecord<R>(ctx, policy, created!, query);
     },
     async updateRecord<R>(ctx: RequestContext, id: number, input: Record<string, unknown>, query: Query = {}) {
-      writer(ctx);
+      const user = writer(ctx);
       const data = parseInput(table.update, input) as Record<string, unknown>;
       await changeRecord<Record<string, unknown> & { id: number }>(ctx, writes, id, {
         event: eventTypes.updated,
@@ -252,7 +289,8 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
             if (name !== row[uniqueName.field] || moved) await assertNameFree(name as string, takenIn(tx, scope!, id), uniqueName.field, uniqueName.label);
             values[uniqueName.field] = name;
           }
-          return { update: updateStatement(tx, policy, id, { ...columnValues(table, data, "update"), ...values, ...scope }) };
+          const more = declaration.updates?.(tx, id, data, row, user.id);
+          return { with: more?.with, update: updateStatement(tx, policy, id, { ...columnValues(table, data, "update"), ...values, ...scope, ...more?.values }) };
         },
       }).catch(writeFailure({ conflict, missing: missing(id) }));
       return changedRecord<R>(ctx, policy, id, query as Selection);

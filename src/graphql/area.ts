@@ -27,15 +27,32 @@ type LooseObjectFieldBuilder = {
   expose(name: string, options: object): unknown;
   field(options: object): unknown;
   relation(name: string, options?: object): unknown;
+  arg: ((options: object) => unknown) & Record<"id" | "int" | "string", (options?: object) => unknown>;
 };
+
+/** A field's arguments (`versionId`), as Pothos takes them. */
+function argumentsOf(t: LooseObjectFieldBuilder, args: NonNullable<Exclude<Shown, true | string>["args"]>): Record<string, unknown> {
+  const kinds = { ID: "id", Int: "int", String: "string" } as const;
+  return Object.fromEntries(
+    Object.entries(args).map(([name, arg]) => [
+      name,
+      t.arg[kinds[arg.type]]({ description: arg.description, ...(arg.default === undefined ? {} : { defaultValue: arg.default }) }),
+    ]),
+  );
+}
 
 function shownField(t: LooseObjectFieldBuilder, model: string, name: string, shown: Shown): unknown {
   const options = typeof shown === "object" ? shown : { description: typeof shown === "string" ? shown : undefined };
   const { description } = options;
-  if ("relation" in options && options.relation) return t.relation(name, { description });
+  const args = "args" in options && options.args ? { args: argumentsOf(t, options.args) } : {};
+  if ("relation" in options && options.relation) {
+    return t.relation(name, { description, ...args, ...("query" in options && options.query ? { query: options.query } : {}) });
+  }
   if ("resolve" in options && options.resolve) {
     const type = options.type === "[String]" ? ["String"] : options.type;
-    return t.field({ type, nullable: options.nullable ?? false, description, resolve: options.resolve });
+    const select = "select" in options && options.select ? { select: options.select } : {};
+    const resolve = options.resolve as (row: unknown, args: unknown, ctx: unknown) => unknown;
+    return t.field({ type, nullable: options.nullable ?? false, description, ...args, ...select, resolve: (row: unknown, given: unknown, ctx: unknown) => resolve(row, given, ctx) });
   }
   const from = ("from" in options && options.from) || name;
   if ("levels" in options && options.levels) {
@@ -45,16 +62,22 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
   return t.expose(from, { type, nullable, description });
 }
 
-/** The record type of an area, made once. */
+/** A Prisma model's object type with these fields. */
+function recordType(model: string, description: string, shown: Record<string, Shown>): ObjectRef<Types, object> {
+  // Pothos types Prisma fields by the model's name literal; one helper serves every model, so the fields
+  // are built loosely here and the schema is held to its SDL by codegen:check.
+  return (builder.prismaObject as (model: string, options: object) => ObjectRef<Types, object>)(model, {
+    description,
+    fields: (t: LooseObjectFieldBuilder) => Object.fromEntries(Object.entries(shown).map(([name, field]) => [name, shownField(t, model, name, field)])),
+  });
+}
+
+/** The record type of an area, made once, with its related types and root fields. */
 export function areaType(area: AnyArea): ObjectRef<Types, object> {
   let type = types.get(area.area);
   if (!type) {
-    // Pothos types Prisma fields by the model's name literal; one helper serves every model, so the fields
-    // are built loosely here and the schema is held to its SDL by codegen:check.
-    type = (builder.prismaObject as (model: string, options: object) => ObjectRef<Types, object>)(area.model, {
-      description: area.description,
-      fields: (t: LooseObjectFieldBuilder) => Object.fromEntries(Object.entries(area.shown).map(([name, shown]) => [name, shownField(t, area.model, name, shown)])),
-    });
+    for (const [model, related] of Object.entries(area.related ?? {})) recordType(model, related!.description, related!.shown);
+    type = recordType(area.model, area.description, area.shown);
     types.set(area.area, type);
     const writers = area.writes.by === "administrators" ? "admin" : "user";
     recordFields(area.model, {

@@ -1,6 +1,6 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
 import { pick } from "../../test/area-kit.js";
-import { WIKI_ACCESS, WIKI_FIELDS, WIKI_LIST } from "./service.js";
+import { WIKI, WIKI_ACCESS } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Wiki page" and the wiki operations). */
 const optional: Documented = {
@@ -18,7 +18,7 @@ let serial = 0;
 
 export const testing: AreaTesting = {
   area: "wiki",
-  fields: WIKI_FIELDS,
+  fields: WIKI.table,
   documented: {
     "POST /wiki 1.0": { title: ["string", true], pagetext: ["string", true], ...optional },
     "GET /wiki/list 1.0": {
@@ -43,7 +43,7 @@ export const testing: AreaTesting = {
   contract: {
     table: "wiki_pages",
     list: { path: "/wiki/list", key: "pages", graphql: "wikiPages" },
-    spec: WIKI_LIST,
+    spec: WIKI.listSpec,
     searchField: "title",
     searchAlso: "pagetext",
     read: { path: "/wiki/{id}" },

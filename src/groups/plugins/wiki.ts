@@ -1,5 +1,6 @@
-import { WikiPageType } from "../../wiki/graphql.js";
-import { createWikiPage, deleteWikiPage, getWikiPage, listWikiPages, updateWikiPage, WIKI_FIELDS, WIKI_LIST } from "../../wiki/service.js";
+import { WIKI } from "../../wiki/area.js";
+import { areaType } from "../../graphql/area.js";
+import { restFragmentText } from "../../../rest-facade/area-rows.js";
 import { defineGroupPlugin } from "../plugins.js";
 
 /** The group's wiki: /groups/{group}/wiki, answering as /wiki does (a page with its current text and revision). */
@@ -8,19 +9,19 @@ defineGroupPlugin({
   area: "wiki",
   model: "WikiPage",
   plural: "WikiPages",
-  type: WikiPageType,
+  type: areaType(WIKI),
   noun: "wiki page",
-  fields: WIKI_FIELDS,
+  fields: WIKI.table,
   service: {
-    list: { spec: WIKI_LIST, resolve: listWikiPages },
-    read: getWikiPage,
-    create: createWikiPage,
-    update: updateWikiPage,
-    remove: deleteWikiPage,
+    list: { spec: WIKI.listSpec, resolve: WIKI.listRecords },
+    read: WIKI.readRecord,
+    create: WIKI.createRecord,
+    update: WIKI.updateRecord,
+    remove: WIKI.removeRecord,
   },
   rest: {
     selection: "...WikiPageRest pagetext version { ...WikiRevisionRest }",
-    documents: "wiki",
+    documents: { fragments: restFragmentText(WIKI) },
     list: { key: "pages" },
     createExcept: ["summary"],
   },

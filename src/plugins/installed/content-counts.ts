@@ -2,7 +2,7 @@ import { anonymous, createContext } from "../../common/context.js";
 import { BLOG } from "../../blog/area.js";
 import { CITATIONS } from "../../citations/area.js";
 import { listGroups } from "../../groups/service.js";
-import { listWikiPages } from "../../wiki/service.js";
+import { WIKI } from "../../wiki/area.js";
 import { definePlugin } from "../registry.js";
 
 /**
@@ -21,7 +21,7 @@ export default definePlugin({
       async run({ ctx }) {
         const asAnyone = createContext(ctx.db, anonymous, ctx.config);
         const [wiki, blog, citations, groups] = await Promise.all(
-          [listWikiPages, BLOG.listRecords, CITATIONS.listRecords, listGroups].map((list) => list(asAnyone, { limit: 1 }).total()),
+          [WIKI.listRecords, BLOG.listRecords, CITATIONS.listRecords, listGroups].map((list) => list(asAnyone, { limit: 1 }).total()),
         );
         return { wiki, blog, citations, groups };
       },
