@@ -73,6 +73,7 @@ function listArguments(area: Area): { variables: string; args: string } {
 
 export function areaRows(area: Area): RestOperation[] {
   const { rest, model } = area;
+  if (!rest) return [];
   const writer = area.writes.by === "administrators" ? "administrator" : "signed-in user";
   const declaredId = typeof rest.id === "string" ? { description: rest.id } : rest.id;
   const id: RestParam = {

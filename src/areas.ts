@@ -15,7 +15,7 @@ import "./wiki/area.js";
 import "./blog/area.js";
 import "./citations/area.js";
 import "./groups/graphql.js";
-import "./announcements/graphql.js";
+import "./announcements/area.js";
 import "./forum/graphql.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";

@@ -3,7 +3,7 @@ import type { AreaTesting } from "../../test/areas.js";
 import { PUBLISHING_WINDOW_STATES, pick } from "../../test/area-kit.js";
 import { createPluginRecord, fixtureGroup } from "../groups/plugins.testing.js";
 import { groupPluginScope } from "../groups/testing.js";
-import { ANNOUNCEMENTS_ACCESS, ANNOUNCEMENTS_LIST } from "./service.js";
+import { ANNOUNCEMENTS, ANNOUNCEMENTS_ACCESS } from "./area.js";
 
 /**
  * Announcements have no rows of their own (their rows are the group plugin's, documented in
@@ -26,10 +26,10 @@ export const testing: AreaTesting = {
       key: "announcements",
       graphql: "groupAnnouncements",
       scopeFromPath: groupPluginScope("announcements"),
-      // The default order's stored column (src/announcements/service.ts, rankOf).
+      // The default order's stored column (src/announcements/area.ts, rankOf).
       sortValues: { rank: (item) => Number(item.sticky) * 100_000 + Number(item.priority) },
     },
-    spec: ANNOUNCEMENTS_LIST,
+    spec: ANNOUNCEMENTS.listSpec,
     searchField: "title",
     read: { path: "/groups/{group}/announcements/{record_id}" },
     update: {

@@ -2,12 +2,12 @@ import { Prisma } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import type { RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
-import { notFound } from "./errors.js";
+import { badInput, notFound } from "./errors.js";
 import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
 import { domainEvents, type EventType } from "./events.js";
 import { listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
 import { changedRecord, createdRecord, findVisible, records, type RecordsDeclaration, type Selection } from "./records.js";
-import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator } from "./scopes.js";
+import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
 import { assertPublishingWindow, changesNothing, parseInput } from "./validation.js";
 import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertStatement, updateStatement, writtenRecords, type WrittenRecords } from "./write-path.js";
@@ -108,10 +108,24 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   shown: Record<string, Shown>;
   list: Omit<ListSpecInput, "records"> & { description: string };
   read: { description: string };
-  /** Who creates records, and the 403 of a caller who may see a record but not change it. */
+  /**
+   * `false`: no root fields of its own: the records are reached through a group plugin only
+   * (announcements: a hidden group's are never reached by id alone).
+   */
+  rootFields?: false;
+  /**
+   * Who writes: `users` (any signed-in user creates, in a scope whose kind admits them; the creator, the
+   * scope's managers and administrators change and delete), `managers` (the scope's managers and
+   * administrators only, also for changes: a creator who is no longer a manager may not), `administrators`.
+   * `forbidden`: the 403 of a caller who may see a record but not change it.
+   */
   writes: {
-    by: "users" | "administrators";
+    by: "users" | "managers" | "administrators";
     forbidden: string;
+    /** Refuses a change of scope (400 naming `scope`) with this reason: "an announcement stays in its group". */
+    staysInScope?: string;
+    /** Columns computed from the input (and, in an update, the row before it): an announcement's rank. */
+    derived?(data: Record<string, unknown>, row?: Record<string, unknown>): Record<string, unknown>;
     /** Fields naming a record, copied into its events (never bodies). */
     names: readonly string[];
     /** The GraphQL update input's description. */
@@ -140,7 +154,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   events: Record<string, string>;
   /** The activity feed's entry for a created record (src/activity/sources.ts); absent: none. */
   activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] };
-  rest: {
+  /** The REST operations; absent: none (announcements are the group plugin's). */
+  rest?: {
     versions: string[];
     /** The `id` placeholder's description, and its documented default where the document gives one (the wiki's 0). */
     id?: string | { description: string; default: number };
@@ -211,6 +226,17 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
   const { uniqueName, fields } = declaration;
   const byAdministrators = declaration.writes.by === "administrators";
   const writer = (ctx: RequestContext) => (byAdministrators ? requireAdministrator(ctx, declaration.writes.forbidden) : requireUser(ctx));
+  // Written by the scope's managers only: the kit's default lets a record's creator change it too, and a
+  // member who was a manager once is no longer one. So the locked row's scope must be managed by the caller
+  // (administrators pass), asked in the write's transaction; a record the caller cannot see stays a 404.
+  const managed: ScopeRule | undefined = declaration.writes.by === "managers" ? { rule: "managers", refused: declaration.writes.forbidden } : undefined;
+  const authorize = managed
+    ? (locked: { __visible: boolean; __manages: boolean; id?: unknown }) => {
+        if (!locked.__visible && !locked.__manages) throw notFound(missing(Number(locked.id)));
+      }
+    : undefined;
+  const assertManaged = (tx: RequestContext, row: Record<string, unknown>) =>
+    managed ? assertCanWriteInScope(tx, row.scope as string, row.scopeId as number, managed) : Promise.resolve();
   const takes = (field: string) => Object.hasOwn(fields, field);
   const takenIn = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) =>
     takenNames(ctx, policy, uniqueName!.field, scope, exceptId);
@@ -243,7 +269,8 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
         values[window.up] = (data[window.up] as Date | undefined) ?? new Date();
         assertPublishingWindow(values[window.up] as Date, data[window.down] as Date | null | undefined);
       }
-      const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number } : undefined;
+      Object.assign(values, declaration.writes.derived?.(data));
+      const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number, ...(managed ? { admits: managed } : {}) } : undefined;
       const insert = (extra: Record<string, unknown>) =>
         createRecord<{ id: number }>(ctx, writes, {
           event: eventTypes.created,
@@ -271,11 +298,14 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
       const data = parseInput(table.update, input) as Record<string, unknown>;
       await changeRecord<Record<string, unknown> & { id: number }>(ctx, writes, id, {
         event: eventTypes.updated,
+        authorize: authorize && ((locked) => authorize({ ...locked, id })),
         async change(tx, row) {
+          await assertManaged(tx, row);
           if (changesNothing(data)) return { row, changed: [] };
-          const values: Record<string, unknown> = {};
+          const values: Record<string, unknown> = { ...declaration.writes.derived?.(data, row) };
           const scope = policy.scoped ? { scope: (data.scope as string) ?? row.scope, scopeId: (data.scopeId as number) ?? row.scopeId } : undefined;
           const moved = scope !== undefined && (scope.scope !== row.scope || scope.scopeId !== row.scopeId);
+          if (moved && declaration.writes.staysInScope) throw badInput("scope", declaration.writes.staysInScope);
           if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
           if (creator && takes("createdBy")) data.createdBy = await resolveCreator(tx, data.createdBy as number | null | undefined, row[creator] as number);
           if (window) {
@@ -297,7 +327,10 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
     },
     removeRecord(ctx, id) {
       if (byAdministrators) requireAdministrator(ctx, declaration.writes.forbidden);
-      return deleteRecord(ctx, writes, id, eventTypes.deleted);
+      return deleteRecord(ctx, writes, id, eventTypes.deleted, {
+        authorize: authorize && ((locked) => authorize({ ...locked, id })),
+        before: managed ? (tx, row) => assertManaged(tx, row as Record<string, unknown>) : undefined,
+      });
     },
   };
 

@@ -79,6 +79,7 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
     for (const [model, related] of Object.entries(area.related ?? {})) recordType(model, related!.description, related!.shown);
     type = recordType(area.model, area.description, area.shown);
     types.set(area.area, type);
+    if (area.rootFields === false) return type;
     const writers = area.writes.by === "administrators" ? "admin" : "user";
     recordFields(area.model, {
       type,

@@ -1,13 +1,6 @@
-import { AnnouncementType } from "../../announcements/graphql.js";
-import {
-  ANNOUNCEMENTS_FIELDS,
-  ANNOUNCEMENTS_LIST,
-  createAnnouncement,
-  deleteAnnouncement,
-  getAnnouncement,
-  listAnnouncements,
-  updateAnnouncement,
-} from "../../announcements/service.js";
+import { ANNOUNCEMENTS } from "../../announcements/area.js";
+import { areaType } from "../../graphql/area.js";
+import { restFragmentText } from "../../../rest-facade/area-rows.js";
 import { defineGroupPlugin } from "../plugins.js";
 
 /** The group's announcements (the original's only group plugin): reachable through the group only. */
@@ -16,15 +9,15 @@ defineGroupPlugin({
   area: "announcements",
   model: "Announcement",
   plural: "Announcements",
-  type: AnnouncementType,
+  type: areaType(ANNOUNCEMENTS),
   noun: "announcement",
-  fields: ANNOUNCEMENTS_FIELDS,
+  fields: ANNOUNCEMENTS.table,
   service: {
-    list: { spec: ANNOUNCEMENTS_LIST, resolve: listAnnouncements },
-    read: getAnnouncement,
-    create: createAnnouncement,
-    update: updateAnnouncement,
-    remove: deleteAnnouncement,
+    list: { spec: ANNOUNCEMENTS.listSpec, resolve: ANNOUNCEMENTS.listRecords },
+    read: ANNOUNCEMENTS.readRecord,
+    create: ANNOUNCEMENTS.createRecord,
+    update: ANNOUNCEMENTS.updateRecord,
+    remove: ANNOUNCEMENTS.removeRecord,
   },
-  rest: { selection: "...AnnouncementRest", documents: "announcements", list: { key: "announcements", extra: { success: true } } },
+  rest: { selection: "...AnnouncementRest", documents: { fragments: restFragmentText(ANNOUNCEMENTS) }, list: { key: "announcements", extra: { success: true } } },
 });
