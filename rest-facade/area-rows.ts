@@ -26,7 +26,7 @@ function fragmentText(model: string, shown: Record<string, Shown>): string {
 /** The fragments of the area's record types (its own, `<Model>Rest`, and its related types'). */
 export function restFragmentText(area: Area): string {
   return [
-    fragmentText(area.model, area.shown),
+    fragmentText(area.model, area.shownFields),
     ...Object.entries(area.related ?? {}).map(([model, related]) => fragmentText(model, (related as RelatedType).shown)),
   ].join("\n\n");
 }

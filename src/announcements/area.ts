@@ -88,6 +88,8 @@ export const ANNOUNCEMENTS = defineArea({
     url: { type: "String", resolve: (record: { id: number; scopeId: number }) => `/groups/${record.scopeId}/announcements/${record.id}` },
     createdBy: { relation: true },
   },
+  // The default order's column (rankOf), kept by the service.
+  hidden: ["rank"],
   list: {
     description: "A group's announcements the caller may see.",
     sortColumns: { rank: "rank", id: "id", priority: "priority", title: "title", created: "created", publish_up: "publishUp" },

@@ -104,8 +104,14 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   policy: Omit<RecordsDeclaration, "model">;
   /** The inputs' fields (src/common/fields.ts): rules, defaults, columns, REST parameters. */
   fields: T;
-  /** The record type's fields, in the REST answer's order. */
+  /**
+   * The record type's fields, in the REST answer's order. A scalar of the model named neither here (nor as
+   * a `from`) nor in `hidden` nor in the policy's `searchOnly` is shown too, after these, as `true` is: so a
+   * new field is one line in `fields` (and its column).
+   */
   shown: Record<string, Shown>;
+  /** Scalars of the model never shown (kept by the database or the service for their own use: an announcement's rank). */
+  hidden?: string[];
   list: Omit<ListSpecInput, "records"> & { description: string };
   read: { description: string };
   /**
@@ -172,6 +178,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
 type Query = { include?: object; select?: object };
 
 export interface Area<T extends FieldTable = FieldTable> extends AreaDeclaration<T> {
+  /** `shown` with the model's other scalars after it (see AreaDeclaration.shown). */
+  shownFields: Record<string, Shown>;
   records: RecordsDeclaration;
   listSpec: ListSpec;
   table: Fields<T>;
@@ -200,6 +208,17 @@ function eventNamed(area: string, events: Record<string, string>, ending: string
   const names = Object.keys(events).filter((name) => name.endsWith(ending));
   if (names.length !== 1) throw new Error(`area ${area}: events must name exactly one …${ending} event, not ${names.length}`);
   return `${area}.${names[0]}` as EventType;
+}
+
+/** `shown`, then every scalar of the model it does not name (as a field or a `from`) and `hidden` does not list. */
+export function withModelScalars(model: string, shown: Record<string, Shown>, hidden: string[]): Record<string, Shown> {
+  const fields = getDatamodel().datamodel.models[model]?.fields ?? [];
+  const named = new Set([...Object.keys(shown), ...Object.values(shown).flatMap((field) => (typeof field === "object" && field.from ? [field.from] : []))]);
+  for (const name of hidden) {
+    if (!fields.some((field) => field.name === name)) throw new Error(`${model}: hidden field ${name} is not a field of the model`);
+  }
+  const rest = fields.filter((field) => field.kind === "scalar" && !named.has(field.name) && !hidden.includes(field.name));
+  return { ...shown, ...Object.fromEntries(rest.map((field) => [field.name, true as const])) };
 }
 
 /** Declares an area (see above): checks it, registers it and answers it with the service the kit makes from it. */
@@ -248,6 +267,7 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
 
   const area: Area<T> = {
     ...declaration,
+    shownFields: withModelScalars(declaration.model, declaration.shown, [...(declaration.hidden ?? []), ...(policy.searchOnly ?? [])]),
     records: policy,
     listSpec: spec,
     table,

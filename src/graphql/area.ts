@@ -77,7 +77,7 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
   let type = types.get(area.area);
   if (!type) {
     for (const [model, related] of Object.entries(area.related ?? {})) recordType(model, related!.description, related!.shown);
-    type = recordType(area.model, area.description, area.shown);
+    type = recordType(area.model, area.description, area.shownFields);
     types.set(area.area, type);
     if (area.rootFields === false) return type;
     const writers = area.writes.by === "administrators" ? "admin" : "user";

@@ -138,6 +138,8 @@ export const WIKI = defineArea({
     },
     createdBy: { relation: true },
   },
+  // The current revision is shown as `version`, its text as `pagetext`.
+  hidden: ["currentRevisionId"],
   related: {
     WikiRevision: {
       description: "One saved version of a wiki page's text.",
