@@ -1,6 +1,6 @@
 import { Kind, parse, print, type DocumentNode } from "graphql";
 import { restName } from "../src/common/fields.js";
-import type { AnyArea as Area, RelatedType, RestRow, Shown } from "../src/common/area.js";
+import type { AnyArea as Area, ListFilter, RelatedType, RestRow, Shown } from "../src/common/area.js";
 import { fieldParams } from "./field-params.js";
 import { listParams } from "./list-params.js";
 import type { RestOperation, RestParam } from "./types.js";
@@ -57,10 +57,23 @@ const selected = (model: string, row: RestRow) => `...${model}Rest${row.selectio
 
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
-/** The list's variables and arguments, as its spec takes them (src/graphql/list.ts). */
+/** The list's equality filters as REST parameters (AreaDeclaration.list.filters), each feeding its argument. */
+function filterParams(area: Area): RestParam[] {
+  return Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]) => ({
+    name: restName(name),
+    type: filter.type === "Int" ? "integer" : "string",
+    required: false,
+    ...(filter.default === undefined ? {} : { default: filter.default }),
+    description: filter.description,
+    variable: name,
+  }));
+}
+
+/** The list's variables and arguments, as its spec and filters take them (src/graphql/list.ts). */
 function listArguments(area: Area): { variables: string; args: string } {
   const spec = area.listSpec;
   const names: [string, string][] = [
+    ...Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]): [string, string] => [name, filter.type]),
     ...(spec.search ? ([["search", "String"]] as [string, string][]) : []),
     ...(spec.scoped ? ([["scope", "String"], ["scopeId", "Int"]] as [string, string][]) : []),
     ["sort", "String"],
@@ -75,6 +88,8 @@ export function areaRows(area: Area): RestOperation[] {
   const { rest, model } = area;
   if (!rest) return [];
   const writer = area.writes.by === "administrators" ? "administrator" : "signed-in user";
+  // Records only administrators read are refused to anyone else (src/common/area.ts), reads too.
+  const reader = area.records.administratorsOnly ? "administrator" : "anyone";
   const declaredId = typeof rest.id === "string" ? { description: rest.id } : rest.id;
   const id: RestParam = {
     name: "id",
@@ -86,6 +101,18 @@ export function areaRows(area: Area): RestOperation[] {
   };
   // PUT names the record to replace: it never takes a default id.
   const { default: _none, ...replacedId } = id;
+  /** The id as one row names it when it says (plugins: `extension_id`, read from `{id}`), with only the default it gives. */
+  const idOf = (row: RestRow, base: RestParam): RestParam => {
+    if (!row.id) return base;
+    const { name, description, default: fallback } = row.id;
+    const { default: _base, ...named } = base;
+    return {
+      ...named,
+      ...(name && name !== "id" ? { name, placeholder: "id" } : {}),
+      ...(description ? { description } : {}),
+      ...(fallback === undefined ? {} : { default: fallback }),
+    };
+  };
   const row = (declared: RestRow, method: RestOperation["method"], rest2: Omit<RestOperation, "area" | "method" | "path" | "versions" | "task">): RestOperation => ({
     area: declared.path.split("/")[1]!,
     method,
@@ -111,19 +138,19 @@ export function areaRows(area: Area): RestOperation[] {
     const { variables, args } = listArguments(area);
     rows.push(
       row(rest.list, "GET", {
-        params: listParams(area.listSpec),
+        params: [...filterParams(area), ...listParams(area.listSpec), ...extraParams(rest.list)],
         document: document(area, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
         resultField: area.plural,
         response: { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
         status: 200,
-        access: "anyone",
+        access: reader,
       }),
     );
   }
   if (rest.remove) {
     rows.push(
       row(rest.remove, "DELETE", {
-        params: [id],
+        params: [idOf(rest.remove, id)],
         document: parse(`mutation ${model}Delete($id: ID!) { delete${model}(id: $id) }`),
         resultField: `delete${model}`,
         response: { kind: "empty" },
@@ -135,19 +162,19 @@ export function areaRows(area: Area): RestOperation[] {
   if (rest.read) {
     rows.push(
       row(rest.read, "GET", {
-        params: [id, ...extraParams(rest.read)],
+        params: [idOf(rest.read, id), ...extraParams(rest.read)],
         document: document(area, `query ${model}Read($id: ID!${extraVariables(rest.read)}) { ${lowerFirst(model)}(id: $id) { ${selected(model, rest.read)} } }`),
         resultField: lowerFirst(model),
         response: { kind: "record" },
         status: 200,
-        access: "anyone",
+        access: reader,
       }),
     );
   }
   if (rest.replace) {
     rows.push(
       row(rest.replace, "PUT", {
-        params: [replacedId, ...fieldParams(area.table, "replace", { except: rest.replace.except }), ...extraParams(rest.replace)],
+        params: [idOf(rest.replace, replacedId), ...fieldParams(area.table, "replace", { except: rest.replace.except }), ...extraParams(rest.replace)],
         document: document(
           area,
           `mutation ${model}Update($id: ID!, $input: Update${model}Input!${extraVariables(rest.replace)}) { update${model}(id: $id, input: $input) { ${selected(model, rest.replace)} } }`,

@@ -17,6 +17,7 @@ import "./citations/area.js";
 import "./groups/graphql.js";
 import "./announcements/area.js";
 import "./forum/graphql.js";
+import "./plugins/area.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";
 // The GraphQL of the areas declared as one (src/common/area.ts), before the group plugins that use their types.

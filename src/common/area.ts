@@ -1,10 +1,11 @@
+import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import type { RequestContext } from "./context.js";
 import type { AccessLevels } from "./access.js";
 import { badInput, notFound } from "./errors.js";
 import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
-import { domainEvents, type EventType } from "./events.js";
+import { domainEvents, type EventDeclaration, type EventType } from "./events.js";
 import { listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
 import { changedRecord, createdRecord, findVisible, records, type RecordsDeclaration, type Selection } from "./records.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
@@ -45,7 +46,7 @@ export type Shown =
       /** A to-one relation of the model (its record type). */
       relation?: true;
       /** Computed from the row: its GraphQL type (a scalar, or a record type by its model's name) and how. */
-      type?: "String" | "Int" | "[String]" | Prisma.ModelName;
+      type?: "String" | "Int" | "Boolean" | "[String]" | Prisma.ModelName;
       nullable?: boolean;
       resolve?(row: never, args: never, ctx: RequestContext): unknown;
       /** The field's arguments (a wiki page's `versionId`), handed to `resolve`, or to `query` for a relation. */
@@ -60,6 +61,14 @@ export type Shown =
 export interface RelatedType {
   description: string;
   shown: Record<string, Shown>;
+}
+
+/** A list's equality filter (AreaDeclaration.list.filters). */
+export interface ListFilter {
+  type: "String" | "Int";
+  rule: z.ZodType;
+  description: string;
+  default?: string | number;
 }
 
 /** A field whose value is unique within the record's scope (a blog entry's alias), derived when absent. */
@@ -82,6 +91,8 @@ export interface RestRow {
   task: string;
   /** Default the area's `rest.versions`. */
   versions?: string[];
+  /** How this row names the record's id when not as the area's `rest.id` (plugins: `extension_id` from `{id}`). */
+  id?: { name?: string; description?: string; default?: number };
   /** What the answer selects on the record beyond its fragment (a wiki page's text and revision). */
   selection?: string;
   /** Parameters beyond the id and the fields, each feeding a variable `selection` uses, with its GraphQL type. */
@@ -112,7 +123,15 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   shown: Record<string, Shown>;
   /** Scalars of the model never shown (kept by the database or the service for their own use: an announcement's rank). */
   hidden?: string[];
-  list: Omit<ListSpecInput, "records"> & { description: string };
+  list: Omit<ListSpecInput, "records"> & {
+    description: string;
+    /**
+     * Equality filters beside the spec's arguments (plugin records: folder, enabled, access), each a GraphQL
+     * argument and a REST parameter of the list, in this order before the spec's: its rule (400 naming it),
+     * its documented default; absent or empty and no default: not filtered.
+     */
+    filters?: Record<string, ListFilter>;
+  };
   read: { description: string };
   /**
    * `false`: no root fields of its own: the records are reached through a group plugin only
@@ -130,6 +149,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
     forbidden: string;
     /** Refuses a change of scope (400 naming `scope`) with this reason: "an announcement stays in its group". */
     staysInScope?: string;
+    /** A unique constraint's violation as a 409 naming a parameter (plugin records: one per folder and element). */
+    conflict?: { parameter: string; message: string; column: string };
     /** Columns computed from the input (and, in an update, the row before it): an announcement's rank. */
     derived?(data: Record<string, unknown>, row?: Record<string, unknown>): Record<string, unknown>;
     /** Fields naming a record, copied into its events (never bodies). */
@@ -156,8 +177,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
    * UPDATE and more column values, given the parsed input and the locked row; undefined: nothing more.
    */
   updates?(tx: RequestContext, id: number, data: Record<string, unknown>, row: Record<string, unknown>, userId: number): { with?: Prisma.Sql; values?: Record<string, unknown> } | undefined;
-  /** The domain events: one name ending in Created, Updated and Deleted each, with its description (docs/events.md). */
-  events: Record<string, string>;
+  /** The domain events: one name ending in Created, Updated and Deleted each, with its description and audience (docs/events.md). */
+  events: Record<string, string | EventDeclaration>;
   /** The activity feed's entry for a created record (src/activity/sources.ts); absent: none. */
   activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] };
   /** The REST operations; absent: none (announcements are the group plugin's). */
@@ -204,7 +225,7 @@ const areas = new Map<string, AnyArea>();
 /** Every area defined so far, by area name. */
 export const declaredAreas = (): AnyArea[] => [...areas.values()].sort((a, b) => a.area.localeCompare(b.area));
 
-function eventNamed(area: string, events: Record<string, string>, ending: string): EventType {
+function eventNamed(area: string, events: Record<string, unknown>, ending: string): EventType {
   const names = Object.keys(events).filter((name) => name.endsWith(ending));
   if (names.length !== 1) throw new Error(`area ${area}: events must name exactly one …${ending} event, not ${names.length}`);
   return `${area}.${names[0]}` as EventType;
@@ -259,7 +280,23 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
   const takes = (field: string) => Object.hasOwn(fields, field);
   const takenIn = (ctx: RequestContext, scope: { scope: string; scopeId: number }, exceptId?: number) =>
     takenNames(ctx, policy, uniqueName!.field, scope, exceptId);
-  const conflict = uniqueName ? { parameter: uniqueName.field, message: uniqueName.taken, column: uniqueName.field } : undefined;
+  const conflict = declaration.writes.conflict ?? (uniqueName ? { parameter: uniqueName.field, message: uniqueName.taken, column: uniqueName.field } : undefined);
+  // Records only administrators read: reads and lists refuse anyone else (401, 403) rather than find nothing.
+  const reader = (ctx: RequestContext) => {
+    if (policy.administratorsOnly) requireAdministrator(ctx, declaration.writes.forbidden);
+  };
+  const filters = Object.entries(declaration.list.filters ?? {});
+  /** The list's equality filters as given or defaulted, each checked (400 naming it). */
+  const filtersOf = (args: Record<string, unknown>): Record<string, string | number> | undefined => {
+    if (!filters.length) return undefined;
+    const values: Record<string, string | number> = {};
+    for (const [name, filter] of filters) {
+      const given = args[name] ?? filter.default;
+      if (given == null || given === "") continue;
+      values[name] = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number>)[name]!;
+    }
+    return values;
+  };
   const window = policy.window;
   // Who wrote a record: the creator the policy names, else the model's `createdById` where it keeps one (citations).
   const hasCreatedById = getDatamodel().datamodel.models[declaration.model]?.fields.some((field) => field.name === "createdById");
@@ -273,8 +310,12 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
     table,
     writesOf: writes,
     eventTypes,
-    listRecords: (ctx, args, query = {}) => pagedList(spec, ctx, args, query as Selection),
+    listRecords(ctx, args, query = {}) {
+      reader(ctx);
+      return pagedList(spec, ctx, args, query as Selection, filtersOf(args as Record<string, unknown>));
+    },
     async readRecord<R>(ctx: RequestContext, id: number, query: Query = {}) {
+      reader(ctx);
       const row = await findVisible<R>(ctx, policy, id, query as Selection);
       if (!row) throw notFound(missing(id));
       return row;
@@ -310,7 +351,7 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
             taken: takenIn(ctx, scope!),
             insert: (name) => insert({ [uniqueName.field]: name }),
           })
-        : await insert({});
+        : await insert({}).catch(writeFailure({ conflict }));
       return createdRecord<R>(ctx, policy, created!, query);
     },
     async updateRecord<R>(ctx: RequestContext, id: number, input: Record<string, unknown>, query: Query = {}) {

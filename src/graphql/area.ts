@@ -1,6 +1,6 @@
 import type { ObjectRef } from "@pothos/core";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
-import { declaredAreas, type AnyArea, type Shown } from "../common/area.js";
+import { declaredAreas, type AnyArea, type ListFilter, type Shown } from "../common/area.js";
 import { accessEnum } from "./access.js";
 import { builder, type Types } from "./builder.js";
 import { recordFields } from "./crud.js";
@@ -85,7 +85,12 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
       type,
       plural: area.plural,
       read: { description: area.read.description, resolve: (ctx, id, query) => area.readRecord(ctx, id as number, query) },
-      list: { description: area.list.description, spec: area.listSpec, resolve: (ctx, args, query) => area.listRecords(ctx, args, query) },
+      list: {
+        description: area.list.description,
+        spec: area.listSpec,
+        filters: area.list.filters ? (t) => listFilterArguments(t, area.list.filters!) : undefined,
+        resolve: (ctx, args, query) => area.listRecords(ctx, args, query),
+      },
       create: {
         scope: writers,
         input: tableInput(`Create${area.model}Input`, area.table, "create"),
@@ -100,6 +105,16 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
     });
   }
   return type;
+}
+
+/** A list's equality filters as GraphQL arguments (AreaDeclaration.list.filters). */
+function listFilterArguments(t: Parameters<Parameters<typeof builder.args>[0]>[0], filters: Record<string, ListFilter>) {
+  return Object.fromEntries(
+    Object.entries(filters).map(([name, filter]) => {
+      const options = { description: filter.description, ...(filter.default === undefined ? {} : { defaultValue: filter.default }) };
+      return [name, filter.type === "Int" ? t.int(options as { defaultValue?: number }) : t.string(options as { defaultValue?: string })];
+    }),
+  );
 }
 
 /** The GraphQL of every area defined so far (src/areas.ts calls it after importing them). */

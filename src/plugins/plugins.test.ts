@@ -9,7 +9,7 @@ import { definePlugin, pluginFailures } from "./registry.js";
 import { hubOf } from "../events/subscriptions.js";
 import { subscribeOverSse } from "../../test/sse.js";
 import { listStatements, type Caller } from "../common/paging.js";
-import { PLUGIN_LIST } from "./service.js";
+import { PLUGINS } from "./area.js";
 
 let server: TestServer;
 let admin: TestUser;
@@ -482,7 +482,7 @@ describe("records only administrators read, everywhere the rule reaches (docs/po
     const db = server.app.db.prisma;
     const totalFor = async (user: TestUser | null, args: Record<string, string>) => {
       const caller: Caller = { db, viewer: user ? { user: { id: user.id, username: user.username, isAdmin: user === admin }, via: "token" } : { user: null, via: "anonymous" } };
-      const statements = listStatements(PLUGIN_LIST, caller, { limit: 0, ...args });
+      const statements = listStatements(PLUGINS.listSpec, caller, { limit: 0, ...args });
       const [row] = await sqlClientOf(db).query<{ total: unknown }>(Prisma.sql`SELECT (${statements.total}) AS total`);
       return statements.readTotal(row!.total);
     };

@@ -1,5 +1,5 @@
 import type { AreaTesting } from "../../test/areas.js";
-import { PLUGIN_FIELDS } from "./service.js";
+import { PLUGINS } from "./area.js";
 
 let serial = 0;
 
@@ -11,7 +11,7 @@ let serial = 0;
  */
 export const testing: AreaTesting = {
   area: "plugins",
-  fields: PLUGIN_FIELDS,
+  fields: PLUGINS.table,
   /** Transcribed by hand from shared/spec/community-platform-api.md ("Plugins"). */
   documented: {
     "POST /plugins 1.0": {
