@@ -121,7 +121,7 @@ console.log(`appended the value checks and list_versions_track to prisma/migrati
 The area answers on /api/${name} and in GraphQL (${single}, ${plural}, create${model}, …). Left to you:
   - src/${name}/testing.ts: replace \`documented\` with the API document's parameter lists, transcribed by hand;
     then make the declaration and the model say what the document says (a field: one line in the
-    declaration's \`fields\` and \`shown\`, and its migration);
+    declaration's \`fields\`, its column and its migration);
   - npm run codegen (the schema's SDL), npm run db:check, npm test.`);
 
 function declaration(): string {

@@ -13,14 +13,23 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-area-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const newArea = (cwd: string, ...args: string[]) =>
-  spawnSync(process.execPath, ["--import", "tsx", path.join(cwd, "scripts", "new-area.ts"), ...args], { cwd, encoding: "utf8", timeout: 240_000 });
+  spawnSync(process.execPath, ["--import", "tsx", path.join(cwd, "scripts", "new-area.ts"), ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 240_000,
+    ...(cwd === repository ? {} : { env: cleanEnvironment(cwd) }),
+  });
 
 const WRITTEN = (name: string) => [`src/${name}/area.ts`, `src/${name}/testing.ts`, `prisma/schema/${name}.prisma`];
 
-/** The environment of a command run in the copy: no vitest worker's variables, the embedded database. */
-function cleanEnvironment(): NodeJS.ProcessEnv {
+/**
+ * The environment of a command run in the copy: no vitest worker's variables, the embedded database, and a
+ * CACHE_DIR of its own (node_modules is this checkout's: a database template written into its cache would
+ * replace this run's, src/db/embedded-template.ts).
+ */
+function cleanEnvironment(copy: string): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "NODE_OPTIONS" && !key.startsWith("TEST_")));
-  return { ...env, DATABASE_URL: "", REDIS_URL: "", NO_COLOR: "1" };
+  return { ...env, DATABASE_URL: "", REDIS_URL: "", NO_COLOR: "1", CACHE_DIR: path.join(copy, ".cache") };
 }
 
 /** This checkout's files as they are now (committed or not, ignored ones aside) as a repository of its own, node_modules linked. */
@@ -82,7 +91,12 @@ describe("npm run area:new", () => {
     expect(sql).toContain('CREATE TABLE "notices"');
     expect(sql).toContain("list_counts_track('notices'");
 
+    // It type-checks as written (tsx would run it with type errors).
+    const typecheck = spawnSync(process.execPath, [path.join(copy, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "."], { cwd: copy, encoding: "utf8", timeout: 240_000 });
+    expect(typecheck.status, `${typecheck.stdout}\n${typecheck.stderr}`.slice(-4000)).toBe(0);
+
     // The suites every area meets, filtered to the new area's tests and to those that check every declaration.
+    const report = path.join(copy, "report.json");
     const suites = spawnSync(
       process.execPath,
       [
@@ -98,15 +112,27 @@ describe("npm run area:new", () => {
         "test/openapi.test.ts",
         "-t",
         "notices|counter triggers|every model with scope columns|docs/events.md lists|is valid OpenAPI",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${report}`,
       ],
-      { cwd: copy, encoding: "utf8", env: cleanEnvironment(), timeout: 540_000 },
+      { cwd: copy, encoding: "utf8", env: cleanEnvironment(copy), timeout: 540_000 },
     );
     // eslint-disable-next-line no-control-regex
     const output = `${suites.stdout}\n${suites.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
     expect(suites.status, output.slice(-6000)).toBe(0);
-    // The new area's own tests ran (not only the declaration-wide ones).
-    expect(output).toMatch(/Tests\s+\d+ passed/);
-    const passed = Number(/Tests\s+(\d+) passed/.exec(output)?.[1] ?? 0);
-    expect(passed, output.slice(-3000)).toBeGreaterThan(40);
+    // The new area's own tests ran and passed, in each suite that has some for an area (not only the declaration-wide checks).
+    const results = (JSON.parse(fs.readFileSync(report, "utf8")) as { testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[] }).testResults;
+    const ran = (file: string) =>
+      results
+        .filter((result) => result.name.endsWith(file))
+        .flatMap((result) => result.assertionResults)
+        .filter((test) => /notices/.test(test.fullName));
+    for (const file of ["rest-facade/table.test.ts", "test/contract.test.ts", "test/totals.test.ts", "test/plans.test.ts"]) {
+      const tests = ran(file);
+      expect(tests.filter((test) => test.status === "passed").length, `${file}: the new area's tests`).toBeGreaterThan(0);
+      expect(tests.filter((test) => test.status === "failed"), file).toEqual([]);
+    }
+    expect(ran("test/contract.test.ts").filter((test) => test.status === "passed").length).toBeGreaterThan(20);
   });
 });

@@ -116,9 +116,11 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   /** The inputs' fields (src/common/fields.ts): rules, defaults, columns, REST parameters. */
   fields: T;
   /**
-   * The record type's fields, in the REST answer's order. A scalar of the model named neither here (nor as
-   * a `from`) nor in `hidden` nor in the policy's `searchOnly` is shown too, after these, as `true` is: so a
-   * new field is one line in `fields` (and its column).
+   * The record type's fields, in the REST answer's order. A scalar of the model that an input field writes
+   * (`fields`, by its column) and that is named neither here (nor as a `from`) is shown too, after these, as
+   * `true` is: so a new field clients write is one line in `fields` (and its column). Every other scalar
+   * must be named here or in `hidden` (or the policy's `searchOnly`): `defineArea` refuses an area that
+   * leaves one unsaid, so a column kept for the server's own use (a secret, a hash) is never shown by default.
    */
   shown: Record<string, Shown>;
   /** Scalars of the model never shown (kept by the database or the service for their own use: an announcement's rank). */
@@ -231,20 +233,35 @@ function eventNamed(area: string, events: Record<string, unknown>, ending: strin
   return `${area}.${names[0]}` as EventType;
 }
 
-/** `shown`, then every scalar of the model it does not name (as a field or a `from`) and `hidden` does not list. */
-export function withModelScalars(model: string, shown: Record<string, Shown>, hidden: string[]): Record<string, Shown> {
+/**
+ * `shown`, then the scalars of the model that an input field writes (`written`) and `shown` does not name (as
+ * a field or a `from`). Fails closed: a scalar neither named, written nor `hidden` is refused, so nothing the
+ * declaration does not speak of is ever shown.
+ */
+export function withModelScalars(model: string, shown: Record<string, Shown>, hidden: string[], written: string[]): Record<string, Shown> {
   const fields = getDatamodel().datamodel.models[model]?.fields ?? [];
   const named = new Set([...Object.keys(shown), ...Object.values(shown).flatMap((field) => (typeof field === "object" && field.from ? [field.from] : []))]);
   for (const name of hidden) {
     if (!fields.some((field) => field.name === name)) throw new Error(`${model}: hidden field ${name} is not a field of the model`);
   }
-  const rest = fields.filter((field) => field.kind === "scalar" && !named.has(field.name) && !hidden.includes(field.name));
-  return { ...shown, ...Object.fromEntries(rest.map((field) => [field.name, true as const])) };
+  const unsaid = fields.filter((field) => field.kind === "scalar" && !named.has(field.name) && !hidden.includes(field.name));
+  const unwritten = unsaid.filter((field) => !written.includes(field.name));
+  if (unwritten.length) {
+    throw new Error(`${model}: ${unwritten.map((field) => field.name).join(", ")}: say whether the record type shows each (shown) or not (hidden)`);
+  }
+  return { ...shown, ...Object.fromEntries(unsaid.map((field) => [field.name, true as const])) };
 }
 
 /** Declares an area (see above): checks it, registers it and answers it with the service the kit makes from it. */
 export function defineArea<const T extends FieldTable>(declaration: AreaDeclaration<T>): Area<T> {
   if (areas.has(declaration.area)) throw new Error(`area ${declaration.area} is defined twice`);
+  // Options the kit cannot serve together: refused here rather than at the first write.
+  const scopedOnly = [declaration.uniqueName && "uniqueName", declaration.writes.by === "managers" && 'writes.by "managers"', declaration.writes.staysInScope && "writes.staysInScope"].filter(Boolean);
+  if (!declaration.policy.scoped && scopedOnly.length) throw new Error(`area ${declaration.area}: ${scopedOnly.join(", ")} need scoped records`);
+  if (declaration.policy.administratorsOnly && declaration.writes.by !== "administrators") {
+    throw new Error(`area ${declaration.area}: records only administrators read are written by administrators only (writes.by)`);
+  }
+  if (declaration.writes.conflict && declaration.uniqueName) throw new Error(`area ${declaration.area}: writes.conflict and uniqueName name two conflicts; the kit answers one`);
   const policy = records({ model: declaration.model, ...declaration.policy });
   const spec = listSpec({ records: policy, sortColumns: declaration.list.sortColumns, defaults: declaration.list.defaults, search: declaration.list.search });
   const table = fieldTable(declaration.fields);
@@ -304,7 +321,12 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
 
   const area: Area<T> = {
     ...declaration,
-    shownFields: withModelScalars(declaration.model, declaration.shown, [...(declaration.hidden ?? []), ...(policy.searchOnly ?? [])]),
+    shownFields: withModelScalars(
+      declaration.model,
+      declaration.shown,
+      [...(declaration.hidden ?? []), ...(policy.searchOnly ?? [])],
+      Object.entries(declaration.fields).flatMap(([name, field]) => (field.column === false ? [] : [field.column ?? name])),
+    ),
     records: policy,
     listSpec: spec,
     table,
@@ -367,8 +389,9 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
           const scope = policy.scoped ? { scope: (data.scope as string) ?? row.scope, scopeId: (data.scopeId as number) ?? row.scopeId } : undefined;
           const moved = scope !== undefined && (scope.scope !== row.scope || scope.scopeId !== row.scopeId);
           if (moved && declaration.writes.staysInScope) throw badInput("scope", declaration.writes.staysInScope);
-          if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
-          if (creator && takes("createdBy")) data.createdBy = await resolveCreator(tx, data.createdBy as number | null | undefined, row[creator] as number);
+          if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId, managed);
+          // The creator as resolved (0 or absent: as it was), in a value of its own: the parsed input stays as given.
+          const createdBy = creator && takes("createdBy") ? { createdBy: await resolveCreator(tx, data.createdBy as number | null | undefined, row[creator] as number) } : {};
           if (window) {
             // The end: absent keeps the stored one, null removes it (the window stays open).
             const down = data[window.down] === undefined ? row[window.down] : data[window.down];
@@ -381,7 +404,7 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
             values[uniqueName.field] = name;
           }
           const more = declaration.updates?.(tx, id, data, row, user.id);
-          return { with: more?.with, update: updateStatement(tx, policy, id, { ...columnValues(table, data, "update"), ...values, ...scope, ...more?.values }) };
+          return { with: more?.with, update: updateStatement(tx, policy, id, { ...columnValues(table, { ...data, ...createdBy }, "update"), ...values, ...scope, ...more?.values }) };
         },
       }).catch(writeFailure({ conflict, missing: missing(id) }));
       return changedRecord<R>(ctx, policy, id, query as Selection);

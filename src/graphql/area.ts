@@ -117,6 +117,14 @@ function listFilterArguments(t: Parameters<Parameters<typeof builder.args>[0]>[0
   );
 }
 
+/** Refuses a schema without the GraphQL of an area that is declared (imported after src/graphql/declared-areas.ts). */
+export function assertEveryAreaHasGraphql(): void {
+  const missing = declaredAreas().filter((area) => !types.has(area.area));
+  if (missing.length) {
+    throw new Error(`areas ${missing.map((area) => area.area).join(", ")} are declared after their GraphQL was made: import them in src/areas.ts before "./graphql/declared-areas.js"`);
+  }
+}
+
 /** The GraphQL of every area defined so far (src/areas.ts calls it after importing them). */
 export function declaredAreasGraphql(): void {
   for (const area of declaredAreas()) areaType(area);
