@@ -51,7 +51,7 @@ function document(area: Area, operation: string): DocumentNode {
 }
 
 /** A row's extra variables (`, $versionId: ID`) and what it selects on the record beyond the fragment. */
-const extraVariables = (row: RestRow) => (row.params ?? []).map((param) => `, $${param.variable}: ${param.graphqlType}`).join("");
+const extraVariables = (row: RestRow) => (row.params ?? []).flatMap((param) => (param.graphqlType ? [`, $${param.variable}: ${param.graphqlType}`] : [])).join("");
 const extraParams = (row: RestRow): RestParam[] => (row.params ?? []).map(({ graphqlType: _type, ...param }) => param);
 const selected = (model: string, row: RestRow) => `...${model}Rest${row.selection ? ` ${row.selection}` : ""}`;
 
@@ -93,9 +93,9 @@ export function areaRows(area: Area): RestOperation[] {
   const declaredId = typeof rest.id === "string" ? { description: rest.id } : rest.id;
   const id: RestParam = {
     name: "id",
-    type: "integer",
+    type: declaredId && "type" in declaredId && declaredId.type ? declaredId.type : "integer",
     required: true,
-    ...(declaredId && "default" in declaredId ? { default: declaredId.default } : {}),
+    ...(declaredId && "default" in declaredId && declaredId.default !== undefined ? { default: declaredId.default } : {}),
     description: declaredId?.description ?? `${area.label} identifier.`,
     variable: "id",
   };
@@ -141,7 +141,7 @@ export function areaRows(area: Area): RestOperation[] {
         params: [...filterParams(area), ...listParams(area.listSpec), ...extraParams(rest.list)],
         document: document(area, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
         resultField: area.plural,
-        response: { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
+        response: "response" in rest.list ? rest.list.response : { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
         status: 200,
         access: reader,
       }),

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import type { RequestContext } from "./context.js";
-import type { AccessLevels } from "./access.js";
-import { badInput, notFound } from "./errors.js";
+import type { NumberedEnum } from "./access.js";
+import { badInput, conflict as conflictError, notFound } from "./errors.js";
+import type { SqlClient } from "../db/sql.js";
 import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
 import { domainEvents, type EventDeclaration, type EventType } from "./events.js";
 import { listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
@@ -15,7 +16,7 @@ import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertSta
 import { writeFailure } from "../db/errors.js";
 import { registerGroupContent } from "../groups/content.js";
 import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
-import type { RestParam } from "../../rest-facade/types.js";
+import type { RestParam, RestResponse } from "../../rest-facade/types.js";
 
 /**
  * An area as ONE declaration (issue 27, item 4; docs/adding-an-area.md): its model, its fields, who sees
@@ -41,12 +42,13 @@ export type Shown =
       rest?: string | false;
       /** The model's field shown, when it is not named so (citations' `authorsText` shows `authors`). */
       from?: string;
-      /** An access level: its area's enum in GraphQL, the documented number in REST. */
-      levels?: AccessLevels;
+      /** An access level or named numbers: its area's enum in GraphQL, the documented number (or name) in REST. */
+      levels?: NumberedEnum;
       /** A to-one relation of the model (its record type). */
       relation?: true;
-      /** Computed from the row: its GraphQL type (a scalar, or a record type by its model's name) and how. */
-      type?: "String" | "Int" | "Boolean" | "[String]" | Prisma.ModelName;
+      /** Computed from the row: its GraphQL type (a scalar, a record type by its model's name, an enum by its name) and how. */
+      type?: "String" | "Int" | "Boolean" | "[String]" | Prisma.ModelName | (string & {});
+      /** Default: the model's (a model field), false (a computed one); true where the read masks it (a group's private description). */
       nullable?: boolean;
       resolve?(row: never, args: never, ctx: RequestContext): unknown;
       /** The field's arguments (a wiki page's `versionId`), handed to `resolve`, or to `query` for a relation. */
@@ -95,8 +97,11 @@ export interface RestRow {
   id?: { name?: string; description?: string; default?: number };
   /** What the answer selects on the record beyond its fragment (a wiki page's text and revision). */
   selection?: string;
-  /** Parameters beyond the id and the fields, each feeding a variable `selection` uses, with its GraphQL type. */
-  params?: (RestParam & { graphqlType: string })[];
+  /**
+   * Parameters beyond the id and the fields: each feeding a variable `selection` uses, with its GraphQL type,
+   * or none (a `fields` projection, rest-facade/fields-param.ts).
+   */
+  params?: (RestParam & { graphqlType?: string })[];
   /** Fields of the table the row does not take (the wiki's POST: `summary`). */
   except?: string[];
 }
@@ -112,7 +117,19 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   /** The GraphQL record type's description. */
   description: string;
   /** Who sees a record (src/common/records.ts; the policy of src/common/policy.ts is compiled from it). */
-  policy: Omit<RecordsDeclaration, "model">;
+  policy: Omit<RecordsDeclaration, "model"> | RecordsDeclaration;
+  /**
+   * How a record is named besides its id (a group by gidNumber or cn): the GraphQL `id` argument's and REST
+   * `{id}`'s description, the key parsed from them (400 naming the parameter), the condition over the table's
+   * alias that finds it (a read), and the id of the record it names for a write (404 for one the caller may
+   * not know). Absent: a positive integer id.
+   */
+  key?: {
+    description: string;
+    parse(raw: string, parameter?: string): unknown;
+    sql(key: never, alias: string): Prisma.Sql;
+    idOf(ctx: RequestContext, raw: string): Promise<number>;
+  };
   /** The inputs' fields (src/common/fields.ts): rules, defaults, columns, REST parameters. */
   fields: T;
   /**
@@ -153,6 +170,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
     staysInScope?: string;
     /** A unique constraint's violation as a 409 naming a parameter (plugin records: one per folder and element). */
     conflict?: { parameter: string; message: string; column: string };
+    /** What a delete removes first, in its transaction, once the record is locked and authorized (a group's content). */
+    removes?(tx: RequestContext & { tx: SqlClient }, id: number, row: Record<string, unknown>): Promise<unknown>;
     /** Columns computed from the input (and, in an update, the row before it): an announcement's rank. */
     derived?(data: Record<string, unknown>, row?: Record<string, unknown>): Record<string, unknown>;
     /** Fields naming a record, copied into its events (never bodies). */
@@ -173,6 +192,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   inserts?: {
     statement(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>, data: Record<string, unknown>, userId: number): Prisma.Sql;
     relations?: Record<string, string>;
+    /** The 409's message when the statement inserted nothing (its ON CONFLICT met a taken value). */
+    taken?(data: Record<string, unknown>): string;
   };
   /**
    * What an update writes beyond the fields' columns (a wiki page's new revision): WITH entries before the
@@ -186,9 +207,13 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
   /** The REST operations; absent: none (announcements are the group plugin's). */
   rest?: {
     versions: string[];
-    /** The `id` placeholder's description, and its documented default where the document gives one (the wiki's 0). */
-    id?: string | { description: string; default: number };
-    list?: RestRow & { key: string; extra?: Record<string, unknown> };
+    /**
+     * The `id` placeholder's description, and its documented default where the document gives one (the wiki's
+     * 0), or its type where it is not an integer (a group's gidNumber or cn).
+     */
+    id?: string | { description: string; default?: number; type?: "string" };
+    /** The list's row: its answer the contract's wrapper `{[key], total, …extra}`, or another registered kind (groups: a bare array). */
+    list?: RestRow & ({ key: string; extra?: Record<string, unknown> } | { response: RestResponse });
     create?: RestRow;
     read?: RestRow;
     /** PUT: every field, the PATCH row derived from it (rest-facade/table.ts). */
@@ -208,14 +233,16 @@ export interface Area<T extends FieldTable = FieldTable> extends AreaDeclaration
   table: Fields<T>;
   writesOf: WrittenRecords;
   eventTypes: { created: EventType; updated: EventType; deleted: EventType };
+  /** Every event type of the area by name (`GROUPS.eventsNamed.memberJoined` is "groups.memberJoined"). */
+  eventsNamed: Record<string, EventType>;
   /** A page of the records the caller may see. */
   listRecords<R = unknown>(ctx: RequestContext, args: ListArgs, query?: Query): Page<R>;
-  /** A record the caller may see, or 404 (records the caller may not see do not exist for them). */
-  readRecord<R = unknown>(ctx: RequestContext, id: number, query?: Query): Promise<R>;
+  /** A record the caller may see, or 404 (records the caller may not see do not exist for them); by its key where it has one. */
+  readRecord<R = unknown>(ctx: RequestContext, id: number | string, query?: Query): Promise<R>;
   createRecord<R = unknown>(ctx: RequestContext, input: Record<string, unknown>, query?: Query): Promise<R>;
   /** Changes the given fields only; answers the record as the caller may read it (null: may change, not read). */
-  updateRecord<R = unknown>(ctx: RequestContext, id: number, input: Record<string, unknown>, query?: Query): Promise<R | null>;
-  removeRecord(ctx: RequestContext, id: number): Promise<number>;
+  updateRecord<R = unknown>(ctx: RequestContext, id: number | string, input: Record<string, unknown>, query?: Query): Promise<R | null>;
+  removeRecord(ctx: RequestContext, id: number | string): Promise<number>;
 }
 
 /** Any area, as the kit's generators read it (its field table's own types do not matter to them). */
@@ -262,16 +289,20 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
     throw new Error(`area ${declaration.area}: records only administrators read are written by administrators only (writes.by)`);
   }
   if (declaration.writes.conflict && declaration.uniqueName) throw new Error(`area ${declaration.area}: writes.conflict and uniqueName name two conflicts; the kit answers one`);
-  const policy = records({ model: declaration.model, ...declaration.policy });
+  // The records declaration, or one the area's folder made already (groups: its identity module reads it too).
+  const policy = "model" in declaration.policy ? declaration.policy : records({ model: declaration.model, ...declaration.policy });
+  if (policy.model !== declaration.model) throw new Error(`area ${declaration.area}: its policy is ${policy.model}'s, not ${declaration.model}'s`);
   const spec = listSpec({ records: policy, sortColumns: declaration.list.sortColumns, defaults: declaration.list.defaults, search: declaration.list.search });
   const table = fieldTable(declaration.fields);
-  domainEvents(declaration.area, declaration.events);
+  const eventsByName = domainEvents(declaration.area, declaration.events) as Record<string, EventType>;
   const eventTypes = {
     created: eventNamed(declaration.area, declaration.events, "Created"),
     updated: eventNamed(declaration.area, declaration.events, "Updated"),
     deleted: eventNamed(declaration.area, declaration.events, "Deleted"),
   };
-  const missing = (id: number) => `${declaration.label} ${id} not found.`;
+  const missing = (id: number | string) => `${declaration.label} ${id} not found.`;
+  /** A write's record id from what names it (a key: 404 for one the caller may not know). */
+  const idFrom = (ctx: RequestContext, named: number | string): Promise<number> | number => (declaration.key ? declaration.key.idOf(ctx, String(named)) : (named as number));
   const writes = writtenRecords({
     area: declaration.area,
     changedSubscription: `${declaration.model[0]!.toLowerCase()}${declaration.model.slice(1)}Changed`,
@@ -332,14 +363,16 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
     table,
     writesOf: writes,
     eventTypes,
+    eventsNamed: eventsByName,
     listRecords(ctx, args, query = {}) {
       reader(ctx);
       return pagedList(spec, ctx, args, query as Selection, filtersOf(args as Record<string, unknown>));
     },
-    async readRecord<R>(ctx: RequestContext, id: number, query: Query = {}) {
+    async readRecord<R>(ctx: RequestContext, id: number | string, query: Query = {}) {
       reader(ctx);
-      const row = await findVisible<R>(ctx, policy, id, query as Selection);
-      if (!row) throw notFound(missing(id));
+      const key = declaration.key;
+      const row = await findVisible<R>(ctx, policy, key ? key.sql(key.parse(String(id)) as never, "t") : (id as number), query as Selection);
+      if (!row) throw notFound(missing(key ? String(id).trim() : id));
       return row;
     },
     async createRecord<R>(ctx: RequestContext, input: Record<string, unknown>, selected: Query = {}) {
@@ -374,11 +407,14 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
             insert: (name) => insert({ [uniqueName.field]: name }),
           })
         : await insert({}).catch(writeFailure({ conflict }));
-      return createdRecord<R>(ctx, policy, created!, query);
+      // Nothing inserted: the statement's ON CONFLICT DO NOTHING met a taken unique value (a group's cn).
+      if (!created) throw conflictError(conflict?.parameter ?? "id", declaration.inserts?.taken?.(data) ?? conflict?.message ?? "This record exists already.");
+      return createdRecord<R>(ctx, policy, created, query);
     },
-    async updateRecord<R>(ctx: RequestContext, id: number, input: Record<string, unknown>, query: Query = {}) {
+    async updateRecord<R>(ctx: RequestContext, named: number | string, input: Record<string, unknown>, query: Query = {}) {
       const user = writer(ctx);
       const data = parseInput(table.update, input) as Record<string, unknown>;
+      const id = await idFrom(ctx, named);
       await changeRecord<Record<string, unknown> & { id: number }>(ctx, writes, id, {
         event: eventTypes.updated,
         authorize: authorize && ((locked) => authorize({ ...locked, id })),
@@ -409,11 +445,19 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
       }).catch(writeFailure({ conflict, missing: missing(id) }));
       return changedRecord<R>(ctx, policy, id, query as Selection);
     },
-    removeRecord(ctx, id) {
-      if (byAdministrators) requireAdministrator(ctx, declaration.writes.forbidden);
+    async removeRecord(ctx, named) {
+      writer(ctx);
+      const id = await idFrom(ctx, named);
+      const removes = declaration.writes.removes;
       return deleteRecord(ctx, writes, id, eventTypes.deleted, {
         authorize: authorize && ((locked) => authorize({ ...locked, id })),
-        before: managed ? (tx, row) => assertManaged(tx, row as Record<string, unknown>) : undefined,
+        before:
+          managed || removes
+            ? async (tx, row) => {
+                await assertManaged(tx, row as Record<string, unknown>);
+                await removes?.(tx, id, row as Record<string, unknown>);
+              }
+            : undefined,
       });
     },
   };

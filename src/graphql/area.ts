@@ -14,11 +14,11 @@ import { tableInput } from "./fields.js";
 
 const types = new Map<string, ObjectRef<Types, object>>();
 
-/** A Prisma scalar's GraphQL type. */
-function scalarType(model: string, name: string): { type: unknown; nullable: boolean } {
+/** A Prisma scalar's GraphQL type, as the record type's field `shownAs` shows it (`id` is an ID). */
+function scalarType(model: string, name: string, shownAs: string): { type: unknown; nullable: boolean } {
   const field = getDatamodel().datamodel.models[model]?.fields.find((candidate) => candidate.name === name);
   if (!field || field.kind !== "scalar") throw new Error(`${model}.${name}: the record type shows a field the model does not have as a scalar`);
-  const scalar = name === "id" ? "ID" : field.type === "Json" ? "JSON" : field.type === "Boolean" ? "Boolean" : field.type;
+  const scalar = shownAs === "id" && name === "id" ? "ID" : field.type === "Json" ? "JSON" : field.type === "Boolean" ? "Boolean" : field.type;
   if (!["ID", "String", "Int", "DateTime", "JSON", "Boolean"].includes(scalar)) throw new Error(`${model}.${name}: no GraphQL type for ${field.type}`);
   return { type: field.isList ? [scalar] : scalar, nullable: !field.isRequired };
 }
@@ -45,8 +45,9 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
   const options = typeof shown === "object" ? shown : { description: typeof shown === "string" ? shown : undefined };
   const { description } = options;
   const args = "args" in options && options.args ? { args: argumentsOf(t, options.args) } : {};
+  const nullable = "nullable" in options && options.nullable !== undefined ? { nullable: options.nullable } : {};
   if ("relation" in options && options.relation) {
-    return t.relation(name, { description, ...args, ...("query" in options && options.query ? { query: options.query } : {}) });
+    return t.relation(name, { description, ...nullable, ...args, ...("query" in options && options.query ? { query: options.query } : {}) });
   }
   if ("resolve" in options && options.resolve) {
     const type = options.type === "[String]" ? ["String"] : options.type;
@@ -58,8 +59,8 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
   if ("levels" in options && options.levels) {
     return t.field({ type: accessEnum(options.levels), description, resolve: (row: Record<string, unknown>) => row[from] });
   }
-  const { type, nullable } = scalarType(model, from);
-  return t.expose(from, { type, nullable, description });
+  const scalar = scalarType(model, from, name);
+  return t.expose(from, { type: scalar.type, nullable: scalar.nullable, ...nullable, description });
 }
 
 /** A Prisma model's object type with these fields. */
@@ -84,7 +85,9 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
     recordFields(area.model, {
       type,
       plural: area.plural,
-      read: { description: area.read.description, resolve: (ctx, id, query) => area.readRecord(ctx, id as number, query) },
+      // A key (a group's gidNumber or cn) is handed over as given: the service parses it (400 naming `id`).
+      ...(area.key ? { key: { description: area.key.description, parse: (raw: string) => String(raw) } } : {}),
+      read: { description: area.read.description, resolve: (ctx, id, query) => area.readRecord(ctx, id, query) },
       list: {
         description: area.list.description,
         spec: area.listSpec,
@@ -99,9 +102,9 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
       update: {
         scope: writers,
         input: tableInput(`Update${area.model}Input`, area.table, "update", area.writes.update),
-        resolve: (ctx, id, input, query) => area.updateRecord(ctx, id as number, input as Record<string, unknown>, query),
+        resolve: (ctx, id, input, query) => area.updateRecord(ctx, id, input as Record<string, unknown>, query),
       },
-      remove: { scope: writers, description: area.writes.remove, resolve: (ctx, id) => area.removeRecord(ctx, id as number) },
+      remove: { scope: writers, description: area.writes.remove, resolve: (ctx, id) => area.removeRecord(ctx, id) },
     });
   }
   return type;

@@ -1,30 +1,12 @@
 import { builder } from "../graphql/builder.js";
 import "./activity.js";
-import { tableInput } from "../graphql/fields.js";
-import { accessEnum } from "../graphql/access.js";
-import { recordFields } from "../graphql/crud.js";
+import { areaType } from "../graphql/area.js";
 import { describePage } from "../common/paging.js";
-import {
-  GROUP_DISCOVERABILITY,
-  GROUP_FIELDS,
-  GROUP_JOIN_POLICY,
-  GROUP_LIST,
-  MEMBER_LISTS,
-  createGroup,
-  deleteGroup,
-  getGroup,
-  groupMembers,
-  listGroups,
-  myMembership,
-  transition,
-  updateGroup,
-  type GroupMembers,
-  type MemberEntry,
-  type Transition,
-} from "./service.js";
+import { GROUP_AREA } from "./area.js";
+import { MEMBER_LISTS, groupMembers, myMembership, transition, type GroupMembers, type MemberEntry, type Transition } from "./service.js";
 
-const GroupDiscoverability = accessEnum(GROUP_DISCOVERABILITY);
-const GroupJoinPolicy = accessEnum(GROUP_JOIN_POLICY);
+// The group's record type first: the fields below are added to it.
+areaType(GROUP_AREA);
 
 const KEY_DESCRIPTION = "The group's gidNumber or cn.";
 
@@ -39,48 +21,15 @@ const GroupMembershipStatus = builder.enumType("GroupMembershipStatus", {
   } as const,
 });
 
-export const GroupType = builder.prismaObject("Group", {
-  description: "A group: its members see its private content (scope group, scope id = gidNumber). Hidden groups are shown to their members (and invitees) only.",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: "The gidNumber." }),
-    gidNumber: t.exposeInt("id", { description: "The group's unique number (the original's gidNumber)." }),
-    cn: t.exposeString("cn", { description: "The group's alias in its URL; never changes." }),
-    title: t.exposeString("title"),
-    description: t.exposeString("title", { description: "The title, as the original's `description` column held it (docs/decisions.md, \"Groups\")." }),
-    tags: t.exposeStringList("tags"),
-    tagsText: t.string({ description: "The tags as one comma-separated string (the REST encoding).", resolve: (group) => group.tags.join(", ") }),
-    publicDescription: t.exposeString("publicDescription"),
-    // Null in the row itself for everyone but members and administrators (the records' privateFields).
-    privateDescription: t.exposeString("privateDescription", { nullable: true, description: "Shown to the group's members and administrators; null for everyone else." }),
-    joinPolicy: t.field({ type: GroupJoinPolicy, description: GROUP_JOIN_POLICY.description, resolve: (group) => group.joinPolicy }),
-    discoverability: t.field({ type: GroupDiscoverability, description: GROUP_DISCOVERABILITY.description, resolve: (group) => group.discoverability }),
-    url: t.string({ resolve: (group) => `/groups/${group.cn}` }),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
-    createdById: t.exposeInt("createdById", { nullable: true }),
-    createdBy: t.relation("createdBy", { nullable: true }),
-    myMembership: t.field({
-      type: GroupMembershipStatus,
-      description: "Where the caller stands with the group: MANAGER, MEMBER, APPLICANT (a request to join waits for a manager), INVITEE or NONE. The membership mutations answer the group, so `joinGroup(group:) { myMembership }` says whether the caller joined or is waiting.",
-      resolve: (group, _args, ctx) => myMembership(ctx, group.id),
-    }),
+// The group's type and root fields come from its declaration (src/groups/area.ts); where the caller stands is the area's own.
+builder.prismaObjectField("Group", "myMembership", (t) =>
+  t.field({
+    type: GroupMembershipStatus,
+    description:
+      "Where the caller stands with the group: MANAGER, MEMBER, APPLICANT (a request to join waits for a manager), INVITEE or NONE. The membership mutations answer the group, so `joinGroup(group:) { myMembership }` says whether the caller joined or is waiting.",
+    resolve: (group, _args, ctx) => myMembership(ctx, group.id),
   }),
-});
-
-recordFields("Group", {
-  type: GroupType,
-  plural: "groups",
-  key: { description: KEY_DESCRIPTION, parse: (raw) => String(raw) },
-  read: { description: "One group the caller may see, by gidNumber or cn.", resolve: (ctx, id, query) => getGroup(ctx, String(id), query) },
-  list: { description: "Groups the caller may see, searched, sorted and paged like GET /api/groups/list.", spec: GROUP_LIST, resolve: listGroups },
-  create: { scope: "user", input: tableInput("CreateGroupInput", GROUP_FIELDS, "create"), resolve: createGroup },
-  update: {
-    scope: "user",
-    input: tableInput("UpdateGroupInput", GROUP_FIELDS, "update", "Only the given fields change; the cn never does."),
-    resolve: (ctx, id, input, query) => updateGroup(ctx, String(id), input, query),
-  },
-  remove: { scope: "user", description: "Deletes the group, its memberships and all its content; returns its gidNumber.", resolve: (ctx, id) => deleteGroup(ctx, String(id)) },
-});
+);
 
 const GroupMemberEntryType = builder.objectRef<MemberEntry>("GroupMemberEntry").implement({
   description: "A person in a group's member list.",

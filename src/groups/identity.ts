@@ -50,3 +50,9 @@ export async function groupIdFromPath(ctx: RequestContext, raw: string | number,
   if (!row) throw notFound(`Group ${String(raw).trim()} not found.`);
   return Number(row.id);
 }
+
+/** A group's id for a write from a path key: a gidNumber as is (the write path answers 404/403 on the locked row), a cn by one lookup. */
+export async function groupIdOf(ctx: RequestContext, raw: string, parameter = "id"): Promise<number> {
+  const key = parseGroupKey(raw, parameter);
+  return "gidNumber" in key ? key.gidNumber : groupIdFromPath(ctx, raw, parameter);
+}

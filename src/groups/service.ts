@@ -4,140 +4,20 @@ import { byKeys, defineLoader } from "../common/loaders.js";
 import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
-import { listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
-import { changedRecord, createdRecord, findVisible, forgetScopeCounts, managesSql, modelInfo, type Selection } from "../common/records.js";
-import { columnValues, fieldTable, tagsField } from "../common/fields.js";
+import { pageWindow } from "../common/paging.js";
+import { changedRecord, managesSql, modelInfo, type Selection } from "../common/records.js";
 import { requireUser } from "../common/scopes.js";
-import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
-import { writeFailure } from "../db/errors.js";
 import type { SqlClient } from "../db/sql.js";
 import { emailIsSql, usernameIsSql } from "../users/names.js";
-import { domainEvents } from "../common/events.js";
-import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
-import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY, joinPolicyOf } from "./records.js";
-import { groupIdFromPath, groupKeySql, groupListedSql, parseGroupKey } from "./identity.js";
-import { groupContents } from "./content.js";
-
-export { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
-
-/** GET /groups/list and `groups`: sort whitelist, defaults and search (title or cn). */
-export const GROUP_LIST = listSpec({
-  records: GROUPS,
-  sortColumns: { created: "created", title: "title", cn: "cn", gidNumber: "id", id: "id" },
-  defaults: { sort: "created", sortDir: "desc", limit: 25 },
-  search: { in: "title or cn", fields: ["title", "cn"] },
-});
-
-/**
- * Words a cn may not be: the path words of /groups (GET /groups/list, /groups/{id}/members/list) and the
- * original's router (create, new, browse, …), so a group's URL never reads as an operation
- * (docs/decisions.md, "Groups").
- */
-export const RESERVED_CNS = ["list", "create", "new", "members", "browse", "edit", "update", "delete", "read", "search", "join", "invite", "manage", "admin", "api"] as const;
-
-const cn = z
-  .string()
-  .trim()
-  .regex(/^[a-z][a-z0-9]*$/, "may hold only lowercase letters and digits, starting with a letter")
-  .max(100)
-  .refine((name) => !(RESERVED_CNS as readonly string[]).includes(name), `must not be a reserved word (${RESERVED_CNS.join(", ")})`);
-
-const description = z.string().max(65_535);
-
-/** The groups' field table (src/common/fields.ts). */
-export const GROUP_FIELDS = fieldTable({
-  cn: {
-    type: "String",
-    rule: cn,
-    required: true,
-    only: "create",
-    description: "The group's alias in its URL: lowercase letters and digits, starting with a letter (at most 100); unique; never changes.",
-    rest: { description: "Group alias used in the group's URL: lowercase letters and digits, starting with a letter; unique; never changes." },
-  },
-  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: true, rest: { description: "Group title." } },
-  tags: tagsField,
-  publicDescription: { type: "String", rule: description, description: "Shown to everyone who may see the group.", rest: { description: "Public description." } },
-  privateDescription: {
-    type: "String",
-    rule: description,
-    description: "Shown to the group's members and administrators only.",
-    rest: { description: "Private description (shown to the group's members and administrators only)." },
-  },
-  // Required with a documented default (the API document's "Y, default open"); the service stores the number.
-  joinPolicy: {
-    type: GROUP_JOIN_POLICY,
-    rule: GROUP_JOIN_POLICY.schema,
-    required: true,
-    column: false,
-    default: "open",
-    description: `How people become members: ${GROUP_JOIN_POLICY.description}`,
-    rest: { description: `Membership join policy: open, restricted, invite_only or closed (or the original's numbers 0-3).`, privacy: true },
-  },
-  discoverability: {
-    type: GROUP_DISCOVERABILITY,
-    rule: GROUP_DISCOVERABILITY.schema,
-    required: true,
-    column: false,
-    default: "visible",
-    description: `Whether the group is listed and found: ${GROUP_DISCOVERABILITY.description} Hidden groups are shown to their members (and invitees) only.`,
-    rest: { description: "Whether the group is shown in listings: visible or hidden (or 0, 1); hidden groups are shown to their members only.", privacy: true },
-  },
-});
-
-export type CreateGroup = RawInput<typeof GROUP_FIELDS.create>;
-export type UpdateGroup = RawInput<typeof GROUP_FIELDS.update>;
+import { changeRecord } from "../common/write-path.js";
+import { GROUPS, joinPolicyOf } from "./records.js";
+import { groupIdOf, groupKeySql, groupListedSql, parseGroupKey } from "./identity.js";
+import { GROUP_AREA, GROUP_EVENTS } from "./area.js";
 
 type Query = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
 
-/**
- * The groups' domain events (docs/events.md). Requests and invitations (made, answered, withdrawn) are told
- * to the group's managers and the person concerned only (`managers`); joins, leaves, removals of members and
- * promotions change what the group's readers see in its members list (`readers`).
- */
-export const GROUP_EVENTS = domainEvents("groups", {
-  groupCreated: "A group was created; its creator is its first manager.",
-  groupUpdated: "A group's fields changed; `changed` names them.",
-  groupDeleted: "A group was deleted, with its memberships and its content (each record with its own deleted event, in the same transaction).",
-  memberJoined: "Someone joined an open group.",
-  joinRequested: { description: "Someone asked to join a restricted group.", audience: "managers" },
-  requestCancelled: { description: "An applicant withdrew their request.", audience: "managers" },
-  requestApproved: { description: "A manager approved a request: the applicant is a member.", audience: "managers" },
-  requestDenied: { description: "A manager denied a request.", audience: "managers" },
-  memberInvited: { description: "A manager invited someone.", audience: "managers" },
-  invitationAccepted: { description: "An invitee accepted: they are a member.", audience: "managers" },
-  invitationDeclined: { description: "An invitee declined the invitation.", audience: "managers" },
-  memberPromoted: "A manager made a member a manager.",
-  memberDemoted: "A manager made a manager a plain member.",
-  memberRemoved: "A manager removed a member.",
-  invitationWithdrawn: { description: "A manager withdrew an invitation.", audience: "managers" },
-  memberLeft: "A member left the group.",
-});
-
-/** Groups on the write path (src/common/write-path.ts). */
-export const GROUP_WRITES = writtenRecords({
-  area: "groups",
-  changedSubscription: "groupChanged",
-  records: GROUPS,
-  names: ["cn", "title"],
-  notFound: (id) => `Group ${id} not found.`,
-  forbidden: "Only the group's managers or an administrator can change this group.",
-});
-
-const CN_TAKEN = { parameter: "cn", message: "This cn is taken by another group.", column: "cn" };
-
-// ---------------------------------------------------------------------------------------------------
-// Reads
-
-/** The group a path key names (gidNumber or cn) as the caller may see it, or 404 (hidden groups do not exist for outsiders). */
-export async function getGroup(ctx: RequestContext, raw: string, query: Query = {}) {
-  const group = await findVisible<Group>(ctx, GROUPS, groupKeySql(parseGroupKey(raw), "t"), query as Selection);
-  if (!group) throw notFound(`Group ${String(raw).trim()} not found.`);
-  return group;
-}
-
-export function listGroups(ctx: RequestContext, args: ListArgs, query: Query = {}) {
-  return pagedList<Group>(GROUP_LIST, ctx, args, query as Selection);
-}
+export { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
+export { GROUP_AREA, GROUP_EVENTS, RESERVED_CNS } from "./area.js";
 
 /** Where a person stands with a group. */
 export interface GroupRole {
@@ -225,64 +105,6 @@ export async function groupMembers(ctx: RequestContext, raw: string, args: { lis
 
 // ---------------------------------------------------------------------------------------------------
 // Writes
-
-/** A group's id from a path key: a gidNumber as is (the write path answers 404/403 on the locked row), a cn by one lookup. */
-async function groupIdOf(ctx: RequestContext, raw: string, parameter = "id"): Promise<number> {
-  const key = parseGroupKey(raw, parameter);
-  return "gidNumber" in key ? key.gidNumber : groupIdFromPath(ctx, raw, parameter);
-}
-
-/** Creates a group; the caller becomes its first member and manager, in the same statement as the group and its event. */
-export async function createGroup(ctx: RequestContext, input: CreateGroup, query: Query = {}) {
-  const user = requireUser(ctx);
-  const data = parseInput(GROUP_FIELDS.create, input);
-  const values = { ...columnValues(GROUP_FIELDS, data, "create"), joinPolicy: data.joinPolicy, discoverability: data.discoverability, createdById: user.id };
-  const group = await createRecord<Group>(ctx, GROUP_WRITES, {
-    event: GROUP_EVENTS.groupCreated,
-    answer: { query: query as Selection },
-    inserted: Prisma.sql`created AS (${insertStatement(ctx, GROUPS, values, { skipConflictOn: ["cn"] })}),
-      creator AS (INSERT INTO group_members (group_id, user_id, status, manager) SELECT id, ${user.id}, 'member', TRUE FROM created)`,
-  });
-  if (!group) throw conflict("cn", `The cn ${data.cn} is taken by another group.`);
-  return createdRecord<Group>(ctx, GROUPS, group, query as Selection);
-}
-
-/** Changes the given fields (never the cn): the group's managers and administrators; 404 for a group the caller may not know. */
-export async function updateGroup(ctx: RequestContext, raw: string, input: UpdateGroup, query: Query = {}) {
-  requireUser(ctx);
-  const data = parseInput(GROUP_FIELDS.update, input);
-  const id = await groupIdOf(ctx, raw);
-  await changeRecord<Group>(ctx, GROUP_WRITES, id, {
-    event: GROUP_EVENTS.groupUpdated,
-    async change(tx, group) {
-      if (changesNothing(data)) return { row: group, changed: [] };
-      const policies = { joinPolicy: data.joinPolicy ?? undefined, discoverability: data.discoverability ?? undefined };
-      return { update: updateStatement(tx, GROUPS, id, { ...columnValues(GROUP_FIELDS, data, "update"), ...policies }) };
-    },
-  }).catch(writeFailure({ conflict: CN_TAKEN, missing: `Group ${id} not found.` }));
-  return changedRecord<Group>(ctx, GROUPS, id, query as Selection);
-}
-
-/**
- * Deletes a group and everything in it (docs/decisions.md, "Deleting a group"): in one transaction, with
- * the group row locked, each area's registered removal deletes the group's records with their own
- * deleted events (src/groups/content.ts), then the group goes and its memberships with it (cascade).
- */
-export async function deleteGroup(ctx: RequestContext, raw: string): Promise<number> {
-  requireUser(ctx);
-  const id = await groupIdOf(ctx, raw);
-  await changeRecord<Group>(ctx, GROUP_WRITES, id, {
-    event: GROUP_EVENTS.groupDeleted,
-    deletes: true,
-    async change(tx) {
-      for (const content of groupContents()) await content.remove(tx, id);
-      await tx.tx.query(Prisma.sql`DELETE FROM groups WHERE id = ${id}`);
-      await forgetScopeCounts(tx.tx, { scope: "group", scopeId: id });
-      return { row: null };
-    },
-  });
-  return id;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Membership transitions: each one changeRecord on the group (its row locked FOR UPDATE, so two
@@ -408,7 +230,7 @@ export async function transition(ctx: RequestContext, raw: string, name: Transit
   const id = await groupIdOf(ctx, raw, "group");
   const missing = () => notFound(`Group ${String(raw).trim()} not found.`);
   let visible = false;
-  await changeRecord<Group>(ctx, GROUP_WRITES, id, {
+  await changeRecord<Group>(ctx, GROUP_AREA.writesOf, id, {
     // Each transition's own event is chosen on the locked row (`change` answers it).
     event: GROUP_EVENTS.groupUpdated,
     authorize(locked) {

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { AreaTesting, Documented, PathScope } from "../../test/areas.js";
-import { GROUP_FIELDS, GROUP_LIST } from "./service.js";
+import { GROUP_AREA } from "./area.js";
 import { groupPlugins } from "./plugins.js";
 import { twinNames } from "./plugin-graphql.js";
 
@@ -44,7 +44,7 @@ let serial = 0;
 
 export const testing: AreaTesting = {
   area: "groups",
-  fields: GROUP_FIELDS,
+  fields: GROUP_AREA.table,
   documented,
   async create(server, token, values = {}) {
     serial += 1;
@@ -71,7 +71,7 @@ export const testing: AreaTesting = {
       sortKeys: { id: "gidNumber" },
     },
     read: { path: "/groups/{id}" },
-    spec: GROUP_LIST,
+    spec: GROUP_AREA.listSpec,
     searchField: "title",
     states: [{ name: "published", published: true, values: {} }],
     writers: "users",

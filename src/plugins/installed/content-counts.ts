@@ -1,7 +1,7 @@
 import { anonymous, createContext } from "../../common/context.js";
 import { BLOG } from "../../blog/area.js";
 import { CITATIONS } from "../../citations/area.js";
-import { listGroups } from "../../groups/service.js";
+import { GROUP_AREA } from "../../groups/area.js";
 import { WIKI } from "../../wiki/area.js";
 import { definePlugin } from "../registry.js";
 
@@ -21,7 +21,7 @@ export default definePlugin({
       async run({ ctx }) {
         const asAnyone = createContext(ctx.db, anonymous, ctx.config);
         const [wiki, blog, citations, groups] = await Promise.all(
-          [WIKI.listRecords, BLOG.listRecords, CITATIONS.listRecords, listGroups].map((list) => list(asAnyone, { limit: 1 }).total()),
+          [WIKI.listRecords, BLOG.listRecords, CITATIONS.listRecords, GROUP_AREA.listRecords].map((list) => list(asAnyone, { limit: 1 }).total()),
         );
         return { wiki, blog, citations, groups };
       },
