@@ -3,6 +3,9 @@ import { restName } from "../src/common/fields.js";
 import type { AnyArea as Area, ListFilter, RelatedType, RestRow, Shown } from "../src/common/area.js";
 import { fieldParams } from "./field-params.js";
 import { listParams } from "./list-params.js";
+import { fieldsParam } from "./fields-param.js";
+// Response kinds a declared area may ask for beside the kit's own (groups' list: a bare array).
+import "./responses/array.js";
 import type { RestOperation, RestParam } from "./types.js";
 
 /**
@@ -51,8 +54,9 @@ function document(area: Area, operation: string): DocumentNode {
 }
 
 /** A row's extra variables (`, $versionId: ID`) and what it selects on the record beyond the fragment. */
-const extraVariables = (row: RestRow) => (row.params ?? []).flatMap((param) => (param.graphqlType ? [`, $${param.variable}: ${param.graphqlType}`] : [])).join("");
-const extraParams = (row: RestRow): RestParam[] => (row.params ?? []).map(({ graphqlType: _type, ...param }) => param);
+const extraVariables = (row: RestRow) => (row.params ?? []).map((param) => `, $${param.variable}: ${param.graphqlType}`).join("");
+/** A row's own parameters, and its `fields` projection last. */
+const extraParams = (row: RestRow): RestParam[] => [...(row.params ?? []).map(({ graphqlType: _type, ...param }) => param), ...(row.fields ? [fieldsParam({ alwaysKept: [], ...row.fields })] : [])];
 const selected = (model: string, row: RestRow) => `...${model}Rest${row.selection ? ` ${row.selection}` : ""}`;
 
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);

@@ -11,7 +11,7 @@ import { listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, 
 import { changedRecord, createdRecord, findVisible, records, type RecordsDeclaration, type Selection } from "./records.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
-import { assertPublishingWindow, changesNothing, parseInput } from "./validation.js";
+import { assertPublishingWindow, changesNothing, parseId, parseInput } from "./validation.js";
 import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertStatement, updateStatement, writtenRecords, type WrittenRecords } from "./write-path.js";
 import { writeFailure } from "../db/errors.js";
 import { registerGroupContent } from "../groups/content.js";
@@ -98,15 +98,16 @@ export interface RestRow {
   /** What the answer selects on the record beyond its fragment (a wiki page's text and revision). */
   selection?: string;
   /**
-   * Parameters beyond the id and the fields: each feeding a variable `selection` uses, with its GraphQL type,
-   * or none (a `fields` projection, rest-facade/fields-param.ts).
+   * Parameters beyond the id and the fields, each feeding a variable `selection` uses, with its GraphQL type.
    */
-  params?: (RestParam & { graphqlType?: string })[];
+  params?: (RestParam & { graphqlType: string })[];
   /** Fields of the table the row does not take (the wiki's POST: `summary`). */
   except?: string[];
+  /** A `fields` parameter: the keys of the answer to keep (rest-facade/fields-param.ts), by default and always. */
+  fields?: { default: string[]; alwaysKept?: string[]; description: string };
 }
 
-export interface AreaDeclaration<T extends FieldTable = FieldTable> {
+export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends string = string> {
   /** Events' area and the documents' names ("blog"). */
   area: string;
   model: Prisma.ModelName;
@@ -201,7 +202,7 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
    */
   updates?(tx: RequestContext, id: number, data: Record<string, unknown>, row: Record<string, unknown>, userId: number): { with?: Prisma.Sql; values?: Record<string, unknown> } | undefined;
   /** The domain events: one name ending in Created, Updated and Deleted each, with its description and audience (docs/events.md). */
-  events: Record<string, string | EventDeclaration>;
+  events: Record<E, string | EventDeclaration>;
   /** The activity feed's entry for a created record (src/activity/sources.ts); absent: none. */
   activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] };
   /** The REST operations; absent: none (announcements are the group plugin's). */
@@ -225,7 +226,7 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable> {
 /** What Pothos' Prisma plugin asks a read to load for the selected fields (as src/graphql/crud.ts's). */
 type Query = { include?: object; select?: object };
 
-export interface Area<T extends FieldTable = FieldTable> extends AreaDeclaration<T> {
+export interface Area<T extends FieldTable = FieldTable, E extends string = string> extends AreaDeclaration<T, E> {
   /** `shown` with the model's other scalars after it (see AreaDeclaration.shown). */
   shownFields: Record<string, Shown>;
   records: RecordsDeclaration;
@@ -234,7 +235,7 @@ export interface Area<T extends FieldTable = FieldTable> extends AreaDeclaration
   writesOf: WrittenRecords;
   eventTypes: { created: EventType; updated: EventType; deleted: EventType };
   /** Every event type of the area by name (`GROUPS.eventsNamed.memberJoined` is "groups.memberJoined"). */
-  eventsNamed: Record<string, EventType>;
+  eventsNamed: Record<E, EventType>;
   /** A page of the records the caller may see. */
   listRecords<R = unknown>(ctx: RequestContext, args: ListArgs, query?: Query): Page<R>;
   /** A record the caller may see, or 404 (records the caller may not see do not exist for them); by its key where it has one. */
@@ -247,7 +248,7 @@ export interface Area<T extends FieldTable = FieldTable> extends AreaDeclaration
 
 /** Any area, as the kit's generators read it (its field table's own types do not matter to them). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyArea = Area<any>;
+export type AnyArea = Area<any, any>;
 
 const areas = new Map<string, AnyArea>();
 
@@ -280,7 +281,7 @@ export function withModelScalars(model: string, shown: Record<string, Shown>, hi
 }
 
 /** Declares an area (see above): checks it, registers it and answers it with the service the kit makes from it. */
-export function defineArea<const T extends FieldTable>(declaration: AreaDeclaration<T>): Area<T> {
+export function defineArea<const T extends FieldTable, const E extends string>(declaration: AreaDeclaration<T, E>): Area<T, E> {
   if (areas.has(declaration.area)) throw new Error(`area ${declaration.area} is defined twice`);
   // Options the kit cannot serve together: refused here rather than at the first write.
   const scopedOnly = [declaration.uniqueName && "uniqueName", declaration.writes.by === "managers" && 'writes.by "managers"', declaration.writes.staysInScope && "writes.staysInScope"].filter(Boolean);
@@ -289,12 +290,13 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
     throw new Error(`area ${declaration.area}: records only administrators read are written by administrators only (writes.by)`);
   }
   if (declaration.writes.conflict && declaration.uniqueName) throw new Error(`area ${declaration.area}: writes.conflict and uniqueName name two conflicts; the kit answers one`);
+  if (declaration.inserts?.taken && !declaration.writes.conflict) throw new Error(`area ${declaration.area}: inserts.taken answers writes.conflict's parameter: declare it`);
   // The records declaration, or one the area's folder made already (groups: its identity module reads it too).
   const policy = "model" in declaration.policy ? declaration.policy : records({ model: declaration.model, ...declaration.policy });
   if (policy.model !== declaration.model) throw new Error(`area ${declaration.area}: its policy is ${policy.model}'s, not ${declaration.model}'s`);
   const spec = listSpec({ records: policy, sortColumns: declaration.list.sortColumns, defaults: declaration.list.defaults, search: declaration.list.search });
   const table = fieldTable(declaration.fields);
-  const eventsByName = domainEvents(declaration.area, declaration.events) as Record<string, EventType>;
+  const eventsByName = domainEvents(declaration.area, declaration.events) as Record<E, EventType>;
   const eventTypes = {
     created: eventNamed(declaration.area, declaration.events, "Created"),
     updated: eventNamed(declaration.area, declaration.events, "Updated"),
@@ -302,7 +304,8 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
   };
   const missing = (id: number | string) => `${declaration.label} ${id} not found.`;
   /** A write's record id from what names it (a key: 404 for one the caller may not know). */
-  const idFrom = (ctx: RequestContext, named: number | string): Promise<number> | number => (declaration.key ? declaration.key.idOf(ctx, String(named)) : (named as number));
+  const idFrom = (ctx: RequestContext, named: number | string): Promise<number> | number =>
+    declaration.key ? declaration.key.idOf(ctx, String(named)) : typeof named === "string" ? parseId(named) : named;
   const writes = writtenRecords({
     area: declaration.area,
     changedSubscription: `${declaration.model[0]!.toLowerCase()}${declaration.model.slice(1)}Changed`,
@@ -350,7 +353,7 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
   const hasCreatedById = getDatamodel().datamodel.models[declaration.model]?.fields.some((field) => field.name === "createdById");
   const creator = policy.creator ?? (hasCreatedById ? "createdById" : undefined);
 
-  const area: Area<T> = {
+  const area: Area<T, E> = {
     ...declaration,
     shownFields: withModelScalars(
       declaration.model,
@@ -371,7 +374,7 @@ export function defineArea<const T extends FieldTable>(declaration: AreaDeclarat
     async readRecord<R>(ctx: RequestContext, id: number | string, query: Query = {}) {
       reader(ctx);
       const key = declaration.key;
-      const row = await findVisible<R>(ctx, policy, key ? key.sql(key.parse(String(id)) as never, "t") : (id as number), query as Selection);
+      const row = await findVisible<R>(ctx, policy, key ? key.sql(key.parse(String(id)) as never, "t") : await idFrom(ctx, id), query as Selection);
       if (!row) throw notFound(missing(key ? String(id).trim() : id));
       return row;
     },

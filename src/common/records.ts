@@ -692,7 +692,7 @@ export async function createdRecord<Row>(ctx: RequestContext, declaration: Recor
 /**
  * Removes a deleted scope's count rows (list_counts, list_count_days): its records are gone with it, and the
  * rows the triggers brought down to zero would otherwise stay for ever (issue 32). Called in the deleting
- * transaction after the records (deleteGroup); a write racing the deletion is refused by its scope check
+ * transaction after the records (a group's `writes.removes`, src/groups/area.ts); a write racing the deletion is refused by its scope check
  * (recordScopeExistsSql), so no count comes back. The scope's list_versions rows stay: a cached total is
  * keyed by them, and a scope's id is never given again.
  */

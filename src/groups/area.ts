@@ -1,12 +1,8 @@
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import { defineArea } from "../common/area.js";
-import type { EventType } from "../common/events.js";
 import { tagsField } from "../common/fields.js";
 import { forgetScopeCounts } from "../common/records.js";
-import { fieldsParam } from "../../rest-facade/fields-param.js";
-// The list answers a bare array: that response kind, registered (and typed) by its module.
-import "../../rest-facade/responses/array.js";
 import { insertStatement } from "../common/write-path.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
 import { groupIdOf, groupKeySql, parseGroupKey, type GroupKey } from "./identity.js";
@@ -27,6 +23,9 @@ const cn = z
   .refine((name) => !(RESERVED_CNS as readonly string[]).includes(name), `must not be a reserved word (${RESERVED_CNS.join(", ")})`);
 
 const description = z.string().max(65_535);
+
+/** The API document's `fields` of list and read: any key of the REST record; gidNumber always (docs/decisions.md, "Groups"). */
+const FIELDS = { default: ["gidNumber", "cn", "description", "created", "created_by"], alwaysKept: ["gidNumber"], description: "Fields to return." };
 
 /**
  * Groups, declared once (src/common/area.ts): who sees one is GROUPS (src/groups/records.ts, which the
@@ -127,6 +126,8 @@ export const GROUP_AREA = defineArea({
     // Deleting a group deletes everything in it (docs/decisions.md, "Deleting a group"): with the group row
     // locked, each area's registered removal deletes the group's records with their own deleted events
     // (src/groups/content.ts), and its counters go; then the group, and its memberships with it (cascade).
+    // Forgetting the counters before the group's own DELETE is as after it: the groups table's counters are
+    // unscoped ('' and 0), and what cascades from a group (its memberships) keeps none.
     async removes(tx, id) {
       for (const content of groupContents()) await content.remove(tx, id);
       await forgetScopeCounts(tx.tx, { scope: "group", scopeId: id });
@@ -164,35 +165,13 @@ export const GROUP_AREA = defineArea({
     versions: ["1.0", "1.1"],
     id: { description: "The group's gidNumber or cn.", type: "string" },
     create: { path: "/groups", task: "create a group" },
-    list: { path: "/groups/list", task: "list groups", response: { kind: "array" }, params: [GROUP_FIELDS_PARAM()] },
+    list: { path: "/groups/list", task: "list groups", response: { kind: "array" }, fields: FIELDS },
     remove: { path: "/groups/{id}", task: "delete a group" },
-    read: { path: "/groups/{id}", task: "retrieve a group", params: [GROUP_FIELDS_PARAM()] },
+    read: { path: "/groups/{id}", task: "retrieve a group", fields: FIELDS },
     replace: { path: "/groups/{id}", task: "update a group" },
   },
 });
 
-/** The API document's `fields` of list and read: any key of the REST record; gidNumber always (docs/decisions.md, "Groups"). */
-function GROUP_FIELDS_PARAM() {
-  return fieldsParam({ default: ["gidNumber", "cn", "description", "created", "created_by"], alwaysKept: ["gidNumber"], description: "Fields to return." });
-}
 
 /** The groups' events by name (`GROUP_EVENTS.joinRequested` is "groups.joinRequested"). */
-export const GROUP_EVENTS = GROUP_AREA.eventsNamed as Record<
-  | "groupCreated"
-  | "groupUpdated"
-  | "groupDeleted"
-  | "memberJoined"
-  | "joinRequested"
-  | "requestCancelled"
-  | "requestApproved"
-  | "requestDenied"
-  | "memberInvited"
-  | "invitationAccepted"
-  | "invitationDeclined"
-  | "memberPromoted"
-  | "memberDemoted"
-  | "memberRemoved"
-  | "invitationWithdrawn"
-  | "memberLeft",
-  EventType
->;
+export const GROUP_EVENTS = GROUP_AREA.eventsNamed;

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import DataLoader from "dataloader";
 import { byKeys, defineLoader } from "../common/loaders.js";
 import { Prisma, type Group } from "../generated/prisma/client.js";
@@ -102,9 +101,6 @@ export async function groupMembers(ctx: RequestContext, raw: string, args: { lis
   for (const name of lists) answer[name] = (row[name] as MemberEntry[]).map((entry) => ({ ...entry, id: Number(entry.id) }));
   return answer;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Writes
 
 // ---------------------------------------------------------------------------------------------------
 // Membership transitions: each one changeRecord on the group (its row locked FOR UPDATE, so two

@@ -36,7 +36,7 @@ export const testing: AreaTesting = {
       event: ["string", true],
       folder: ["string", false],
     },
-    // As the document writes it; the row's path says {id} (rest-facade/rows/plugins.ts), and
+    // As the document writes it; the row's path says {id} (src/plugins/area.ts), and
     // rest-facade/table.test.ts compares templates whatever their placeholders are called.
     "PUT /plugins/{extension_id} 1.0": {
       extension_id: ["integer", true],

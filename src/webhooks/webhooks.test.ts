@@ -378,7 +378,7 @@ describe("who sees what", () => {
     const doomed = await server.app.db.prisma.group.create({ data: { cn: "doomedhooks", title: "Doomed hooks", createdById: cast.manager.id } });
     await server.app.db.prisma.groupMember.create({ data: { groupId: doomed.id, userId: cast.manager.id, status: "member", manager: true } });
     let racing!: ReturnType<typeof graphql>;
-    // As the group's deletion does (src/groups/service.ts): the group's row locked, each area's content removed, the group deleted.
+    // As the group's deletion does (src/groups/area.ts, writes.removes): the group's row locked, each area's content removed, the group deleted.
     await sql().transaction(async (tx) => {
       await tx.query(Prisma.sql`SELECT 1 FROM groups WHERE id = ${doomed.id} FOR UPDATE`);
       await tx.query(Prisma.sql`DELETE FROM webhook_endpoints WHERE scope = 'group' AND scope_id = ${doomed.id}`);
