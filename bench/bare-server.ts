@@ -10,7 +10,7 @@
 //                         file BENCH_CAPTURED names), with the same values: the first alone, the rest together
 //                         (as our list's counts and last posts follow its page) — the forum and feed cases
 //   POST /wiki/insert     one INSERT into bare_pages (a wiki page's columns; no trigger, index or reference)
-//   POST /wiki/create-sql the statements Hubgraph's wiki create sends (src/wiki/service.ts, src/common/write-path.ts):
+//   POST /wiki/create-sql the statements Hubgraph's wiki create sends (src/wiki/area.ts, src/common/write-path.ts):
 //                         ONE statement inserting the page, its first revision and its outbox event, and
 //                         answering the page with that revision. Our own overhead is the Hubgraph case's
 //                         time beyond this one's.
@@ -51,7 +51,7 @@ const NOW = `(now() AT TIME ZONE 'UTC')::timestamp(3)`;
 const writes = {
   bareInsert: `INSERT INTO bare_pages (title, pagename, scope, scope_id, state, access, params, created, created_by, modified)
     VALUES ($1, $2, 'site', 0, 1, 0, '{}', ${NOW}, $3, ${NOW}) RETURNING id, title, pagename`,
-  // One statement, as src/wiki/service.ts sends it: ids, the page (nothing if its name is taken), its
+  // One statement, as src/wiki/area.ts sends it: ids, the page (nothing if its name is taken), its
   // first revision, its outbox event, and the answer: the page as GET /wiki/{id} reads it, with that revision.
   pageRevisionEvent: `WITH ids AS (SELECT nextval('wiki_pages_id_seq'::regclass)::int AS page_id, nextval('wiki_revisions_id_seq'::regclass)::int AS revision_id),
     created AS (INSERT INTO wiki_pages (id, title, pagename, scope, scope_id, state, access, params, created, created_by, modified, current_revision_id, search_text, revision_count)
