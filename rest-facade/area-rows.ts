@@ -1,4 +1,4 @@
-import { Kind, parse, print, type DocumentNode } from "graphql";
+import { Kind, parse, print, type DefinitionNode, type DocumentNode } from "graphql";
 import { restName } from "../src/common/fields.js";
 import type { AnyArea as Area, ListFilter, RelatedType, RestRow, Shown } from "../src/common/area.js";
 import { fieldParams } from "./field-params.js";
@@ -34,23 +34,23 @@ export function restFragmentText(area: Area): string {
   ].join("\n\n");
 }
 
-/** The operation with the fragments it spreads (a fragment defined and not used is invalid GraphQL). */
-function document(area: Area, operation: string): DocumentNode {
-  const fragments = parse(restFragmentText(area)).definitions;
+/**
+ * One named operation with the fragments it spreads, directly or through other fragments; the others are
+ * left out (a fragment defined and not used is invalid GraphQL). Shared with the group plugins' rows.
+ */
+export function withFragments(fragments: readonly DefinitionNode[], text: string): DocumentNode {
+  const operation = parse(text);
   const used = new Set<string>();
-  const pending = [...operation.matchAll(/\.\.\.(\w+)/g)].map((found) => found[1]!);
+  const spreads = (source: string) => [...source.matchAll(/\.\.\.(\w+)/g)].map((found) => found[1]!);
+  const pending = spreads(text);
+  const byName = new Map(fragments.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
   while (pending.length) {
     const name = pending.pop()!;
-    if (used.has(name)) continue;
+    if (used.has(name) || !byName.has(name)) continue;
     used.add(name);
-    const fragment = fragments.find((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === name);
-    if (fragment) pending.push(...[...print(fragment).matchAll(/\.\.\.(\w+)/g)].map((found) => found[1]!));
+    pending.push(...spreads(print(byName.get(name)!)));
   }
-  const operationNode = parse(operation);
-  return {
-    ...operationNode,
-    definitions: [...operationNode.definitions, ...fragments.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value))],
-  };
+  return { ...operation, definitions: [...operation.definitions, ...[...used].map((name) => byName.get(name)!)] };
 }
 
 /** A row's extra variables (`, $versionId: ID`) and what it selects on the record beyond the fragment. */
@@ -91,6 +91,8 @@ function listArguments(area: Area): { variables: string; args: string } {
 export function areaRows(area: Area): RestOperation[] {
   const { rest, model } = area;
   if (!rest) return [];
+  // The area's fragments, parsed once for all its rows.
+  const fragments = parse(restFragmentText(area)).definitions;
   const writer = area.writes.by === "administrators" ? "administrator" : "signed-in user";
   // Records only administrators read are refused to anyone else (src/common/area.ts), reads too.
   const reader = area.records.administratorsOnly ? "administrator" : "anyone";
@@ -130,7 +132,7 @@ export function areaRows(area: Area): RestOperation[] {
     rows.push(
       row(rest.create, "POST", {
         params: [...fieldParams(area.table, "create", { except: rest.create.except }), ...extraParams(rest.create)],
-        document: document(area, `mutation ${model}Create($input: Create${model}Input!${extraVariables(rest.create)}) { create${model}(input: $input) { ${selected(model, rest.create)} } }`),
+        document: withFragments(fragments, `mutation ${model}Create($input: Create${model}Input!${extraVariables(rest.create)}) { create${model}(input: $input) { ${selected(model, rest.create)} } }`),
         resultField: `create${model}`,
         response: { kind: "record" },
         status: 201,
@@ -143,7 +145,7 @@ export function areaRows(area: Area): RestOperation[] {
     rows.push(
       row(rest.list, "GET", {
         params: [...filterParams(area), ...listParams(area.listSpec), ...extraParams(rest.list)],
-        document: document(area, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
+        document: withFragments(fragments, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
         resultField: area.plural,
         response: "response" in rest.list ? rest.list.response : { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
         status: 200,
@@ -167,7 +169,7 @@ export function areaRows(area: Area): RestOperation[] {
     rows.push(
       row(rest.read, "GET", {
         params: [idOf(rest.read, id), ...extraParams(rest.read)],
-        document: document(area, `query ${model}Read($id: ID!${extraVariables(rest.read)}) { ${lowerFirst(model)}(id: $id) { ${selected(model, rest.read)} } }`),
+        document: withFragments(fragments, `query ${model}Read($id: ID!${extraVariables(rest.read)}) { ${lowerFirst(model)}(id: $id) { ${selected(model, rest.read)} } }`),
         resultField: lowerFirst(model),
         response: { kind: "record" },
         status: 200,
@@ -179,8 +181,8 @@ export function areaRows(area: Area): RestOperation[] {
     rows.push(
       row(rest.replace, "PUT", {
         params: [idOf(rest.replace, replacedId), ...fieldParams(area.table, "replace", { except: rest.replace.except }), ...extraParams(rest.replace)],
-        document: document(
-          area,
+        document: withFragments(
+          fragments,
           `mutation ${model}Update($id: ID!, $input: Update${model}Input!${extraVariables(rest.replace)}) { update${model}(id: $id, input: $input) { ${selected(model, rest.replace)} } }`,
         ),
         resultField: `update${model}`,

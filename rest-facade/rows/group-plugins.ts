@@ -6,6 +6,7 @@ import { fieldParams } from "../field-params.js";
 import { pageParams } from "../page-params.js";
 import { groupPlugins, pluginFields, type GroupPlugin } from "../../src/groups/plugins.js";
 import { twinNames } from "../../src/groups/plugin-graphql.js";
+import { restFragmentText, withFragments } from "../area-rows.js";
 
 /**
  * The API document's plugin-record operations (Groups: `/groups/{group}/{plugin}…`, version 1.0), one set
@@ -45,7 +46,7 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 /** The fragments a plugin's documents file defines, from its generated module (rest-facade/generated/<name>.ts). */
 async function fragmentsOf(plugin: GroupPlugin): Promise<DefinitionNode[]> {
   const { documents } = plugin.rest;
-  if (typeof documents === "object") return [...parse(documents.fragments).definitions];
+  if (typeof documents === "object") return [...parse(restFragmentText(documents.area)).definitions];
   const generated = (await import(path.join(generatedDir, `${documents}${extension}`))) as Record<string, unknown>;
   const fragments = new Map<string, DefinitionNode>();
   for (const value of Object.values(generated)) {
@@ -54,22 +55,6 @@ async function fragmentsOf(plugin: GroupPlugin): Promise<DefinitionNode[]> {
     }
   }
   return [...fragments.values()];
-}
-
-/** One named operation around the twin, with the fragments of the plugin's documents file (the unused ones dropped). */
-function document(fragments: DefinitionNode[], text: string): DocumentNode {
-  const operation = parse(text);
-  const used = new Set<string>();
-  const spreads = (source: string) => [...source.matchAll(/\.\.\.(\w+)/g)].map((found) => found[1]!);
-  const pending = spreads(text);
-  const byName = new Map(fragments.map((fragment) => [(fragment as { name: { value: string } }).name.value, fragment]));
-  while (pending.length) {
-    const name = pending.pop()!;
-    if (used.has(name) || !byName.has(name)) continue;
-    used.add(name);
-    pending.push(...spreads(print(byName.get(name)!)));
-  }
-  return { ...operation, definitions: [...operation.definitions, ...[...used].map((name) => byName.get(name)!)] };
 }
 
 const operationName = (plugin: GroupPlugin, action: string) =>
@@ -89,7 +74,7 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
       path: base,
       task: `create a record for a plugin type (${plugin.name}: a ${plugin.noun})`,
       params: [group, ...fieldParams(writeFields, "create", { except: plugin.rest.createExcept })],
-      document: document(
+      document: withFragments(
         fragments,
         `mutation ${operationName(plugin, "Create")}($group: String!, $input: ${names.createInput}!) { ${names.create}(group: $group, input: $input) { ${selection} } }`,
       ),
@@ -104,7 +89,7 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
       path: `${base}/list`,
       task: `list records for a plugin type (${plugin.name})`,
       params: [group, ...pageParams()],
-      document: document(
+      document: withFragments(
         fragments,
         `query ${operationName(plugin, "List")}($group: String!, $limit: Int, $start: Int) { ${names.list}(group: $group, limit: $limit, start: $start) { items { ${selection} } total } }`,
       ),
@@ -119,7 +104,7 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
       path: `${base}/{record_id}`,
       task: `delete a record for a plugin type (${plugin.name})`,
       params: [group, recordId(plugin, "record_id")],
-      document: document(fragments, `mutation ${operationName(plugin, "Delete")}($group: String!, $id: ID!) { ${names.remove}(group: $group, id: $id) }`),
+      document: withFragments(fragments, `mutation ${operationName(plugin, "Delete")}($group: String!, $id: ID!) { ${names.remove}(group: $group, id: $id) }`),
       resultField: names.remove,
       response: { kind: "empty" },
       status: 204,
@@ -131,7 +116,7 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
       path: `${base}/{record_id}`,
       task: `update a record for a plugin type (${plugin.name})`,
       params: [group, recordId(plugin, "record_id"), ...fieldParams(writeFields, "replace")],
-      document: document(
+      document: withFragments(
         fragments,
         `mutation ${operationName(plugin, "Update")}($group: String!, $id: ID!, $input: ${names.updateInput}!) { ${names.update}(group: $group, id: $id, input: $input) { ${selection} } }`,
       ),
@@ -146,7 +131,7 @@ async function rowsOf(plugin: GroupPlugin): Promise<RestOperation[]> {
       path: `${base}/{record_id}`,
       task: `retrieve a record for a plugin type (${plugin.name})`,
       params: [group, recordId(plugin, "record_id")],
-      document: document(fragments, `query ${operationName(plugin, "Read")}($group: String!, $id: ID!) { ${names.read}(group: $group, id: $id) { ${selection} } }`),
+      document: withFragments(fragments, `query ${operationName(plugin, "Read")}($group: String!, $id: ID!) { ${names.read}(group: $group, id: $id) { ${selection} } }`),
       resultField: names.read,
       response: { kind: "record" },
       status: 200,

@@ -1,6 +1,8 @@
 import type { ObjectRef } from "@pothos/core";
 import type { RequestContext } from "../common/context.js";
 import type { AnyFields } from "../common/fields.js";
+import type { AnyArea } from "../common/area.js";
+import { areaType } from "../graphql/area.js";
 import type { ListArgs, ListSpec, Page } from "../common/paging.js";
 import type { Selection } from "../graphql/crud.js";
 import { withinScope } from "../common/scopes.js";
@@ -52,8 +54,8 @@ export interface GroupPlugin {
    */
   rest: {
     selection: string;
-    /** A documents file's name, or the fragments' text (an area declared as one: rest-facade/area-rows.ts). */
-    documents: string | { fragments: string };
+    /** A documents file's name, or the area declared as one whose fragments its own rows use (rest-facade/area-rows.ts). */
+    documents: string | { area: AnyArea };
     list: { key: string; extra?: Record<string, unknown> };
     /** Fields of the table the area's own POST row does not take (the wiki's `summary`): the plugin's POST row leaves them out too. */
     createExcept?: string[];
@@ -64,6 +66,25 @@ export interface GroupPlugin {
 export const SCOPE_FIELDS = ["scope", "scopeId"];
 
 const registered = new Map<string, GroupPlugin>();
+
+/**
+ * The plugin of an area declared as one (src/common/area.ts): its model, record type, field table and
+ * service are the declaration's, its REST fragments those of the area's own rows.
+ */
+export function declaredAreaPlugin(
+  area: AnyArea,
+  plugin: Pick<GroupPlugin, "name" | "plural" | "noun"> & { rest: Omit<GroupPlugin["rest"], "documents"> },
+): GroupPlugin {
+  return {
+    ...plugin,
+    area: area.area,
+    model: area.model,
+    type: areaType(area),
+    fields: area.table,
+    service: { list: { spec: area.listSpec, resolve: area.listRecords }, read: area.readRecord, create: area.createRecord, update: area.updateRecord, remove: area.removeRecord },
+    rest: { ...plugin.rest, documents: { area } },
+  };
+}
 
 /** Registers a plugin; its name must be a path segment no other plugin (and not `list`) takes. */
 export function defineGroupPlugin(plugin: GroupPlugin): GroupPlugin {
