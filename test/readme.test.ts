@@ -89,6 +89,8 @@ describe("the README on a fresh clone", () => {
     }
     await stop(first.child);
 
+    // Not rebuilding is what the build says, not a time: a bound on seconds failed CI on a loaded machine (11-13 s
+    // beside the other suites, 4.5 s quiet); the timings are printed below, and speed goals live in `npm run bench`.
     const second = await start();
     expect(second.output()).toContain("dist/ is up to date");
     await stop(second.child);
@@ -97,6 +99,5 @@ describe("the README on a fresh clone", () => {
       `README timings: npm install ${installSeconds.toFixed(1)} s; healthy after npm start: first ${first.seconds.toFixed(1)} s (with the build), ` +
         `second ${second.seconds.toFixed(1)} s; CLI command ${times.map((time) => time.toFixed(2)).join(" / ")} s; the CLI block (7 commands through npm run) ${cliBlockSeconds.toFixed(1)} s`,
     );
-    expect(second.seconds).toBeLessThan(10);
   });
 });

@@ -1,6 +1,10 @@
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as common from "@zxcvbn-ts/language-common";
-import * as english from "@zxcvbn-ts/language-en";
+import { createRequire } from "node:module";
+
+// The dictionaries are unpacked when their modules load (a tenth of a second): loaded on the first check, not at start-up.
+const require = createRequire(import.meta.url);
+type Common = typeof import("@zxcvbn-ts/language-common");
+type English = typeof import("@zxcvbn-ts/language-en");
 
 /**
  * Passwords are judged by zxcvbn (the estimator Dropbox published, maintained as zxcvbn-ts): it knows
@@ -22,14 +26,18 @@ export const PASSWORD_POLICY = {
 
 let estimator: ZxcvbnFactory | undefined;
 /** Built on first use: the dictionaries take a few hundred milliseconds to rank. */
-const zxcvbn = () =>
-  (estimator ??= new ZxcvbnFactory({
+const zxcvbn = () => {
+  if (estimator) return estimator;
+  const common = require("@zxcvbn-ts/language-common") as Common;
+  const english = require("@zxcvbn-ts/language-en") as English;
+  return (estimator = new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
     translations: english.translations,
     maxLength: PASSWORD_POLICY.estimatedPrefix,
     l33tMaxSubstitutions: PASSWORD_POLICY.l33tMaxSubstitutions,
   }));
+};
 
 /**
  * Why `password` is not acceptable for the account, or null when it is. The account's own username,

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { createClient } from "redis";
 import { StartupError } from "../config.js";
 import { onOutboxWritten, outboxWritten } from "../common/outbox.js";
 
@@ -43,6 +42,8 @@ export async function connectRedis(url: string, prefix: string | undefined, warn
     lastWarned = Date.now();
     warn(line, error);
   };
+  // Loaded here, not at the top: a server without REDIS_URL (the embedded default) never loads the client (a third of a second of start-up).
+  const { createClient } = await import("redis");
   const client = createClient({
     url,
     disableOfflineQueue: true,
