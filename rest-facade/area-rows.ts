@@ -66,15 +66,15 @@ function filterParams(area: Area): RestParam[] {
   return Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]) => ({
     name: restName(name),
     type: filter.type === "Int" ? "integer" : "string",
-    required: false,
+    required: filter.required ?? false,
     ...(filter.default === undefined ? {} : { default: filter.default }),
     description: filter.description,
     variable: name,
   }));
 }
 
-/** The list's variables and arguments, as its spec and filters take them (src/graphql/list.ts). */
-function listArguments(area: Area): { variables: string; args: string } {
+/** The list's variables and arguments, as its spec and filters take them (src/graphql/list.ts); `fixed` ones as literals. */
+function listArguments(area: Area, fixed: Record<string, number | string> = {}): { variables: string; args: string } {
   const spec = area.listSpec;
   const names: [string, string][] = [
     ...Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]): [string, string] => [name, filter.type]),
@@ -85,7 +85,21 @@ function listArguments(area: Area): { variables: string; args: string } {
     ["limit", "Int"],
     ["start", "Int"],
   ];
-  return { variables: names.map(([name, type]) => `$${name}: ${type}`).join(", "), args: names.map(([name]) => `${name}: $${name}`).join(", ") };
+  const taken = names.filter(([name]) => !Object.hasOwn(fixed, name));
+  return {
+    variables: taken.map(([name, type]) => `$${name}: ${type}`).join(", "),
+    args: names.map(([name]) => `${name}: ${Object.hasOwn(fixed, name) ? JSON.stringify(fixed[name]) : `$${name}`}`).join(", "),
+  };
+}
+
+/** The list row's parameters as documented (`rest.list.documented`): in its order, renamed where it says, the others not taken. */
+function documentedParams(params: RestParam[], documented: Record<string, string | true> | undefined): RestParam[] {
+  if (!documented) return params;
+  return Object.entries(documented).map(([name, as]) => {
+    const param = params.find((candidate) => candidate.name === name);
+    if (!param) throw new Error(`rest.list.documented names ${name}, which the list does not take (${params.map((candidate) => candidate.name).join(", ")})`);
+    return as === true ? param : { ...param, name: as };
+  });
 }
 
 export function areaRows(area: Area): RestOperation[] {
@@ -123,6 +137,7 @@ export function areaRows(area: Area): RestOperation[] {
     area: declared.path.split("/")[1]!,
     method,
     path: declared.path,
+    ...(declared.documentedIn ? { documentedIn: declared.documentedIn } : {}),
     versions: declared.versions ?? rest.versions,
     task: declared.task,
     ...rest2,
@@ -141,11 +156,11 @@ export function areaRows(area: Area): RestOperation[] {
     );
   }
   if (rest.list) {
-    const { variables, args } = listArguments(area);
+    const { variables, args } = listArguments(area, rest.list.fixed);
     rows.push(
       row(rest.list, "GET", {
-        params: [...filterParams(area), ...listParams(area.listSpec), ...extraParams(rest.list)],
-        document: withFragments(fragments, `query ${model}List(${variables}) { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
+        params: [...documentedParams([...filterParams(area), ...listParams(area.listSpec)], rest.list.documented), ...extraParams(rest.list)],
+        document: withFragments(fragments, `query ${model}List${variables ? `(${variables})` : ""} { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
         resultField: area.plural,
         response: "response" in rest.list ? rest.list.response : { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
         status: 200,

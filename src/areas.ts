@@ -17,6 +17,8 @@ import "./citations/area.js";
 import "./groups/graphql.js";
 import "./announcements/area.js";
 import "./forum/graphql.js";
+import "./forum/sections.js";
+import "./forum/categories.js";
 import "./plugins/area.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";

@@ -72,6 +72,24 @@ describe("deleting a group", () => {
       }
     }
 
+    // A forum in each group: a section, a category, a thread and a reply (the owner manages the group). The
+    // posts refer to the category and the category to the section, with cascading foreign keys: the removals
+    // must take the posts first, each with its event (src/groups/content.ts orders them).
+    for (const scopeId of [gid, other.gid]) {
+      const section = await server.graphqlText(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { scope: "group", scopeId, alias: "gone", title: "Gone" } }, owner.token);
+      expect(section.errors, JSON.stringify(section.errors)).toBeUndefined();
+      const category = await server.graphqlText(
+        `mutation($input: CreateForumCategoryInput!) { createForumCategory(input: $input) { id } }`,
+        { input: { sectionId: Number(section.data.createForumSection.id), alias: "gone", title: "Gone" } },
+        owner.token,
+      );
+      expect(category.errors, JSON.stringify(category.errors)).toBeUndefined();
+      const thread = await server.rest("POST", "/forum", { token: member.token, body: { category_id: Number(category.data.createForumCategory.id), ...inScope(scopeId), title: "T", comment: "Text." } });
+      expect(thread.status, JSON.stringify(thread.body)).toBe(201);
+      const reply = await server.rest("POST", "/forum", { token: member.token, body: { category_id: Number(category.data.createForumCategory.id), ...inScope(scopeId), thread: String(thread.body.id), comment: "Reply." } });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    }
+
     // A webhook endpoint of each group, registered by its manager (a literal public address: nothing resolves it).
     for (const scopeId of [gid, other.gid]) {
       const response = await fetch(`${server.url}/graphql`, {
@@ -115,13 +133,16 @@ describe("deleting a group", () => {
     expect(await counters(gid)).toBe(0);
     expect(await counters(other.gid)).toBeGreaterThan(0);
     // The other group keeps everything.
-    expect(await left(other.gid)).toMatchObject({ WikiPage: 2, BlogEntry: 1, WebhookEndpoint: 1 });
+    expect(await left(other.gid)).toMatchObject({ WikiPage: 2, BlogEntry: 1, WebhookEndpoint: 1, ForumSection: 1, ForumCategory: 1, ForumPost: 2 });
     expect(await server.app.db.prisma.groupMember.count({ where: { groupId: gid } })).toBe(0);
 
     const events = await server.app.db.prisma.outboxEvent.findMany({ where: { OR: [{ scope: "group", scopeId: gid }, { area: "groups", recordId: gid }] }, orderBy: { id: "asc" } });
     const types = events.map((event) => event.type);
     expect(types.filter((type) => type === "wiki.pageDeleted")).toHaveLength(2);
     expect(types.filter((type) => type === "blog.entryDeleted")).toHaveLength(1);
+    expect(types.filter((type) => type === "forum.postDeleted")).toHaveLength(2);
+    expect(types.filter((type) => type === "forumCategories.categoryDeleted")).toHaveLength(1);
+    expect(types.filter((type) => type === "forumSections.sectionDeleted")).toHaveLength(1);
     expect(types).toContain("groups.groupDeleted");
   });
 

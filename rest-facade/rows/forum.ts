@@ -1,8 +1,6 @@
 import {
-  ForumCategoryListDocument,
   ForumPostCreateDocument,
   ForumPostListDocument,
-  ForumSectionListDocument,
   ForumThreadReadDocument,
   ForumUserCategoriesCreateDocument,
   ForumUserCategoriesDestroyDocument,
@@ -10,7 +8,7 @@ import {
 import type { RestOperation, RestParam } from "../types.js";
 import { fieldParams } from "../field-params.js";
 import { describeList, DEFAULT_SCOPE } from "../../src/common/paging.js";
-import { FORUM_CATEGORY_LIST, FORUM_FIELDS, FORUM_LIST } from "../../src/forum/service.js";
+import { FORUM_FIELDS, FORUM_LIST } from "../../src/forum/service.js";
 
 const page = describeList(FORUM_LIST);
 const paging: RestParam[] = [
@@ -75,26 +73,6 @@ const operations: RestOperation[] = [
   {
     area: "forum",
     method: "GET",
-    path: "/forum/categories",
-    documentedIn: "forum-categories",
-    versions: ["1.0"],
-    task: "list categories for a section",
-    params: [
-      ...paging,
-      { name: "section", type: "integer", required: true, default: 0, description: "Section ID (0: every section of the scope).", variable: "section" },
-      { name: "search", type: "string", required: false, description: describeList(FORUM_CATEGORY_LIST).search!, variable: "search" },
-      ...scope,
-      { name: "closed", type: "integer", required: false, description: "1 closed, 0 not closed; absent lists all.", variable: "closed" },
-    ],
-    document: ForumCategoryListDocument,
-    resultField: "forumCategories",
-    response: { kind: "list", key: "categories", extra: { success: true } },
-    status: 200,
-    access: "anyone",
-  },
-  {
-    area: "forum",
-    method: "GET",
     path: "/forum/list",
     versions: ["1.0"],
     task: "list threads",
@@ -111,20 +89,6 @@ const operations: RestOperation[] = [
     document: ForumPostListDocument,
     resultField: "forumPosts",
     response: { kind: "list", key: "threads", extra: { success: true } },
-    status: 200,
-    access: "anyone",
-  },
-  {
-    area: "forum",
-    method: "GET",
-    path: "/forum/sections",
-    documentedIn: "forum-sections",
-    versions: ["1.0"],
-    task: "list sections",
-    params: scope,
-    document: ForumSectionListDocument,
-    resultField: "forumSections",
-    response: { kind: "list", key: "sections", extra: { success: true } },
     status: 200,
     access: "anyone",
   },

@@ -3,12 +3,12 @@ import { Prisma } from "../generated/prisma/client.js";
 import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import type { RequestContext } from "./context.js";
 import type { NumberedEnum } from "./access.js";
-import { badInput, conflict as conflictError, notFound } from "./errors.js";
-import type { SqlClient } from "../db/sql.js";
+import { ApiError, badInput, conflict as conflictError, notFound } from "./errors.js";
+import { sqlClientOf, type SqlClient } from "../db/sql.js";
 import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
 import { domainEvents, type EventDeclaration, type EventType } from "./events.js";
-import { listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
-import { changedRecord, createdRecord, findVisible, records, type RecordsDeclaration, type Selection } from "./records.js";
+import { listedScope, listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
+import { changedRecord, createdRecord, findVisible, modelInfo, records, type RecordsDeclaration, type Selection } from "./records.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
 import { assertPublishingWindow, changesNothing, parseId, parseInput } from "./validation.js";
@@ -71,6 +71,19 @@ export interface ListFilter {
   rule: z.ZodType;
   description: string;
   default?: string | number;
+  /** The model's field it filters, when not named so (a category list's `section` filters `sectionId`). */
+  column?: string;
+  /** The value that filters nothing (the forum's `section` 0: every section). */
+  all?: string | number;
+  /** Documented as required (with its default: the forum's `section`), though a request may leave it out. */
+  required?: true;
+  /**
+   * The filter names a record of another area (a category list's section): one the caller may not see is
+   * a 404 naming the filter, as is one of another scope than the list's, rather than an empty page that
+   * reads as "none there". One lookup by id, only when a value is given. A function: areas may name each
+   * other whatever order their modules load in.
+   */
+  names?: () => AnyArea;
 }
 
 /** A field whose value is unique within the record's scope (a blog entry's alias), derived when absent. */
@@ -91,6 +104,8 @@ export interface RestRow {
   path: string;
   /** The API document's task ("create an entry"). */
   task: string;
+  /** The API document's section the shared tests read it from, when not the area's (rest-facade/types.ts). */
+  documentedIn?: string;
   /** Default the area's `rest.versions`. */
   versions?: string[];
   /** How this row names the record's id when not as the area's `rest.id` (plugins: `extension_id` from `{id}`). */
@@ -183,6 +198,13 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     remove: string;
   };
   uniqueName?: UniqueName;
+  /**
+   * A record whose scope is its parent record's (a forum category's is its section's): `field` names the
+   * parent, a record of `model`, which `label` names in messages ("Section"). A create takes the parent's
+   * scope (400 naming `field` where there is none); a change moves the record only to a parent of its own
+   * scope (400 naming `field`), that parent held FOR KEY SHARE until the write commits.
+   */
+  within?: { field: string; model: Prisma.ModelName; label: string };
   /** The area's other record types (src/graphql/area.ts makes them, with their REST fragments). */
   related?: Partial<Record<Prisma.ModelName, RelatedType>>;
   /**
@@ -214,7 +236,18 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
      */
     id?: string | { description: string; default?: number; type?: "string" };
     /** The list's row: its answer the contract's wrapper `{[key], total, …extra}`, or another registered kind (groups: a bare array). */
-    list?: RestRow & ({ key: string; extra?: Record<string, unknown> } | { response: RestResponse });
+    list?: RestRow &
+      ({ key: string; extra?: Record<string, unknown> } | { response: RestResponse }) & {
+        /**
+         * The row's parameters where the API document names or orders them otherwise than the kit (filters,
+         * `limit`, `start`, `search`, `sort`, `sort_Dir`, `scope`, `scope_id`): in its order, each kit name
+         * `true` or its documented name (the forum's `start: "limitstart"`); one left out is not taken, its
+         * argument keeps its default (or `fixed`'s value).
+         */
+        documented?: Record<string, string | true>;
+        /** GraphQL arguments the row fixes rather than takes (forum sections: one page of `limit: 100`). */
+        fixed?: Record<string, number | string>;
+      };
     create?: RestRow;
     read?: RestRow;
     /** PUT: every field, the PATCH row derived from it (rest-facade/table.ts). */
@@ -291,6 +324,9 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   }
   if (declaration.writes.conflict && declaration.uniqueName) throw new Error(`area ${declaration.area}: writes.conflict and uniqueName name two conflicts; the kit answers one`);
   if (declaration.inserts?.taken && !declaration.writes.conflict) throw new Error(`area ${declaration.area}: inserts.taken answers writes.conflict's parameter: declare it`);
+  if (declaration.within && (!declaration.policy.scoped || "scope" in declaration.fields || "scopeId" in declaration.fields)) {
+    throw new Error(`area ${declaration.area}: a record within a parent takes its parent's scope: scoped records, and no scope or scopeId field`);
+  }
   // The records declaration, or one the area's folder made already (groups: its identity module reads it too).
   const policy = "model" in declaration.policy ? declaration.policy : records({ model: declaration.model, ...declaration.policy });
   if (policy.model !== declaration.model) throw new Error(`area ${declaration.area}: its policy is ${policy.model}'s, not ${declaration.model}'s`);
@@ -337,16 +373,45 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     if (policy.administratorsOnly) requireAdministrator(ctx, declaration.writes.forbidden);
   };
   const filters = Object.entries(declaration.list.filters ?? {});
-  /** The list's equality filters as given or defaulted, each checked (400 naming it). */
+  /** The list's equality filters as given or defaulted, each checked (400 naming it), by the field each filters. */
   const filtersOf = (args: Record<string, unknown>): Record<string, string | number> | undefined => {
     if (!filters.length) return undefined;
     const values: Record<string, string | number> = {};
     for (const [name, filter] of filters) {
       const given = args[name] ?? filter.default;
       if (given == null || given === "") continue;
-      values[name] = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number>)[name]!;
+      const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number>)[name]!;
+      if (value !== filter.all) values[filter.column ?? name] = value;
     }
     return values;
+  };
+  /** A filter naming another area's record: that record must be one the caller sees, of the listed scope (404 naming the filter). */
+  const assertNamedRecords = async (ctx: RequestContext, args: ListArgs & Record<string, unknown>, values: Record<string, string | number> | undefined) => {
+    for (const [name, filter] of filters) {
+      const id = values?.[filter.column ?? name];
+      if (!filter.names || id === undefined) continue;
+      const named = filter.names();
+      const every = filter.all === undefined ? "" : ` (${filter.all}: every one)`;
+      const found = await findVisible<{ scope: string; scopeId: number }>(ctx, named.records, Number(id), { select: { scope: true, scopeId: true } } as Selection);
+      if (!found) throw new ApiError(404, `${named.label} ${id} does not exist.`, [{ parameter: name, message: `names no ${named.label.toLowerCase()} you may see${every}` }]);
+      const { scope, scopeId } = listedScope(args);
+      if (found.scope !== scope || found.scopeId !== scopeId) {
+        throw new ApiError(404, `${named.label} ${id} is not one of ${scope} ${scopeId}.`, [
+          { parameter: name, message: `names a ${named.label.toLowerCase()} of ${found.scope} ${found.scopeId}, not of the scope listed (${scope} ${scopeId}): give that scope${filter.all === undefined ? "" : `, or ${name}=${filter.all}`}` },
+        ]);
+      }
+    }
+  };
+  const namesRecords = filters.some(([, filter]) => filter.names);
+  const within = declaration.within;
+  /** The parent's scope (within): its row, held FOR KEY SHARE inside a write's transaction; 400 naming the field where there is none. */
+  const parentScope = async (ctx: RequestContext, id: number, lock: boolean): Promise<{ scope: string; scopeId: number }> => {
+    const table = Prisma.raw(modelInfo(ctx.db, within!.model).table);
+    const [parent] = await (ctx.tx ?? sqlClientOf(ctx.db)).query<{ scope: string; scope_id: number }>(
+      Prisma.sql`SELECT scope, scope_id FROM ${table} WHERE id = ${id}${lock ? Prisma.sql` FOR KEY SHARE` : Prisma.empty}`,
+    );
+    if (!parent) throw badInput(within!.field, `${within!.label} ${id} does not exist.`);
+    return { scope: parent.scope, scopeId: parent.scope_id };
   };
   const window = policy.window;
   // Who wrote a record: the creator the policy names, else the model's `createdById` where it keeps one (citations).
@@ -367,9 +432,14 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     writesOf: writes,
     eventTypes,
     eventsNamed: eventsByName,
-    listRecords(ctx, args, query = {}) {
+    listRecords<R>(ctx: RequestContext, args: ListArgs, query: Query = {}): Page<R> {
       reader(ctx);
-      return pagedList(spec, ctx, args, query as Selection, filtersOf(args as Record<string, unknown>));
+      const values = filtersOf(args as Record<string, unknown>);
+      const page = pagedList<R>(spec, ctx, args, query as Selection, values);
+      if (!namesRecords) return page;
+      let known: Promise<void> | undefined;
+      const checked = () => (known ??= assertNamedRecords(ctx, args as ListArgs & Record<string, unknown>, values));
+      return { items: async () => (await checked(), page.items()), total: async () => (await checked(), page.total()) };
     },
     async readRecord<R>(ctx: RequestContext, id: number | string, query: Query = {}) {
       reader(ctx);
@@ -389,6 +459,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
         assertPublishingWindow(values[window.up] as Date, data[window.down] as Date | null | undefined);
       }
       Object.assign(values, declaration.writes.derived?.(data));
+      if (within) Object.assign(values, await parentScope(ctx, data[within.field] as number, false));
       const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number, ...(managed ? { admits: managed } : {}) } : undefined;
       const insert = (extra: Record<string, unknown>) =>
         createRecord<{ id: number }>(ctx, writes, {
@@ -429,6 +500,14 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
           const moved = scope !== undefined && (scope.scope !== row.scope || scope.scopeId !== row.scopeId);
           if (moved && declaration.writes.staysInScope) throw badInput("scope", declaration.writes.staysInScope);
           if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId, managed);
+          // Within a parent: to another parent of the record's own scope only (its children keep their scope).
+          const parent = within && (data[within.field] as number | undefined);
+          if (within && parent != null && parent !== row[within.field]) {
+            const found = await parentScope(tx, parent, true).catch(() => null);
+            if (!found || found.scope !== row.scope || found.scopeId !== row.scopeId) {
+              throw badInput(within.field, `${within.label} ${parent} does not exist in this ${declaration.label.toLowerCase()}'s scope.`);
+            }
+          }
           // The creator as resolved (0 or absent: as it was), in a value of its own: the parsed input stays as given.
           const createdBy = creator && takes("createdBy") ? { createdBy: await resolveCreator(tx, data.createdBy as number | null | undefined, row[creator] as number) } : {};
           if (window) {

@@ -10,44 +10,29 @@ import { describePage } from "../common/paging.js";
 import { scopedPath } from "../common/scopes.js";
 import { parseId } from "../common/validation.js";
 import { UserType } from "../users/graphql.js";
-import type { ForumCategory, ForumPost } from "../generated/prisma/client.js";
+import type { ForumPost } from "../generated/prisma/client.js";
 import { findVisible } from "../common/records.js";
 import { notFound } from "../common/errors.js";
 import {
   FORUM_ACCESS,
   FORUM_POSTS,
-  FORUM_CATEGORY_FIELDS,
-  FORUM_CATEGORY_LIST,
   FORUM_FIELDS,
   FORUM_LIST,
-  FORUM_SECTION_FIELDS,
-  FORUM_SECTION_LIST,
   authorShown,
   closeForumThread,
-  createForumCategory,
   createForumPost,
-  createForumSection,
   createForumUserCategories,
   type ForumUserCategoryLink,
-  deleteForumCategory,
   deleteForumPost,
-  deleteForumSection,
   destroyForumUserCategories,
   forumCounts,
-  getForumCategory,
   getForumPost,
-  getForumSection,
   lastVisiblePost,
-  listForumCategories,
   listForumPosts,
-  listForumSections,
   pinForumThread,
   publishForumPost,
   readForumThread,
-  updateForumCategory,
   updateForumPost,
-  updateForumSection,
-  type CategoryListArgs,
   type ForumListArgs,
   type ForumThreadPage,
 } from "./service.js";
@@ -102,41 +87,6 @@ export const ForumPostType = builder.prismaObject("ForumPost", {
   }),
 });
 
-export const ForumSectionType = builder.prismaObject("ForumSection", {
-  description: "A forum section of a scope: it holds categories.",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    alias: t.exposeString("alias"),
-    title: t.exposeString("title"),
-    scope: t.exposeString("scope"),
-    scopeId: t.exposeInt("scopeId"),
-    ordering: t.exposeInt("ordering"),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
-  }),
-});
-
-export const ForumCategoryType = builder.prismaObject("ForumCategory", {
-  description: "A forum category: it holds threads. Its counts are what the caller may see.",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    sectionId: t.exposeInt("sectionId"),
-    alias: t.exposeString("alias"),
-    title: t.exposeString("title"),
-    description: t.exposeString("description"),
-    scope: t.exposeString("scope"),
-    scopeId: t.exposeInt("scopeId"),
-    closed: t.exposeInt("closed", { description: "1 closed to new posts, 0 open." }),
-    isDefault: t.exposeInt("isDefault", { description: "1: category_id 0 posts here in this scope." }),
-    ordering: t.exposeInt("ordering"),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
-    threadCount: t.int({ description: "Threads the caller may see.", resolve: async (category: ForumCategory, _args, ctx) => (await forumCounts(ctx, category.id)).threads }),
-    postCount: t.int({ description: "Posts the caller may see.", resolve: async (category: ForumCategory, _args, ctx) => (await forumCounts(ctx, category.id)).posts }),
-    lastPostId: t.int({ nullable: true, description: "The last post the caller may see.", resolve: (category: ForumCategory, _args, ctx) => lastVisiblePost(ctx, "category", category.id) }),
-  }),
-});
-
 recordFields("ForumPost", {
   type: ForumPostType,
   plural: "forumPosts",
@@ -156,34 +106,6 @@ recordFields("ForumPost", {
   create: { scope: "user", input: tableInput("CreateForumPostInput", FORUM_FIELDS, "create"), resolve: createForumPost },
   update: { scope: "user", input: tableInput("UpdateForumPostInput", FORUM_FIELDS, "update", "Only the given fields change."), resolve: updateForumPost },
   remove: { scope: "user", description: "Deletes the post (a starter takes its replies); returns its id.", resolve: deleteForumPost },
-});
-
-recordFields("ForumCategory", {
-  type: ForumCategoryType,
-  plural: "forumCategories",
-  read: { description: "One forum category the caller may see.", resolve: getForumCategory },
-  list: {
-    description: "Forum categories of a scope, like GET /api/forum/categories.",
-    spec: FORUM_CATEGORY_LIST,
-    filters: (t) => ({
-      section: t.int({ defaultValue: 0, description: "The section (0: all)." }),
-      closed: t.int({ description: "1 closed, 0 not closed; absent: all." }),
-    }),
-    resolve: (ctx, args, query) => listForumCategories(ctx, args as CategoryListArgs, query),
-  },
-  create: { scope: "user", input: tableInput("CreateForumCategoryInput", FORUM_CATEGORY_FIELDS, "create"), resolve: createForumCategory },
-  update: { scope: "user", input: tableInput("UpdateForumCategoryInput", FORUM_CATEGORY_FIELDS, "update", "Only the given fields change."), resolve: updateForumCategory },
-  remove: { scope: "user", description: "Administrators and the group's managers: deletes the category and its posts.", resolve: deleteForumCategory },
-});
-
-recordFields("ForumSection", {
-  type: ForumSectionType,
-  plural: "forumSections",
-  read: { description: "One forum section the caller may see.", resolve: getForumSection },
-  list: { description: "Forum sections of a scope, like GET /api/forum/sections.", spec: FORUM_SECTION_LIST, resolve: listForumSections },
-  create: { scope: "user", input: tableInput("CreateForumSectionInput", FORUM_SECTION_FIELDS, "create"), resolve: createForumSection },
-  update: { scope: "user", input: tableInput("UpdateForumSectionInput", FORUM_SECTION_FIELDS, "update", "Only the given fields change."), resolve: updateForumSection },
-  remove: { scope: "user", description: "Administrators and the group's managers: deletes the section, its categories and their posts.", resolve: deleteForumSection },
 });
 
 const ForumThreadPageType = builder.objectRef<ForumThreadPage>("ForumThreadPage").implement({

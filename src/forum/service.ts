@@ -1,6 +1,6 @@
 import { z } from "zod";
 import DataLoader from "dataloader";
-import { Prisma, type ForumCategory, type ForumPost, type ForumSection } from "../generated/prisma/client.js";
+import { Prisma, type ForumPost } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { DEFAULT_SCOPE, listedScope, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
@@ -16,6 +16,7 @@ import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTr
 import { sqlClientOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
+import { FORUM_CATEGORIES_AREA } from "./categories.js";
 
 /** Forum access levels, as the API document numbers them: 1 public (the default), 2 registered users, 5 private. */
 export const FORUM_ACCESS = accessLevels("ForumAccess", [
@@ -45,31 +46,12 @@ export const FORUM_POSTS = records({
   moderatedBy: "managers",
 });
 
-/** Sections and categories: scoped, listed to whoever may see their scope. */
-export const FORUM_SECTIONS = records({ model: "ForumSection", scoped: true, published: { field: "published", value: 1 } });
-export const FORUM_CATEGORIES = records({ model: "ForumCategory", scoped: true, published: { field: "published", value: 1 } });
-
 /** GET /forum/list and `forumPosts`. */
 export const FORUM_LIST = listSpec({
   records: FORUM_POSTS,
   sortColumns: { id: "id", created: "created", modified: "modified", last_activity: "lastActivity", title: "title" },
   defaults: { sort: "created", sortDir: "desc", limit: 25 },
   search: { in: "title or comment", fields: ["title", "comment"] },
-});
-
-/** GET /forum/categories and `forumCategories`. */
-export const FORUM_CATEGORY_LIST = listSpec({
-  records: FORUM_CATEGORIES,
-  sortColumns: { id: "id", title: "title", ordering: "ordering" },
-  defaults: { sort: "id", sortDir: "asc", limit: 25 },
-  search: { in: "title", fields: ["title"] },
-});
-
-/** GET /forum/sections and `forumSections`. */
-export const FORUM_SECTION_LIST = listSpec({
-  records: FORUM_SECTIONS,
-  sortColumns: { id: "id", title: "title", ordering: "ordering" },
-  defaults: { sort: "id", sortDir: "asc", limit: 25 },
 });
 
 const flag = (what: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${what})`);
@@ -163,19 +145,6 @@ export const FORUM_EVENTS = domainEvents("forum", {
   postDeleted: "A forum post was deleted (a thread starter takes its replies).",
 });
 
-/** Category and section events: each area of written records has its own catalogue entries (payload: its names). */
-export const FORUM_CATEGORY_EVENTS = domainEvents("forumCategories", {
-  categoryCreated: "A forum category was created.",
-  categoryUpdated: "A forum category's fields changed (closed, title, …); `changed` names them.",
-  categoryDeleted: "A forum category was deleted, with its posts.",
-});
-
-export const FORUM_SECTION_EVENTS = domainEvents("forumSections", {
-  sectionCreated: "A forum section was created.",
-  sectionUpdated: "A forum section's fields changed; `changed` names them.",
-  sectionDeleted: "A forum section was deleted, with its categories and their posts.",
-});
-
 export const FORUM_WRITES = writtenRecords({
   area: "forum",
   changedSubscription: "forumPostChanged",
@@ -184,22 +153,6 @@ export const FORUM_WRITES = writtenRecords({
   names: ["title", "threadId", "categoryId", "parentId"],
   notFound: (id) => `Forum post ${id} not found.`,
   forbidden: "Only the author, a group manager or an administrator can change this post.",
-});
-
-export const FORUM_CATEGORY_WRITES = writtenRecords({
-  area: "forumCategories",
-  records: FORUM_CATEGORIES,
-  names: ["alias", "title", "sectionId"],
-  notFound: (id) => `Forum category ${id} not found.`,
-  forbidden: "Only a group manager or an administrator manages this category.",
-});
-
-export const FORUM_SECTION_WRITES = writtenRecords({
-  area: "forumSections",
-  records: FORUM_SECTIONS,
-  names: ["alias", "title"],
-  notFound: (id) => `Forum section ${id} not found.`,
-  forbidden: "Only a group manager or an administrator manages this section.",
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -233,57 +186,9 @@ export function listForumPosts(ctx: RequestContext, args: ForumListArgs, query: 
   return pagedList<ForumPost>(FORUM_LIST, ctx, args, query as Selection, filters);
 }
 
-export interface CategoryListArgs extends ListArgs {
-  section?: number | null;
-  closed?: number | null;
-}
-
-export function listForumCategories(ctx: RequestContext, args: CategoryListArgs, query: AnyQuery = {}) {
-  const filters: Record<string, number> = {};
-  const section = nonNegative("section", args.section);
-  if (section) filters.sectionId = section;
-  if (args.closed != null) {
-    if (args.closed !== 0 && args.closed !== 1) throw badInput("closed", "must be 1 (closed) or 0 (not closed); absent lists all");
-    filters.closed = args.closed;
-  }
-  const page = pagedList<ForumCategory>(FORUM_CATEGORY_LIST, ctx, args, query as Selection, filters);
-  if (!section) return page;
-  // A named section must be one the caller may see, of the scope listed: otherwise 404 naming `section`, not
-  // an empty list that reads as "a section with no categories" (issue 32). One lookup by id, only when a
-  // section is named.
-  const { scope, scopeId } = listedScope(args);
-  let known: Promise<void> | undefined;
-  const sectionKnown = () =>
-    (known ??= findVisible<Pick<ForumSection, "scope" | "scopeId">>(ctx, FORUM_SECTIONS, section, { select: { scope: true, scopeId: true } } as Selection).then((found) => {
-      if (!found) throw new ApiError(404, `Forum section ${section} does not exist.`, [{ parameter: "section", message: "names no forum section you may see (0: every section)" }]);
-      if (found.scope !== scope || found.scopeId !== scopeId) {
-        throw new ApiError(404, `Forum section ${section} is not one of ${scope} ${scopeId}.`, [
-          { parameter: "section", message: `names a section of ${found.scope} ${found.scopeId}, not of the scope listed (${scope} ${scopeId}): give that scope, or section=0` },
-        ]);
-      }
-    }));
-  return { items: async () => (await sectionKnown(), page.items()), total: async () => (await sectionKnown(), page.total()) };
-}
-
-export function listForumSections(ctx: RequestContext, args: ListArgs, query: AnyQuery = {}) {
-  return pagedList<ForumSection>(FORUM_SECTION_LIST, ctx, args, query as Selection);
-}
-
 export async function getForumPost(ctx: RequestContext, id: number, query: Query = {}) {
   const record = await findVisible<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
   if (!record) throw notFound(`Forum post ${id} not found.`);
-  return record;
-}
-
-export async function getForumCategory(ctx: RequestContext, id: number, query: AnyQuery = {}) {
-  const record = await findVisible<ForumCategory>(ctx, FORUM_CATEGORIES, id, query as Selection);
-  if (!record) throw notFound(`Forum category ${id} not found.`);
-  return record;
-}
-
-export async function getForumSection(ctx: RequestContext, id: number, query: AnyQuery = {}) {
-  const record = await findVisible<ForumSection>(ctx, FORUM_SECTIONS, id, query as Selection);
-  if (!record) throw notFound(`Forum section ${id} not found.`);
   return record;
 }
 
@@ -599,7 +504,7 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
       if (!requested) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
       [category] = await sql.query<LockedCategory>(
         requested
-          ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR SHARE`
+          ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES_AREA.records, ctx.viewer, "c")} FOR SHARE`
           : defaultCategorySql(scope),
       );
       if (!category && !requested) category = await defaultCategory(tx, scope);
@@ -706,122 +611,6 @@ export async function deleteForumPost(ctx: RequestContext, id: number): Promise<
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Sections and categories: administrators and, in a group, its managers (the scope kind's managers).
-
-const alias = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "may hold only letters, digits and hyphens (at most 100)");
-
-export const FORUM_SECTION_FIELDS = fieldTable({
-  scope: { type: "String", rule: scopeKindField, description: 'Default "site".', default: DEFAULT_SCOPE.scope, only: "create", rest: false },
-  scopeId: { type: "Int", rule: z.number().int().min(0), description: "Default 0.", default: DEFAULT_SCOPE.scopeId, only: "create", rest: false },
-  alias: { type: "String", rule: alias, required: "create", rest: false },
-  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
-  ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
-});
-
-export const FORUM_CATEGORY_FIELDS = fieldTable({
-  sectionId: { type: "Int", rule: z.number().int().min(1), required: "create", rest: false },
-  alias: { type: "String", rule: alias, required: "create", rest: false },
-  title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
-  description: { type: "String", rule: z.string().max(10_000), default: "", rest: false },
-  closed: { type: "Int", rule: flag("1 closed to new posts"), default: 0, rest: false },
-  isDefault: { type: "Int", rule: flag("1 the scope's default category"), default: 0, rest: false },
-  ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
-});
-
-const MANAGERS_ONLY = { rule: "managers", refused: "Only a group manager or an administrator manages the forum's sections and categories." } as const;
-const aliasTaken = (error: unknown): never => {
-  if (error instanceof Prisma.PrismaClientKnownRequestError || String((error as Error)?.message ?? "").includes("unique")) throw conflict("alias", "This alias is taken in this scope.");
-  throw error;
-};
-
-async function assertManagesScope(ctx: RequestContext, scope: string, scopeId: number) {
-  if (ctx.viewer.user?.isAdmin) return;
-  if (scope === "site") requireAdministrator(ctx, MANAGERS_ONLY.refused);
-  await assertCanWriteInScope(ctx, scope, scopeId, MANAGERS_ONLY);
-}
-
-export async function createForumSection(ctx: RequestContext, input: RawInput<typeof FORUM_SECTION_FIELDS.create>, query: AnyQuery = {}) {
-  requireUser(ctx);
-  const data = parseInput(FORUM_SECTION_FIELDS.create, input);
-  const values = columnValues(FORUM_SECTION_FIELDS, data, "create");
-  await assertManagesScope(ctx, values.scope as string, values.scopeId as number);
-  const created = await createRecord<ForumSection>(ctx, FORUM_SECTION_WRITES, {
-    event: FORUM_SECTION_EVENTS.sectionCreated,
-    inserted: Prisma.sql`created AS (${insertStatement(ctx, FORUM_SECTIONS, values)})`,
-  }).catch(aliasTaken);
-  return createdRecord<ForumSection>(ctx, FORUM_SECTIONS, created!.id, query as Selection);
-}
-
-export async function createForumCategory(ctx: RequestContext, input: RawInput<typeof FORUM_CATEGORY_FIELDS.create>, query: AnyQuery = {}) {
-  requireUser(ctx);
-  const data = parseInput(FORUM_CATEGORY_FIELDS.create, input);
-  const [section] = await sqlClientOf(ctx.db).query<{ scope: string; scope_id: number }>(Prisma.sql`SELECT scope, scope_id FROM forum_sections WHERE id = ${data.sectionId}`);
-  if (!section) throw badInput("sectionId", `Section ${data.sectionId} does not exist.`);
-  await assertManagesScope(ctx, section.scope, section.scope_id);
-  const created = await createRecord<ForumCategory>(ctx, FORUM_CATEGORY_WRITES, {
-    event: FORUM_CATEGORY_EVENTS.categoryCreated,
-    inserted: Prisma.sql`created AS (${insertStatement(ctx, FORUM_CATEGORIES, { ...columnValues(FORUM_CATEGORY_FIELDS, data, "create"), scope: section.scope, scopeId: section.scope_id })})`,
-  }).catch(aliasTaken);
-  return createdRecord<ForumCategory>(ctx, FORUM_CATEGORIES, created!.id, query as Selection);
-}
-
-function manageAuthorize(ctx: RequestContext) {
-  return (locked: { __manages: boolean; __visible: boolean; scope: string }) => {
-    if (ctx.viewer.user?.isAdmin) return;
-    if (locked.scope === "site" || !locked.__manages) throw locked.__visible ? forbidden(MANAGERS_ONLY.refused) : notFound("Not found.");
-  };
-}
-
-export async function updateForumCategory(ctx: RequestContext, id: number, input: RawInput<typeof FORUM_CATEGORY_FIELDS.update>, query: AnyQuery = {}) {
-  requireUser(ctx);
-  const data = parseInput(FORUM_CATEGORY_FIELDS.update, input);
-  await changeRecord<ForumCategory>(ctx, FORUM_CATEGORY_WRITES, id, {
-    event: FORUM_CATEGORY_EVENTS.categoryUpdated,
-    authorize: manageAuthorize(ctx) as never,
-    async change(tx, record) {
-      if (changesNothing(data)) return { row: record, changed: [] };
-      // A category moves between its scope's sections only: never into another scope's (its posts keep their scope).
-      if (data.sectionId != null && data.sectionId !== record.sectionId) {
-        const [section] = await tx.tx.query<{ scope: string; scope_id: number }>(Prisma.sql`SELECT scope, scope_id FROM forum_sections WHERE id = ${data.sectionId} FOR KEY SHARE`);
-        if (!section || section.scope !== record.scope || section.scope_id !== record.scopeId) throw badInput("sectionId", `Section ${data.sectionId} does not exist in this category's scope.`);
-      }
-      return { update: updateStatement(tx, FORUM_CATEGORIES, id, columnValues(FORUM_CATEGORY_FIELDS, data, "update")) };
-    },
-  }).catch(aliasTaken);
-  return changedRecord<ForumCategory>(ctx, FORUM_CATEGORIES, id, query as Selection);
-}
-
-export async function updateForumSection(ctx: RequestContext, id: number, input: RawInput<typeof FORUM_SECTION_FIELDS.update>, query: AnyQuery = {}) {
-  requireUser(ctx);
-  const data = parseInput(FORUM_SECTION_FIELDS.update, input);
-  await changeRecord<ForumSection>(ctx, FORUM_SECTION_WRITES, id, {
-    event: FORUM_SECTION_EVENTS.sectionUpdated,
-    authorize: manageAuthorize(ctx) as never,
-    async change(tx, record) {
-      if (changesNothing(data)) return { row: record, changed: [] };
-      return { update: updateStatement(tx, FORUM_SECTIONS, id, columnValues(FORUM_SECTION_FIELDS, data, "update")) };
-    },
-  }).catch(aliasTaken);
-  return changedRecord<ForumSection>(ctx, FORUM_SECTIONS, id, query as Selection);
-}
-
-/** A category takes its posts, a section its categories and their posts: each with its own deleted event, in the same transaction. */
-export const deleteForumCategory = (ctx: RequestContext, id: number) =>
-  deleteRecord(ctx, FORUM_CATEGORY_WRITES, id, FORUM_CATEGORY_EVENTS.categoryDeleted, {
-    authorize: manageAuthorize(ctx) as never,
-    before: (tx) => deleteRecordsWhere(tx, FORUM_WRITES, { categoryId: id }, FORUM_EVENTS.postDeleted),
-  });
-export const deleteForumSection = (ctx: RequestContext, id: number) =>
-  deleteRecord(ctx, FORUM_SECTION_WRITES, id, FORUM_SECTION_EVENTS.sectionDeleted, {
-    authorize: manageAuthorize(ctx) as never,
-    before: async (tx, locked) => {
-      // By the section's scope too: the posts' (scope, scope_id, section_id, id) index, not a walk of every post.
-      await deleteRecordsWhere(tx, FORUM_WRITES, { scope: locked.scope as string, scopeId: locked.scopeId as number, sectionId: id }, FORUM_EVENTS.postDeleted);
-      await deleteRecordsWhere(tx, FORUM_CATEGORY_WRITES, { sectionId: id }, FORUM_CATEGORY_EVENTS.categoryDeleted);
-    },
-  });
-
-// ---------------------------------------------------------------------------------------------------
 // User–category links (2.0): a user links only themselves; administrators link anyone.
 
 export interface UserCategoriesInput {
@@ -872,7 +661,7 @@ export async function createForumUserCategories(ctx: RequestContext, input: User
   // link is waited for, and what it deleted then counts as missing), linked only when all are there: a missing
   // one stores nothing.
   const [row] = await sqlClientOf(ctx.db).query<{ found: number[]; user_found: boolean }>(
-    Prisma.sql`WITH found AS (SELECT c.id FROM forum_categories c WHERE c.id = ANY(${ids}::int[]) AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR KEY SHARE OF c),
+    Prisma.sql`WITH found AS (SELECT c.id FROM forum_categories c WHERE c.id = ANY(${ids}::int[]) AND ${visibleSql(ctx.db, FORUM_CATEGORIES_AREA.records, ctx.viewer, "c")} FOR KEY SHARE OF c),
                     target AS (SELECT id FROM users WHERE id = ${target} FOR KEY SHARE),
                     linked AS (INSERT INTO forum_user_categories (user_id, category_id)
                                  SELECT t.id, f.id FROM found f, target t WHERE (SELECT count(*) FROM found) = ${ids.length}

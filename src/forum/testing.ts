@@ -2,7 +2,9 @@ import type { AreaTesting, Documented } from "../../test/areas.js";
 import { createThroughGraphql } from "../../test/area-kit.js";
 import type { TestServer } from "../../test/server.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { FORUM_ACCESS, FORUM_CATEGORY_LIST, FORUM_FIELDS, FORUM_LIST, FORUM_SECTION_LIST } from "./service.js";
+import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST } from "./service.js";
+import { FORUM_CATEGORIES_AREA } from "./categories.js";
+import { FORUM_SECTIONS_AREA } from "./sections.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Forum"). */
 const scope: Documented = { scope: ["string", false, "site"], scope_id: ["integer", false, 0] };
@@ -159,7 +161,7 @@ const categoryTesting: AreaTesting = {
   contract: {
     table: "forum_categories",
     list: { path: "/forum/categories", key: "categories", graphql: "forumCategories", query: { section: "0" } },
-    spec: FORUM_CATEGORY_LIST,
+    spec: FORUM_CATEGORIES_AREA.listSpec,
     searchField: "title",
     // Always published: the column is the kit's, no write unpublishes a category (closing one stops new posts only).
     states: [{ name: "published", published: true, values: {} }],
@@ -189,7 +191,7 @@ const sectionTesting: AreaTesting = {
   contract: {
     table: "forum_sections",
     list: { path: "/forum/sections", key: "sections", graphql: "forumSections" },
-    spec: FORUM_SECTION_LIST,
+    spec: FORUM_SECTIONS_AREA.listSpec,
     searchField: "title",
     states: [{ name: "published", published: true, values: {} }],
     writers: "managers",

@@ -1,3 +1,4 @@
+import { getDatamodel } from "../generated/prisma/pothos-types.js";
 import type { RequestContext } from "../common/context.js";
 
 /**
@@ -25,5 +26,25 @@ export function registerGroupContent(content: GroupContent): GroupContent {
   return content;
 }
 
-/** Every registered removal, in registration order. */
-export const groupContents = (): readonly GroupContent[] => [...registered.values()];
+/**
+ * Every registered removal, in registration order, except that one whose records refer to another's (a
+ * forum post to its category, a category to its section: a foreign key of the Prisma model) runs before
+ * it: the referred-to rows' deletion would otherwise cascade to the referring ones without their events.
+ */
+export function groupContents(): readonly GroupContent[] {
+  const contents = [...registered.values()];
+  const models = getDatamodel().datamodel.models;
+  const refersTo = (content: GroupContent, other: GroupContent) =>
+    content !== other &&
+    content.models.some((model) =>
+      models[model]?.fields.some((field) => field.kind === "object" && field.relationFromFields?.length && other.models.includes(field.type)),
+    );
+  const ordered: GroupContent[] = [];
+  // Each round takes, in registration order, the first content nothing left refers to (a few areas: no need for more).
+  while (contents.length) {
+    const next = contents.findIndex((content) => !contents.some((other) => refersTo(other, content)));
+    if (next < 0) throw new Error(`group contents refer to each other in a cycle: ${contents.map((content) => content.area).join(", ")}`);
+    ordered.push(...contents.splice(next, 1));
+  }
+  return ordered;
+}
