@@ -65,7 +65,7 @@ const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 function filterParams(area: Area): RestParam[] {
   return Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]) => ({
     name: restName(name),
-    type: filter.type === "Int" ? "integer" : "string",
+    type: filter.type === "Int" ? "integer" : filter.type === "Boolean" ? "boolean" : "string",
     required: filter.required ?? false,
     ...(filter.default === undefined ? {} : { default: filter.default }),
     description: filter.description,

@@ -1,14 +1,12 @@
 import {
-  ForumPostCreateDocument,
-  ForumPostListDocument,
-  ForumThreadReadDocument,
   ForumUserCategoriesCreateDocument,
   ForumUserCategoriesDestroyDocument,
 } from "../generated/forum.js";
 import type { RestOperation, RestParam } from "../types.js";
-import { fieldParams } from "../field-params.js";
+import { parse } from "graphql";
+import { restFragmentText, withFragments } from "../area-rows.js";
 import { describeList, DEFAULT_SCOPE } from "../../src/common/paging.js";
-import { FORUM_FIELDS, FORUM_LIST } from "../../src/forum/service.js";
+import { FORUM_LIST, FORUM_POSTS_AREA } from "../../src/forum/area.js";
 
 const page = describeList(FORUM_LIST);
 const paging: RestParam[] = [
@@ -27,6 +25,50 @@ const links: RestParam[] = [
   { name: "user_id", type: "integer", required: true, description: "User ID (yours; administrators may name anyone).", variable: "userId", alsoNamed: ["userId"] },
   { name: "categoriesIds", type: "array", required: false, description: "Category IDs, as the original client sends them (categoriesIds[]).", variable: "categoriesIds" },
 ];
+
+/** GET /forum/{thread}: the thread and its page of replies, each as the posts' declared rows answer a post (their `ForumPostRest` fragment). */
+const threadRead = withFragments(
+  parse(restFragmentText(FORUM_POSTS_AREA)).definitions,
+  `query ForumThreadRead(
+    $id: ID!
+    $limit: Int
+    $start: Int
+    $section: String
+    $category: String
+    $state: Int
+    $scope: String
+    $scopeId: Int
+    $scopeSubId: Int
+    $objectId: Int
+    $startId: Int
+    $startAt: DateTime
+    $sort: String
+  ) {
+    forumThread(
+      id: $id
+      limit: $limit
+      start: $start
+      section: $section
+      category: $category
+      state: $state
+      scope: $scope
+      scopeId: $scopeId
+      scopeSubId: $scopeSubId
+      objectId: $objectId
+      startId: $startId
+      startAt: $startAt
+      sort: $sort
+    ) {
+      thread {
+        ...ForumPostRest
+      }
+      posts {
+        ...ForumPostRest
+      }
+      total
+    }
+  }`,
+);
 
 const operations: RestOperation[] = [
   {
@@ -59,41 +101,6 @@ const operations: RestOperation[] = [
   },
   {
     area: "forum",
-    method: "POST",
-    path: "/forum",
-    versions: ["1.0"],
-    task: "create a thread or a post in a thread",
-    params: fieldParams(FORUM_FIELDS, "create"),
-    document: ForumPostCreateDocument,
-    resultField: "createForumPost",
-    response: { kind: "record" },
-    status: 201,
-    access: "signed-in user",
-  },
-  {
-    area: "forum",
-    method: "GET",
-    path: "/forum/list",
-    versions: ["1.0"],
-    task: "list threads",
-    params: [
-      ...paging,
-      { name: "search", type: "string", required: false, description: page.search!, variable: "search" },
-      { name: "section", type: "integer", required: false, default: 0, description: "All posts in all categories of the section (0: any).", variable: "section" },
-      { name: "category", type: "integer", required: false, default: 0, description: "All posts in the category (0: any).", variable: "category" },
-      { name: "threads_only", type: "boolean", required: false, description: "true: only thread starter posts.", variable: "threadsOnly" },
-      { name: "parent", type: "integer", required: false, description: "Immediate replies of the post.", variable: "parent" },
-      { name: "thread", type: "integer", required: false, default: 0, description: "All posts of the thread (0: any).", variable: "thread" },
-      ...scope,
-    ],
-    document: ForumPostListDocument,
-    resultField: "forumPosts",
-    response: { kind: "list", key: "threads", extra: { success: true } },
-    status: 200,
-    access: "anyone",
-  },
-  {
-    area: "forum",
     method: "GET",
     path: "/forum/{thread}",
     versions: ["1.0"],
@@ -111,7 +118,7 @@ const operations: RestOperation[] = [
       { name: "start_at", type: "string", format: "timestamp", required: false, description: "Start timestamp.", variable: "startAt" },
       { name: "sort", type: "string", required: false, default: "newest", description: "newest or oldest.", variable: "sort" },
     ],
-    document: ForumThreadReadDocument,
+    document: threadRead,
     resultField: "forumThread",
     response: { kind: "record" },
     status: 200,

@@ -67,14 +67,16 @@ export interface RelatedType {
 
 /** A list's equality filter (AreaDeclaration.list.filters). */
 export interface ListFilter {
-  type: "String" | "Int";
+  type: "String" | "Int" | "Boolean";
   rule: z.ZodType;
   description: string;
   default?: string | number;
   /** The model's field it filters, when not named so (a category list's `section` filters `sectionId`). */
   column?: string;
-  /** The value that filters nothing (the forum's `section` 0: every section). */
+  /** The value that filters nothing (the forum's `section` 0: every section; a Boolean filter's is false). */
   all?: string | number;
+  /** A Boolean filter's column value when it is true (the forum's `threadsOnly`: `starter` = 1). */
+  equals?: string | number;
   /** Documented as required (with its default: the forum's `section`), though a request may leave it out. */
   required?: true;
   /**
@@ -192,6 +194,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     derived?(data: Record<string, unknown>, row?: Record<string, unknown>): Record<string, unknown>;
     /** Fields naming a record, copied into its events (never bodies). */
     names: readonly string[];
+    /** A 0/1 field that hides the record's author (anonymous forum posts): its events name no actor then. */
+    anonymous?: string;
     /** The GraphQL update input's description. */
     update?: string;
     /** The delete mutation's description. */
@@ -225,8 +229,21 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
   updates?(tx: RequestContext, id: number, data: Record<string, unknown>, row: Record<string, unknown>, userId: number): { with?: Prisma.Sql; values?: Record<string, unknown> } | undefined;
   /** The domain events: one name ending in Created, Updated and Deleted each, with its description and audience (docs/events.md). */
   events: Record<E, string | EventDeclaration>;
-  /** The activity feed's entry for a created record (src/activity/sources.ts); absent: none. */
-  activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] };
+  /**
+   * The activity feed's entry for a created record (src/activity/sources.ts); absent: none. `follows`: the
+   * events after which its entries are decided again, or those with the records that follow it (a thread's replies).
+   */
+  activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] | NonNullable<ActivitySource["follows"]> };
+  /**
+   * The area's own writes where the kit's do not fit, each in place of the kit's function of that name (the
+   * forum's posts: a reply takes its thread's category and scope under the thread's lock, moderation has its
+   * own rules). They must still write through the write path with `writesOf` and `eventTypes`.
+   */
+  own?: {
+    create?(ctx: RequestContext, input: Record<string, unknown>, query?: Query): Promise<unknown>;
+    update?(ctx: RequestContext, id: number, input: Record<string, unknown>, query?: Query): Promise<unknown>;
+    remove?(ctx: RequestContext, id: number): Promise<number>;
+  };
   /** The REST operations; absent: none (announcements are the group plugin's). */
   rest?: {
     versions: string[];
@@ -324,6 +341,9 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   }
   if (declaration.writes.conflict && declaration.uniqueName) throw new Error(`area ${declaration.area}: writes.conflict and uniqueName name two conflicts; the kit answers one`);
   if (declaration.inserts?.taken && !declaration.writes.conflict) throw new Error(`area ${declaration.area}: inserts.taken answers writes.conflict's parameter: declare it`);
+  for (const [name, filter] of Object.entries(declaration.list.filters ?? {})) {
+    if ((filter.type === "Boolean") !== (filter.equals !== undefined)) throw new Error(`area ${declaration.area}: list filter ${name}: a Boolean filter, and only one, says what it \`equals\``);
+  }
   if (declaration.within && (!declaration.policy.scoped || "scope" in declaration.fields || "scopeId" in declaration.fields)) {
     throw new Error(`area ${declaration.area}: a record within a parent takes its parent's scope: scoped records, and no scope or scopeId field`);
   }
@@ -349,6 +369,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     names: declaration.writes.names,
     notFound: missing,
     forbidden: declaration.writes.forbidden,
+    ...(declaration.writes.anonymous ? { anonymous: declaration.writes.anonymous } : {}),
   });
   const { uniqueName, fields } = declaration;
   const byAdministrators = declaration.writes.by === "administrators";
@@ -380,8 +401,10 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     for (const [name, filter] of filters) {
       const given = args[name] ?? filter.default;
       if (given == null || given === "") continue;
-      const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number>)[name]!;
-      if (value !== filter.all) values[filter.column ?? name] = value;
+      const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number | boolean>)[name]!;
+      if (typeof value === "boolean") {
+        if (value) values[filter.column ?? name] = filter.equals!;
+      } else if (value !== filter.all) values[filter.column ?? name] = value;
     }
     return values;
   };
@@ -544,6 +567,11 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     },
   };
 
+  const own = declaration.own;
+  if (own?.create) area.createRecord = own.create as Area["createRecord"];
+  if (own?.update) area.updateRecord = (async (ctx: RequestContext, named: number | string, input: Record<string, unknown>, query?: Query) => own.update!(ctx, await idFrom(ctx, named), input, query)) as Area["updateRecord"];
+  if (own?.remove) area.removeRecord = async (ctx, named) => own.remove!(ctx, await idFrom(ctx, named));
+
   // A deleted group's records go with it, each with its own deleted event (src/groups/content.ts).
   if (policy.scoped) {
     registerGroupContent({
@@ -554,7 +582,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   }
   if (declaration.activity) {
     const { follows, ...source } = declaration.activity;
-    registerActivitySource({ ...source, types: [eventTypes.created], ...(follows ? { follows: { types: follows } } : {}) });
+    registerActivitySource({ ...source, types: [eventTypes.created], ...(follows ? { follows: "types" in follows ? follows : { types: follows } } : {}) });
   }
   areas.set(declaration.area, area as AnyArea);
   return area;

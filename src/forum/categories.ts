@@ -3,7 +3,8 @@ import { defineArea } from "../common/area.js";
 import { deleteRecordsWhere } from "../common/write-path.js";
 import { FORUM_SECTIONS_AREA } from "./sections.js";
 import { FORUM_STRUCTURE_WRITERS, forumAlias } from "./structure.js";
-import { FORUM_EVENTS, FORUM_WRITES, forumCounts, lastVisiblePost } from "./service.js";
+import { forumCounts, lastVisiblePost } from "./service.js";
+import { FORUM_POSTS_AREA } from "./area.js";
 
 const flag = (what: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${what})`);
 
@@ -74,7 +75,7 @@ export const FORUM_CATEGORIES_AREA = defineArea({
     update: "Only the given fields change.",
     remove: "Administrators and the group's managers: deletes the category and its posts.",
     // Its posts, each with its own deleted event (the foreign key's cascade would take them silently).
-    removes: (tx, id) => deleteRecordsWhere(tx, FORUM_WRITES, { categoryId: id }, FORUM_EVENTS.postDeleted),
+    removes: (tx, id) => deleteRecordsWhere(tx, FORUM_POSTS_AREA.writesOf, { categoryId: id }, FORUM_POSTS_AREA.eventTypes.deleted),
   },
   events: {
     categoryCreated: "A forum category was created.",

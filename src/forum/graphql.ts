@@ -1,112 +1,26 @@
 import { builder } from "../graphql/builder.js";
-import "./group-content.js";
-import "./activity.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
 import { resumedAfter, subscribedFrom } from "../events/subscription-request.js";
-import { accessEnum } from "../graphql/access.js";
-import { tableInput } from "../graphql/fields.js";
-import { recordFields } from "../graphql/crud.js";
 import { describePage } from "../common/paging.js";
-import { scopedPath } from "../common/scopes.js";
 import { parseId } from "../common/validation.js";
-import { UserType } from "../users/graphql.js";
 import type { ForumPost } from "../generated/prisma/client.js";
 import { findVisible } from "../common/records.js";
 import { notFound } from "../common/errors.js";
 import {
-  FORUM_ACCESS,
-  FORUM_POSTS,
-  FORUM_FIELDS,
-  FORUM_LIST,
-  authorShown,
   closeForumThread,
-  createForumPost,
   createForumUserCategories,
   type ForumUserCategoryLink,
-  deleteForumPost,
   destroyForumUserCategories,
-  forumCounts,
-  getForumPost,
-  lastVisiblePost,
-  listForumPosts,
   pinForumThread,
   publishForumPost,
   readForumThread,
-  updateForumPost,
-  type ForumListArgs,
   type ForumThreadPage,
 } from "./service.js";
+import { FORUM_POSTS, FORUM_POSTS_AREA } from "./area.js";
+import { areaType } from "../graphql/area.js";
 
-const ForumAccess = accessEnum(FORUM_ACCESS);
-
-/**
- * A thread is its starter post (`starter` true, `parentId` 0, `threadId` its own id): one `ForumPost`
- * type serves both, and `forumPosts(threadsOnly: true)` lists threads (docs/decisions.md).
- */
-export const ForumPostType = builder.prismaObject("ForumPost", {
-  description: "A forum post; a thread is its starter post (threadId equals id). Anonymous posts show no author to others.",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    categoryId: t.exposeInt("categoryId"),
-    sectionId: t.exposeInt("sectionId"),
-    threadId: t.exposeInt("threadId", { description: "The thread starter's id (a starter's own)." }),
-    parentId: t.exposeInt("parentId", { description: "The post this one replies to (0: a starter)." }),
-    starter: t.boolean({ description: "Whether this post starts its thread.", resolve: (post) => post.starter === 1 }),
-    title: t.exposeString("title"),
-    comment: t.exposeString("comment"),
-    scope: t.exposeString("scope"),
-    scopeId: t.exposeInt("scopeId"),
-    state: t.exposeInt("state", { description: "1 published as readers see it (the post and, for a reply, its thread starter), 0 not." }),
-    ownState: t.exposeInt("ownState", { description: "The post's own state (0 unpublished, 1 published), as its author or a moderator set it." }),
-    access: t.field({ type: ForumAccess, description: FORUM_ACCESS.description, resolve: (post) => post.access }),
-    anonymous: t.exposeInt("anonymous", { description: "1: the author is hidden from others." }),
-    sticky: t.exposeInt("sticky"),
-    closed: t.exposeInt("closed"),
-    tags: t.exposeStringList("tags"),
-    url: t.string({ resolve: (post) => scopedPath(post, "forum", String(post.threadId || post.id)) }),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
-    lastActivity: t.expose("lastActivity", { type: "DateTime", description: "Moves with replies (starters)." }),
-    createdById: t.int({ nullable: true, description: "The author; null to others when the post is anonymous.", resolve: (post, _args, ctx) => (authorShown(ctx, post) ? post.createdById : null) }),
-    createdBy: t.field({
-      type: UserType,
-      nullable: true,
-      select: { createdBy: true },
-      description: "The author; null to others when the post is anonymous.",
-      resolve: (post, _args, ctx) => (authorShown(ctx, post) ? (post as ForumPost & { createdBy: never }).createdBy : null),
-    }),
-    postCount: t.int({
-      description: "A thread's posts the caller may see (kept as they are written, per access level and state); 0 for replies.",
-      resolve: async (post, _args, ctx) => (post.starter ? (await forumCounts(ctx, post.categoryId, post.id)).posts : 0),
-    }),
-    lastPostId: t.int({
-      nullable: true,
-      description: "A thread's last post the caller may see (null for replies).",
-      resolve: (post, _args, ctx) => (post.starter ? lastVisiblePost(ctx, "thread", post.id) : null),
-    }),
-  }),
-});
-
-recordFields("ForumPost", {
-  type: ForumPostType,
-  plural: "forumPosts",
-  read: { description: "One forum post the caller may see.", resolve: getForumPost },
-  list: {
-    description: "Forum posts the caller may see, filtered like GET /api/forum/list (threadsOnly: the threads).",
-    spec: FORUM_LIST,
-    filters: (t) => ({
-      section: t.int({ defaultValue: 0, description: "All posts in the section's categories (0: any)." }),
-      category: t.int({ defaultValue: 0, description: "All posts in the category (0: any)." }),
-      threadsOnly: t.boolean({ defaultValue: false, description: "Only thread starter posts." }),
-      parent: t.int({ description: "Immediate replies of this post." }),
-      thread: t.int({ defaultValue: 0, description: "All posts of the thread (0: any)." }),
-    }),
-    resolve: (ctx, args, query) => listForumPosts(ctx, args as ForumListArgs, query),
-  },
-  create: { scope: "user", input: tableInput("CreateForumPostInput", FORUM_FIELDS, "create"), resolve: createForumPost },
-  update: { scope: "user", input: tableInput("UpdateForumPostInput", FORUM_FIELDS, "update", "Only the given fields change."), resolve: updateForumPost },
-  remove: { scope: "user", description: "Deletes the post (a starter takes its replies); returns its id.", resolve: deleteForumPost },
-});
+/** The post's record type, from its declaration (src/forum/area.ts). */
+export const ForumPostType = areaType(FORUM_POSTS_AREA);
 
 const ForumThreadPageType = builder.objectRef<ForumThreadPage>("ForumThreadPage").implement({
   description: "A thread (its starter post) and a page of its replies, with their exact total.",

@@ -4,7 +4,7 @@ import { DEFAULT_SCOPE } from "../common/paging.js";
 import { scopeKindField } from "../common/scope-kinds.js";
 import { deleteRecordsWhere } from "../common/write-path.js";
 import { FORUM_CATEGORIES_AREA } from "./categories.js";
-import { FORUM_EVENTS, FORUM_WRITES } from "./service.js";
+import { FORUM_POSTS_AREA } from "./area.js";
 import { FORUM_STRUCTURE_WRITERS, forumAlias } from "./structure.js";
 
 /** Forum sections (src/common/area.ts): a scope's sections hold its categories; listed to whoever may see the scope. */
@@ -41,7 +41,7 @@ export const FORUM_SECTIONS_AREA = defineArea({
     // Its categories' posts, then its categories, each with its own deleted event (the foreign keys' cascade would take them silently).
     async removes(tx, id, row) {
       // By the section's scope too: the posts' (scope, scope_id, section_id, id) index, not a walk of every post.
-      await deleteRecordsWhere(tx, FORUM_WRITES, { scope: row.scope as string, scopeId: row.scopeId as number, sectionId: id }, FORUM_EVENTS.postDeleted);
+      await deleteRecordsWhere(tx, FORUM_POSTS_AREA.writesOf, { scope: row.scope as string, scopeId: row.scopeId as number, sectionId: id }, FORUM_POSTS_AREA.eventTypes.deleted);
       await deleteRecordsWhere(tx, FORUM_CATEGORIES_AREA.writesOf, { sectionId: id }, FORUM_CATEGORIES_AREA.eventTypes.deleted);
     },
   },

@@ -1,136 +1,20 @@
-import { z } from "zod";
 import DataLoader from "dataloader";
 import { Prisma, type ForumPost } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
-import { DEFAULT_SCOPE, listedScope, listSpec, pagedList, pageWindow, type ListArgs } from "../common/paging.js";
-import { accessLevels } from "../common/access.js";
-import { accessField, columnValues, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, moderatedScopeSql, modelInfo, publishedSql, records, rowsStatement, visibleSql, type Selection } from "../common/records.js";
+import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
+import { DEFAULT_SCOPE, listedScope, pageWindow } from "../common/paging.js";
+import { columnValues } from "../common/fields.js";
+import { changedRecord, createdRecord, findVisible, moderatedScopeSql, modelInfo, publishedSql, rowsStatement, visibleSql, type Selection } from "../common/records.js";
 import { fold, policyOf, renderSql } from "../common/policy.js";
-import { belongsToRecordScopeSql, describeScopeKinds, holdsRelationSql, scopeKind, scopeKindField, secludedScopeSql } from "../common/scope-kinds.js";
-import { assertCanWriteInScope, conditionHolds, requireAdministrator, requireUser, resolveCreator } from "../common/scopes.js";
-import { changesNothing, parseInput, timestamp, type RawInput } from "../common/validation.js";
-import { domainEvents } from "../common/events.js";
-import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { belongsToRecordScopeSql, holdsRelationSql, scopeKind, secludedScopeSql } from "../common/scope-kinds.js";
+import { assertCanWriteInScope, conditionHolds, requireUser, resolveCreator } from "../common/scopes.js";
+import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement } from "../common/write-path.js";
 import { sqlClientOf, type SqlClient } from "../db/sql.js";
 import { authorShownTo, sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
 import { FORUM_CATEGORIES_AREA } from "./categories.js";
-
-/** Forum access levels, as the API document numbers them: 1 public (the default), 2 registered users, 5 private. */
-export const FORUM_ACCESS = accessLevels("ForumAccess", [
-  { value: 1, level: "public" },
-  { value: 2, level: "registered" },
-  { value: 5, level: "private" },
-], 1);
-
-/**
- * Forum posts and who sees them. Published is `state`: the post's own state (`ownState`) and its thread starter's,
- * kept by a trigger, so a reply is never readable where its thread is not; a reply's access is raised to
- * its thread's by the same trigger.
- */
-export const FORUM_POSTS = records({
-  model: "ForumPost",
-  scoped: true,
-  published: { field: "state", value: 1 },
-  access: FORUM_ACCESS,
-  creator: "createdById",
-  // A reply's author reads it only where they may read its thread (issue 15: a reply is never readable where
-  // its thread is not), the thread asked by primary key (a scalar sub-select: an EXISTS became a hashed scan of every post).
-  creatorAlso: (alias, visibleAs) =>
-    Prisma.sql`(${Prisma.raw(`${alias}.starter`)} = 1 OR COALESCE((SELECT TRUE FROM forum_posts ${Prisma.raw(`${alias}_thread`)} WHERE ${Prisma.raw(
-      `${alias}_thread.id = ${alias}.thread_id`,
-    )} AND ${visibleAs(`${alias}_thread`)}), FALSE))`,
-  // A group's managers moderate its forum: they see its unpublished and private posts (issue 15).
-  moderatedBy: "managers",
-});
-
-/** GET /forum/list and `forumPosts`. */
-export const FORUM_LIST = listSpec({
-  records: FORUM_POSTS,
-  sortColumns: { id: "id", created: "created", modified: "modified", last_activity: "lastActivity", title: "title" },
-  defaults: { sort: "created", sortDir: "desc", limit: 25 },
-  search: { in: "title or comment", fields: ["title", "comment"] },
-});
-
-const flag = (what: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${what})`);
-
-/** The forum post's field table (the API document's "Forum post / thread"). */
-export const FORUM_FIELDS = fieldTable({
-  categoryId: {
-    type: "Int",
-    rule: z.number().int().min(0),
-    description: "The category; 0 (the default): the scope's default category. A reply takes its thread's.",
-    default: 0,
-    required: "create",
-    only: "create",
-    rest: { description: "Category ID (0: the scope's default category)." },
-  },
-  scope: {
-    type: "String",
-    rule: scopeKindField,
-    description: { create: () => `${describeScopeKinds()}. Default "site"; a post takes its category's scope.` },
-    default: DEFAULT_SCOPE.scope,
-    required: "create",
-    only: "create",
-    rest: { description: () => `${describeScopeKinds()}.`, privacy: true },
-  },
-  scopeId: {
-    type: "Int",
-    rule: z.number().int().min(0),
-    description: "Default 0.",
-    default: DEFAULT_SCOPE.scopeId,
-    required: "create",
-    only: "create",
-    rest: { description: "Scope object ID.", privacy: true },
-  },
-  title: { type: "String", rule: z.string().trim().max(255), description: "Entry title.", rest: { description: "Entry title." } },
-  comment: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(100_000), required: "create", rest: { description: "Entry content." } },
-  created: createdField,
-  createdBy: createdByField,
-  state: {
-    type: "Int",
-    rule: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)"),
-    description: "0 unpublished, 1 published. Default 1.",
-    default: 1,
-    column: "ownState",
-    // Its default is published: a PUT (the group plugin's) that leaves it out keeps the stored state.
-    rest: { description: "0 = unpublished, 1 = published.", privacy: true },
-  },
-  access: accessField(FORUM_ACCESS),
-  anonymous: {
-    type: "Int",
-    rule: flag("1: the author is shown to nobody but themselves and administrators"),
-    description: "1: commenter is anonymous. Only the author and administrators change it.",
-    default: 0,
-    // Left out of a PUT (the group plugin's), an anonymous post stays anonymous.
-    rest: { description: "Commenter is anonymous (1) or not (0).", privacy: true },
-  },
-  parent: {
-    type: "Int",
-    rule: z.number().int().min(0),
-    description: "The post this one replies to; 0: the thread starter.",
-    default: 0,
-    only: "create",
-    column: "parentId",
-    rest: { description: "ID of the post this post replies to." },
-  },
-  thread: {
-    type: "String",
-    rule: z.string().trim().regex(/^\d{1,9}$/, "must be a thread id (0 starts a new thread)"),
-    description: "The thread; 0 starts a new one.",
-    default: "0",
-    only: "create",
-    column: false,
-    rest: { description: "ID of the thread the post belongs to; 0 starts a new thread." },
-  },
-  // Moderation: left out of a PUT, they keep their stored values (an author's edit of a closed thread would
-  // otherwise reopen it, which only moderators may do; a moderator's edit would unpin it).
-  sticky: { type: "Int", rule: flag("thread starters only"), description: "Thread is sticky (starters only; moderators set it).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts.", privacy: true } },
-  closed: { type: "Int", rule: flag("thread starters only"), description: "Thread is closed to new posts (starters only; moderators set it).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts.", privacy: true } },
-  tags: tagsField,
-});
+import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST, FORUM_POSTS, FORUM_POSTS_AREA } from "./area.js";
 
 export type CreateForumPost = RawInput<typeof FORUM_FIELDS.create>;
 export type UpdateForumPost = RawInput<typeof FORUM_FIELDS.update>;
@@ -138,59 +22,14 @@ export type UpdateForumPost = RawInput<typeof FORUM_FIELDS.update>;
 type Query = { include?: Prisma.ForumPostInclude; select?: Prisma.ForumPostSelect };
 type AnyQuery = { include?: object; select?: object };
 
-/** The forum domain events (docs/events.md): ids and names only. */
-export const FORUM_EVENTS = domainEvents("forum", {
-  postCreated: "A forum post was created (a thread starter when threadId equals its id); the record carries threadId, categoryId and parentId.",
-  postUpdated: "A forum post's fields changed; `changed` names them (closed, sticky, state for moderation).",
-  postDeleted: "A forum post was deleted (a thread starter takes its replies).",
-});
-
-export const FORUM_WRITES = writtenRecords({
-  area: "forum",
-  changedSubscription: "forumPostChanged",
-  records: FORUM_POSTS,
-  anonymous: "anonymous",
-  names: ["title", "threadId", "categoryId", "parentId"],
-  notFound: (id) => `Forum post ${id} not found.`,
-  forbidden: "Only the author, a group manager or an administrator can change this post.",
-});
-
 // ---------------------------------------------------------------------------------------------------
 // Lists
-
-export interface ForumListArgs extends ListArgs {
-  section?: number | null;
-  category?: number | null;
-  threadsOnly?: boolean | null;
-  parent?: number | null;
-  thread?: number | null;
-}
 
 const nonNegative = (parameter: string, value: number | null | undefined) => {
   if (value == null) return 0;
   if (!Number.isInteger(value) || value < 0 || value > 2_147_483_647) throw badInput(parameter, "must be a non-negative integer");
   return value;
 };
-
-/** GET /forum/list: `threads_only`, `parent` (immediate replies), `thread`, `category`, `section` are equality filters with exact totals. */
-export function listForumPosts(ctx: RequestContext, args: ForumListArgs, query: Query = {}) {
-  const filters: Record<string, number> = {};
-  const section = nonNegative("section", args.section);
-  const category = nonNegative("category", args.category);
-  const thread = nonNegative("thread", args.thread);
-  if (section) filters.sectionId = section;
-  if (category) filters.categoryId = category;
-  if (thread) filters.threadId = thread;
-  if (args.parent != null) filters.parentId = nonNegative("parent", args.parent);
-  if (args.threadsOnly) filters.starter = 1;
-  return pagedList<ForumPost>(FORUM_LIST, ctx, args, query as Selection, filters);
-}
-
-export async function getForumPost(ctx: RequestContext, id: number, query: Query = {}) {
-  const record = await findVisible<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
-  if (!record) throw notFound(`Forum post ${id} not found.`);
-  return record;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Counts: kept by the forum_counts trigger per access level and state; each caller adds up the
@@ -462,7 +301,7 @@ const CLOSED_THREAD = "This thread is closed to new posts.";
  * or `parent`) and takes its category and scope from the thread; a thread takes its scope from its category
  * (category 0: the default category of the requested scope). A closed thread or category is 409, nothing stored.
  */
-export async function createForumPost(ctx: RequestContext, input: CreateForumPost, query: Query = {}) {
+export async function createForumPost(ctx: RequestContext, input: CreateForumPost, query: Query = {}): Promise<ForumPost> {
   const user = requireUser(ctx);
   const data = parseInput(FORUM_FIELDS.create, input);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
@@ -517,8 +356,8 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
     if (starter && (values.sticky === 1 || values.closed === 1) && !(await moderates(tx, category!.scope, category!.scope_id))) {
       throw forbidden(MODERATORS_ONLY);
     }
-    const created = await createRecord<ForumPost>(tx, FORUM_WRITES, {
-      event: FORUM_EVENTS.postCreated,
+    const created = await createRecord<ForumPost>(tx, FORUM_POSTS_AREA.writesOf, {
+      event: FORUM_POSTS_AREA.eventsNamed.postCreated,
       scope: { scope: category!.scope, scopeId: category!.scope_id },
       inserted: Prisma.sql`created AS (${insertStatement(tx, FORUM_POSTS, {
         ...values,
@@ -553,11 +392,11 @@ async function moderates(ctx: RequestContext, scope: string, scopeId: number): P
  * Authors edit their posts; moderation (sticky, closed, state) is for group managers and administrators
  * (authors may still unpublish and republish their own posts through `state`). sticky/closed apply to starters only.
  */
-export async function updateForumPost(ctx: RequestContext, id: number, input: UpdateForumPost, query: Query = {}) {
+export async function updateForumPost(ctx: RequestContext, id: number, input: UpdateForumPost, query: Query = {}): Promise<ForumPost | null> {
   requireUser(ctx);
   const data = parseInput(FORUM_FIELDS.update, input);
-  await changeRecord<ForumPost>(ctx, FORUM_WRITES, id, {
-    event: FORUM_EVENTS.postUpdated,
+  await changeRecord<ForumPost>(ctx, FORUM_POSTS_AREA.writesOf, id, {
+    event: FORUM_POSTS_AREA.eventsNamed.postUpdated,
     lockFirst: (tx) => lockThreadOfReply(tx, id),
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
@@ -603,10 +442,10 @@ export const publishForumPost = (ctx: RequestContext, id: number, published: boo
 
 /** Deletes a post (a starter takes its replies): its author, a group manager or an administrator. */
 export async function deleteForumPost(ctx: RequestContext, id: number): Promise<number> {
-  return deleteRecord(ctx, FORUM_WRITES, id, FORUM_EVENTS.postDeleted, {
+  return deleteRecord(ctx, FORUM_POSTS_AREA.writesOf, id, FORUM_POSTS_AREA.eventsNamed.postDeleted, {
     lockFirst: (tx) => lockThreadOfReply(tx, id),
     // Its replies first, each with its own deleted event (the trigger would take them silently).
-    before: (tx, locked) => (locked.starter ? deleteRecordsWhere(tx, FORUM_WRITES, { threadId: id, starter: 0 }, FORUM_EVENTS.postDeleted) : Promise.resolve()),
+    before: (tx, locked) => (locked.starter ? deleteRecordsWhere(tx, FORUM_POSTS_AREA.writesOf, { threadId: id, starter: 0 }, FORUM_POSTS_AREA.eventsNamed.postDeleted) : Promise.resolve()),
   });
 }
 

@@ -2,7 +2,7 @@ import type { AreaTesting, Documented } from "../../test/areas.js";
 import { createThroughGraphql } from "../../test/area-kit.js";
 import type { TestServer } from "../../test/server.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST } from "./service.js";
+import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST } from "./area.js";
 import { FORUM_CATEGORIES_AREA } from "./categories.js";
 import { FORUM_SECTIONS_AREA } from "./sections.js";
 

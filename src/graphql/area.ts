@@ -115,6 +115,7 @@ function listFilterArguments(t: Parameters<Parameters<typeof builder.args>[0]>[0
   return Object.fromEntries(
     Object.entries(filters).map(([name, filter]) => {
       const options = { description: filter.description, ...(filter.default === undefined ? {} : { defaultValue: filter.default }) };
+      if (filter.type === "Boolean") return [name, t.boolean(options as { defaultValue?: boolean })];
       return [name, filter.type === "Int" ? t.int(options as { defaultValue?: number }) : t.string(options as { defaultValue?: string })];
     }),
   );

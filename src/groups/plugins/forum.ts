@@ -1,26 +1,20 @@
-import { ForumPostType } from "../../forum/graphql.js";
-import { FORUM_FIELDS, FORUM_LIST, createForumPost, deleteForumPost, getForumPost, listForumPosts, updateForumPost, type CreateForumPost } from "../../forum/service.js";
+import { FORUM_FIELDS, FORUM_POSTS_AREA } from "../../forum/area.js";
 import type { RequestContext } from "../../common/context.js";
-import { defineGroupPlugin } from "../plugins.js";
+import { declaredAreaPlugin, defineGroupPlugin } from "../plugins.js";
 
 /** The forum's fields but the category: a group's threads go to the group's default category (made with its first). */
 const { categoryId: _category, ...fields } = FORUM_FIELDS.fields;
 
 /** The group's forum: /groups/{group}/forum, its posts answering as /forum/list's threads do. */
-defineGroupPlugin({
+const plugin = declaredAreaPlugin(FORUM_POSTS_AREA, {
   name: "forum",
-  area: "forum",
-  model: "ForumPost",
   plural: "ForumPosts",
-  type: ForumPostType,
   noun: "forum post",
+  rest: { selection: "...ForumPostRest", list: { key: "threads", extra: { success: true } } },
+});
+
+defineGroupPlugin({
+  ...plugin,
   fields: { fields },
-  service: {
-    list: { spec: FORUM_LIST, resolve: listForumPosts },
-    read: getForumPost,
-    create: (ctx: RequestContext, input: object, query: object) => createForumPost(ctx, { ...(input as CreateForumPost), categoryId: 0 }, query as never),
-    update: updateForumPost,
-    remove: deleteForumPost,
-  },
-  rest: { selection: "...ForumPostRest", documents: "forum", list: { key: "threads", extra: { success: true } } },
+  service: { ...plugin.service, create: (ctx: RequestContext, input: object, query: object) => FORUM_POSTS_AREA.createRecord(ctx, { ...input, categoryId: 0 }, query) },
 });
