@@ -155,14 +155,15 @@ export function areaRows(area: Area): RestOperation[] {
       }),
     );
   }
-  if (rest.list) {
-    const { variables, args } = listArguments(area, rest.list.fixed);
+  for (const list of rest.list ? [rest.list].flat() : []) {
+    const { variables, args } = listArguments(area, list.fixed);
+    const taken = [...filterParams(area), ...listParams(area.listSpec)].filter((param) => !list.except?.includes(param.name));
     rows.push(
-      row(rest.list, "GET", {
-        params: [...documentedParams([...filterParams(area), ...listParams(area.listSpec)], rest.list.documented), ...extraParams(rest.list)],
-        document: withFragments(fragments, `query ${model}List${variables ? `(${variables})` : ""} { ${area.plural}(${args}) { items { ${selected(model, rest.list)} } total } }`),
+      row(list, "GET", {
+        params: [...documentedParams(taken, list.documented), ...extraParams(list)],
+        document: withFragments(fragments, `query ${model}List${variables ? `(${variables})` : ""} { ${area.plural}(${args}) { items { ${selected(model, list)} } total } }`),
         resultField: area.plural,
-        response: "response" in rest.list ? rest.list.response : { kind: "list", key: rest.list.key, ...(rest.list.extra ? { extra: rest.list.extra } : {}) },
+        response: "response" in list ? list.response : { kind: "list", key: list.key, ...(list.extra ? { extra: list.extra } : {}) },
         status: 200,
         access: reader,
       }),

@@ -45,6 +45,7 @@ export function fieldParams(table: AnyFields, mode: "create" | "replace", option
         ...(format ? { format } : {}),
         ...(rest.privacy ? { privacy: true } : {}),
         ...(rest.clears !== undefined ? { clears: rest.clears } : {}),
+        ...(rest.alsoNamed ? { alsoNamed: rest.alsoNamed } : {}),
       };
     });
 }

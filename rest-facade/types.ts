@@ -51,7 +51,7 @@ export interface RestParam {
   /** A `fields` parameter's keys kept in every answer whatever is asked (a group's gidNumber). */
   alwaysKept?: string[];
   /** Other names the value is read under when its own is absent (activity's `crated_by` also as `created_by`). */
-  alsoNamed?: string[];
+  alsoNamed?: readonly string[];
 }
 
 /**

@@ -3,8 +3,9 @@ import { utcTimestampText, type SqlClient } from "../db/sql.js";
 import { outboxWritten, type StoredEvent } from "../common/outbox.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
 import { activityRevisionsOf, activitySourceOf, scopeAndActor } from "./sources.js";
-import { markForRevision, readableRecipients, reviseBacklog, uniqueRecipients } from "./readers.js";
-import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientsText, type Recipient } from "./service.js";
+import { markForRevision, readableRecipients, reviseBacklog } from "./readers.js";
+import { recipientsText, type Recipient } from "./service.js";
+import { ACTIVITY_RECORDS, ACTIVITY_AREA } from "./area.js";
 import { eventStatement, returningScalars } from "../common/write-path.js";
 import { recordScopeExistsSql, usersInRelationSql } from "../common/scope-kinds.js";
 
@@ -88,7 +89,7 @@ function entriesStatement(db: PrismaClient, events: StoredEvent[], candidates: M
       SELECT created.id, r.scope, r.scope_id, created.created
         FROM unnest(${sent.map((row) => row.event)}::bigint[], ${sent.map((row) => row.scope)}::text[], ${sent.map((row) => row.scopeId)}::int[]) AS r(source_event, scope, scope_id)
         JOIN created ON created."sourceEvent" = r.source_event)
-    ${eventStatement({ db, actorId: { field: "createdById" } }, ACTIVITY_WRITES, ACTIVITY_EVENTS.activityEntryCreated, Prisma.sql`created`, [])}`;
+    ${eventStatement({ db, actorId: { field: "createdById" } }, ACTIVITY_AREA.writesOf, ACTIVITY_AREA.eventsNamed.activityEntryCreated, Prisma.sql`created`, [])}`;
 }
 
 /** The managers (now) of the event's scope, as its kind declares them, and the person the event is about: a group's membership requests and invitations. */

@@ -3,7 +3,8 @@ import { Prisma } from "../generated/prisma/client.js";
 import { startServer, type TestServer } from "../../test/server.js";
 import { describePlan, explainNodes } from "../../test/plan.js";
 import { sqlClientOf } from "../db/sql.js";
-import { ACTIVITY_LIST, feedStatements } from "./service.js";
+import { feedStatements } from "./service.js";
+import { ACTIVITY_LIST } from "./area.js";
 import { listStatements, type Caller } from "../common/paging.js";
 import { testing } from "./testing.js";
 

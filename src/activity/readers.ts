@@ -8,7 +8,8 @@ import { eventStatement, hidesAuthorSql, NOW, returningScalars, writtenRecordsOf
 import { readableBy, viewerKey } from "../events/subscriptions.js";
 import { followedAreasList } from "./sources.js";
 import { scopeKindIfRegistered } from "../common/scope-kinds.js";
-import { ACTIVITY_EVENTS, ACTIVITY_RECORDS, ACTIVITY_WRITES, recipientKey, recipientsText, storedRecipients, type Recipient } from "./service.js";
+import { recipientKey, recipientsText, storedRecipients, type Recipient } from "./service.js";
+import { ACTIVITY_RECORDS, ACTIVITY_AREA } from "./area.js";
 
 /**
  * Per event, the candidates who may read its record now (src/events/subscriptions.ts, `readableBy`): asked
@@ -202,7 +203,7 @@ const SYSTEM = (db: PrismaClient) => ({ db, actorId: null });
 /** The entries of records that are gone, with their deleted events: one statement. */
 function goneStatement(db: PrismaClient, ids: number[]): Prisma.Sql {
   return Prisma.sql`WITH gone AS (DELETE FROM activity WHERE id = ANY(${ids}::int[]) RETURNING ${returningScalars({ db }, ACTIVITY_RECORDS)})
-    ${eventStatement(SYSTEM(db), ACTIVITY_WRITES, ACTIVITY_EVENTS.activityEntryDeleted, Prisma.sql`gone`, [])}`;
+    ${eventStatement(SYSTEM(db), ACTIVITY_AREA.writesOf, ACTIVITY_AREA.eventsNamed.activityEntryDeleted, Prisma.sql`gone`, [])}`;
 }
 
 /**
@@ -228,5 +229,5 @@ function changesStatement(
                SELECT x.entry_id, x.scope, x.scope_id, u.created
                  FROM unnest(${added.map((r) => r.id)}::int[], ${added.map((r) => r.scope)}::text[], ${added.map((r) => r.scopeId)}::int[]) AS x(entry_id, scope, scope_id)
                  JOIN updated u ON u.id = x.entry_id)
-    ${eventStatement(SYSTEM(db), ACTIVITY_WRITES, ACTIVITY_EVENTS.activityEntryUpdated, Prisma.sql`updated`, Prisma.sql`string_to_array(changed_fields, ',')`)}`;
+    ${eventStatement(SYSTEM(db), ACTIVITY_AREA.writesOf, ACTIVITY_AREA.eventsNamed.activityEntryUpdated, Prisma.sql`updated`, Prisma.sql`string_to_array(changed_fields, ',')`)}`;
 }

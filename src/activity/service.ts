@@ -2,19 +2,19 @@ import { z } from "zod";
 import { Prisma, type ActivityEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { authorShownTo, sqlOf } from "../common/context.js";
-import { badInput, forbidden, notFound } from "../common/errors.js";
+import { badInput, forbidden } from "../common/errors.js";
 import DataLoader from "dataloader";
 import { defineLoader } from "../common/loaders.js";
-import { DEFAULT_SCOPE, listSpec, pagedList, pageWindow, type ListArgs, type Page } from "../common/paging.js";
-import { columnValues, createdByField, createdField, fieldTable } from "../common/fields.js";
-import { changedRecord, createdRecord, decodeScalars, findVisible, modelInfo, records, rowsStatement, type Selection } from "../common/records.js";
-import { recordScopeExistsSql, recordScopeSql, scopeKindField, scopesInRelationSql, type UserRef } from "../common/scope-kinds.js";
+import { DEFAULT_SCOPE, pageWindow, type Page } from "../common/paging.js";
+import { columnValues } from "../common/fields.js";
+import { changedRecord, createdRecord, findVisible, rowsStatement, type Selection } from "../common/records.js";
+import { recordScopeExistsSql, recordScopeSql, scopesInRelationSql, type UserRef } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
-import { domainEvents } from "../common/events.js";
 import { parseTimestamp } from "../common/time.js";
 import { sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
-import { changeRecord, createRecord, deleteRecord, insertStatement, updateStatement, writtenRecords } from "../common/write-path.js";
+import { changeRecord, createRecord, insertStatement, updateStatement } from "../common/write-path.js";
+import { ACTIVITY_AREA, ACTIVITY_FIELDS, ACTIVITY_RECORDS } from "./area.js";
 
 /**
  * Whether the recipient row `alias` is the user's: sent to them (`member:<id>`, the documented form), or to
@@ -33,12 +33,12 @@ function sentToMember(alias: string, userId: UserRef): Prisma.Sql {
  * a member when sent to them (`member:<id>`), a group's current members when sent to the group. Membership
  * is asked at read time: a new member sees the group's earlier entries, a member who left no longer does.
  */
-export const heardBy = (id: Prisma.Sql, userId: UserRef | null): Prisma.Sql => {
+export function heardBy(id: Prisma.Sql, userId: UserRef | null): Prisma.Sql {
   const to = userId === null ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0` : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR ${sentToMember("r", userId)})`;
   // A scalar sub-select, not EXISTS: asked per row of the list's own index order through the recipients'
   // primary key (an EXISTS becomes a semi-join from the recipients, and a sort).
   return Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = ${id} AND ${to} LIMIT 1), FALSE)`;
-};
+}
 
 /**
  * A scope's entries a viewer hears, without counting rows where the counters can say (list_counts keeps,
@@ -47,7 +47,7 @@ export const heardBy = (id: Prisma.Sql, userId: UserRef | null): Prisma.Sql => {
  * them or their groups by someone else — the one part counted, through the recipients' index of their
  * channels (bounded by what was sent to them, not by the scope's entries).
  */
-function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }): Prisma.Sql {
+export function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }): Prisma.Sql {
   const kept = (condition: Prisma.Sql) =>
     Prisma.sql`coalesce((SELECT sum(c.rows) FROM list_counts c WHERE c.table_name = 'activity' AND c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND ${condition}), 0)`;
   const user = viewer.user;
@@ -65,56 +65,6 @@ function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; sc
                                                      AND t.sent_to_site = 0 AND t.created_by <> ${user.id}), FALSE))`;
   return Prisma.sql`SELECT (${sentToSite} + ${ownOthers} + ${sentToThem})::int`;
 }
-
-/** Activity entries, shown to their recipients (plus their creator and administrators), never by level. */
-export const ACTIVITY_RECORDS = records({
-  model: "ActivityEntry",
-  scoped: true,
-  // "Published" is sent to the site (public): what the list's counters count by. Reads ask `audience`.
-  published: { field: "sentToSite", value: 1 },
-  audience: heardBy,
-  audienceTotal: heardTotal,
-  creator: "createdById",
-});
-
-/** GET /activity/list and `activityEntries`: sort whitelist, defaults, scope and search. */
-export const ACTIVITY_LIST = listSpec({
-  records: ACTIVITY_RECORDS,
-  sortColumns: { created: "created", id: "id", action: "action" },
-  defaults: { sort: "created", sortDir: "desc", limit: 25 },
-  search: { in: "description", fields: ["description"] },
-});
-
-const flag = z.number().int().min(0).max(1);
-
-/** The activity field table (src/common/fields.ts). */
-export const ACTIVITY_FIELDS = fieldTable({
-  scope: { type: "String", rule: scopeKindField, required: "create", description: "Scope type (site, group, member, …).", rest: { description: "Scope type (group, member, etc.).", privacy: true } },
-  scopeId: { type: "Int", rule: z.number().int().min(0), required: "create", description: "Scope object ID.", rest: { description: "Scope object ID.", privacy: true } },
-  action: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: { description: "Action taken." } },
-  alias: { type: "String", rule: z.string().trim().max(255), rest: { description: "Entry alias." } },
-  description: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(65535), required: "create", rest: { description: "Description of the activity." } },
-  created: createdField,
-  createdBy: { ...createdByField, rest: { name: "crated_by", description: "User ID of the creator (0: the caller); spelled as the API document spells it, created_by is accepted too." } },
-  anonymous: { type: "Int", rule: flag, default: 0, description: "1: the actor is shown only to the author and administrators.", rest: { description: "0 = false, 1 = true.", privacy: true } },
-  parent: { type: "Int", rule: z.number().int().min(0), default: 0, column: "parentId", description: "ID of the parent entry (0: none); must exist.", rest: { description: "ID of parent activity." } },
-  recipients: {
-    type: "String",
-    rule: z.string().trim().max(4000),
-    default: "1",
-    column: false,
-    description: "Comma-separated <scope>:<scope_id> pairs (a bare id is a member); 1: the entry's own scope.",
-    rest: { description: "Comma-separated list of <scope>:<scope_id> pairs (1: the entry's own scope).", privacy: true },
-  },
-  recipientChannel: {
-    type: "Int",
-    rule: z.number().int().min(0).max(1),
-    only: "update",
-    column: false,
-    description: "Recipient channels: 1 re-addresses the entry to its own scope, 0 to nobody but its author.",
-    rest: { name: "recipients", description: "List of recipient channels: 1 the entry's own scope, 0 nobody but the author.", privacy: true },
-  },
-});
 
 export type CreateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.create>;
 export type UpdateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.update>;
@@ -290,38 +240,36 @@ export function parseDateFilter(value: string | null | undefined, parameter: str
   return date;
 }
 
-export interface ActivityListArgs extends ListArgs {
-  startDate?: string | null;
-  endDate?: string | null;
-  recipients?: string | null;
+/** `startDate` (1.1): entries created at or after it. */
+export function createdFrom(value: string): Prisma.Sql {
+  const start = parseDateFilter(value, "startDate");
+  return start ? Prisma.sql`t.created >= ${start}` : Prisma.sql`TRUE`;
 }
 
-/** The entries of one scope the caller hears; 1.1's date range (created ≥ start, < end) and recipients filter. */
-export function listActivityEntries(ctx: RequestContext, args: ActivityListArgs, query: Query = {}): Page<ActivityEntry> {
-  const conditions: Prisma.Sql[] = [];
-  const start = parseDateFilter(args.startDate, "startDate");
-  const end = parseDateFilter(args.endDate, "endDate");
-  if (start) conditions.push(Prisma.sql`t.created >= ${start}`);
-  if (end) conditions.push(Prisma.sql`t.created < ${end}`);
-  if (args.recipients?.trim()) {
-    const wanted = parseRecipients(args.recipients, DEFAULT_SCOPE, "recipients");
-    // A recipient is matched only where the caller is shown it (shownRecipients): the site, themselves, their
-    // groups, or any of their own entries'. Otherwise naming a member would tell who an entry went to, and an
-    // anonymous thread's entry, sent to its author, who wrote it.
-    const user = ctx.viewer.user;
-    const site = Prisma.sql`(f.scope = 'site' AND f.scope_id = 0)`;
-    const shown = user?.isAdmin ? Prisma.sql`TRUE` : user ? Prisma.sql`(t.created_by = ${user.id} OR ${site} OR ${sentToMember("f", user.id)})` : site;
-    conditions.push(
-      wanted.length
-        ? Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id AND (${Prisma.join(
-            wanted.map((r) => Prisma.sql`(f.scope = ${r.scope} AND f.scope_id = ${r.scopeId})`),
-            " OR ",
-          )}) AND ${shown})`
-        : // 0: the entries sent to nobody (notes to self), as `recipients` 0 writes them.
-          Prisma.sql`NOT EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id)`,
-    );
-  }
-  return pagedList<ActivityEntry>(ACTIVITY_LIST, ctx, args, query as Selection, undefined, conditions);
+/** `endDate` (1.1): entries created before it. */
+export function createdBefore(value: string): Prisma.Sql {
+  const end = parseDateFilter(value, "endDate");
+  return end ? Prisma.sql`t.created < ${end}` : Prisma.sql`TRUE`;
+}
+
+/**
+ * `recipients` (1.1): entries sent to one of them (0: to nobody, notes to self). A recipient is matched only
+ * where the caller is shown it (shownRecipients): the site, themselves, their groups, or any of their own
+ * entries'. Otherwise naming a member would tell who an entry went to, and an anonymous thread's entry, sent
+ * to its author, who wrote it.
+ */
+export function sentToOneOf(value: string, ctx: RequestContext): Prisma.Sql {
+  if (!value.trim()) return Prisma.sql`TRUE`;
+  const wanted = parseRecipients(value, DEFAULT_SCOPE, "recipients");
+  const user = ctx.viewer.user;
+  const site = Prisma.sql`(f.scope = 'site' AND f.scope_id = 0)`;
+  const shown = user?.isAdmin ? Prisma.sql`TRUE` : user ? Prisma.sql`(t.created_by = ${user.id} OR ${site} OR ${sentToMember("f", user.id)})` : site;
+  return wanted.length
+    ? Prisma.sql`EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id AND (${Prisma.join(
+        wanted.map((r) => Prisma.sql`(f.scope = ${r.scope} AND f.scope_id = ${r.scopeId})`),
+        " OR ",
+      )}) AND ${shown})`
+    : Prisma.sql`NOT EXISTS (SELECT 1 FROM activity_recipients f WHERE f.entry_id = t.id)`;
 }
 
 /** The feed's statements (its page and its total) for a signed-in caller: the plan test explains them. */
@@ -365,38 +313,10 @@ export function activityFeed(ctx: RequestContext, args: { limit?: number | null;
   };
 }
 
-/** An entry the caller hears, or 404 (entries not sent to the caller do not exist for them). */
-export async function getActivityEntry(ctx: RequestContext, id: number, query: Query = {}) {
-  const record = await findVisible<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);
-  if (!record) throw notFound(`Activity entry ${id} not found.`);
-  return record;
-}
-
 /** Whether the viewer sees an entry's actor: not anonymous, or they wrote it, or they administer. */
 export const showsActor = (ctx: RequestContext, entry: Pick<ActivityEntry, "anonymous" | "createdById">) => authorShownTo(ctx.viewer, entry.anonymous, entry.createdById);
 
-/** The activity domain events (docs/events.md). */
-export const ACTIVITY_EVENTS = domainEvents("activity", {
-  activityEntryCreated: "An activity entry was created.",
-  activityEntryUpdated: "An activity entry's fields changed; `changed` names them.",
-  activityEntryDeleted: "An activity entry was deleted.",
-});
-
-/** Activity entries on the write path (src/common/write-path.ts); anonymous entries' events name no actor. */
-export const ACTIVITY_WRITES = writtenRecords({
-  area: "activity",
-  records: ACTIVITY_RECORDS,
-  // `recipients` too: the feed subscription (activityFeed) keeps the events sent to the subscriber.
-  names: ["action", "recipients"],
-  // The recipients a reader of the entry's events must not learn (who else it went to): the actor's and administrators' only.
-  actorOnlyNames: ["recipients"],
-  anonymous: "anonymous",
-  changedSubscription: "activityEntryChanged",
-  notFound: (id) => `Activity entry ${id} not found.`,
-  forbidden: "Only the author, a manager of the entry's group or an administrator can change this activity entry.",
-});
-
-export async function createActivityEntry(ctx: RequestContext, input: CreateActivityEntry, query: Query = {}) {
+export async function createActivityEntry(ctx: RequestContext, input: CreateActivityEntry, query: Query = {}): Promise<ActivityEntry> {
   const user = requireUser(ctx);
   const data = parseInput(ACTIVITY_FIELDS.create, input);
   const values = columnValues(ACTIVITY_FIELDS, data, "create");
@@ -405,8 +325,8 @@ export async function createActivityEntry(ctx: RequestContext, input: CreateActi
   await assertParent(ctx, data.parent);
   await assertMayAddress(ctx, recipients);
   const createdById = await resolveCreator(ctx, data.createdBy, user.id);
-  const created = await createRecord<ActivityEntry>(ctx, ACTIVITY_WRITES, {
-    event: ACTIVITY_EVENTS.activityEntryCreated,
+  const created = await createRecord<ActivityEntry>(ctx, ACTIVITY_AREA.writesOf, {
+    event: ACTIVITY_AREA.eventsNamed.activityEntryCreated,
     scope,
     inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, { ...values, createdById, recipients: recipientsText(recipients) })})${recipients.length ? Prisma.sql`,
       sent AS (${recipientRows(Prisma.sql`(SELECT id FROM created)`, Prisma.sql`(SELECT created FROM created)`, recipients)})` : Prisma.empty}`,
@@ -415,12 +335,12 @@ export async function createActivityEntry(ctx: RequestContext, input: CreateActi
 }
 
 /** Changes the given fields only (PUT keeps anonymous and recipients when left out). */
-export async function updateActivityEntry(ctx: RequestContext, id: number, input: UpdateActivityEntry, query: Query = {}) {
+export async function updateActivityEntry(ctx: RequestContext, id: number, input: UpdateActivityEntry, query: Query = {}): Promise<ActivityEntry | null> {
   requireUser(ctx);
   const data = parseInput(ACTIVITY_FIELDS.update, input);
   await assertParent(ctx, data.parent);
-  await changeRecord<ActivityEntry>(ctx, ACTIVITY_WRITES, id, {
-    event: ACTIVITY_EVENTS.activityEntryUpdated,
+  await changeRecord<ActivityEntry>(ctx, ACTIVITY_AREA.writesOf, id, {
+    event: ACTIVITY_AREA.eventsNamed.activityEntryUpdated,
     async change(tx, record) {
       if (changesNothing(data)) return { row: record, changed: [] };
       if (data.parent === id) throw badInput("parent", "an entry is not its own parent");
@@ -444,9 +364,4 @@ export async function updateActivityEntry(ctx: RequestContext, id: number, input
     },
   });
   return changedRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);
-}
-
-/** Deletes an entry: its author, a manager of its group or an administrator. */
-export async function deleteActivityEntry(ctx: RequestContext, id: number): Promise<number> {
-  return deleteRecord(ctx, ACTIVITY_WRITES, id, ACTIVITY_EVENTS.activityEntryDeleted);
 }

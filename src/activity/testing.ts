@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { AreaTesting, Documented } from "../../test/areas.js";
 import { pick } from "../../test/area-kit.js";
-import { ACTIVITY_FIELDS, ACTIVITY_LIST } from "./service.js";
+import { ACTIVITY_FIELDS, ACTIVITY_LIST } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("### Activity"). */
 const write: Documented = {

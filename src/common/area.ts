@@ -77,6 +77,11 @@ export interface ListFilter {
   all?: string | number;
   /** A Boolean filter's column value when it is true (the forum's `threadsOnly`: `starter` = 1). */
   equals?: string | number;
+  /**
+   * A filter that is no equality (activity's date range, its recipients): the condition over the list's
+   * alias `t` for a given value (parsed by `rule`; 400 naming the filter from it or from here).
+   */
+  condition?(value: never, ctx: RequestContext): Prisma.Sql;
   /** Documented as required (with its default: the forum's `section`), though a request may leave it out. */
   required?: true;
   /**
@@ -118,11 +123,25 @@ export interface RestRow {
    * Parameters beyond the id and the fields, each feeding a variable `selection` uses, with its GraphQL type.
    */
   params?: (RestParam & { graphqlType: string })[];
-  /** Fields of the table the row does not take (the wiki's POST: `summary`). */
+  /** Fields of the table the row does not take (the wiki's POST: `summary`); of a list row, the REST parameters it does not take. */
   except?: string[];
   /** A `fields` parameter: the keys of the answer to keep (rest-facade/fields-param.ts), by default and always. */
   fields?: { default: string[]; alwaysKept?: string[]; description: string };
 }
+
+/** A list's REST row (AreaDeclaration.rest.list). */
+export type ListRow = RestRow &
+  ({ key: string; extra?: Record<string, unknown> } | { response: RestResponse }) & {
+    /**
+     * The row's parameters where the API document names or orders them otherwise than the kit (filters,
+     * `limit`, `start`, `search`, `sort`, `sort_Dir`, `scope`, `scope_id`): in its order, each kit name
+     * `true` or its documented name (the forum's `start: "limitstart"`); one left out is not taken, its
+     * argument keeps its default (or `fixed`'s value).
+     */
+    documented?: Record<string, string | true>;
+    /** GraphQL arguments the row fixes rather than takes (forum sections: one page of `limit: 100`). */
+    fixed?: Record<string, number | string>;
+  };
 
 export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends string = string> {
   /** Events' area and the documents' names ("blog"). */
@@ -196,6 +215,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     names: readonly string[];
     /** A 0/1 field that hides the record's author (anonymous forum posts): its events name no actor then. */
     anonymous?: string;
+    /** Of `names`, those only the actor's audience is told (activity's recipients): src/common/write-path.ts. */
+    actorOnlyNames?: readonly string[];
     /** The GraphQL update input's description. */
     update?: string;
     /** The delete mutation's description. */
@@ -230,6 +251,11 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
   /** The domain events: one name ending in Created, Updated and Deleted each, with its description and audience (docs/events.md). */
   events: Record<E, string | EventDeclaration>;
   /**
+   * What more a deleted group takes beyond the area's records in it (activity: the group as a recipient of
+   * other scopes' entries), run after them in the group's delete; `models` as src/groups/content.ts names them.
+   */
+  groupContent?: { models: Prisma.ModelName[]; remove(tx: RequestContext, groupId: number): Promise<unknown> };
+  /**
    * The activity feed's entry for a created record (src/activity/sources.ts); absent: none. `follows`: the
    * events after which its entries are decided again, or those with the records that follow it (a thread's replies).
    */
@@ -252,19 +278,12 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
      * 0), or its type where it is not an integer (a group's gidNumber or cn).
      */
     id?: string | { description: string; default?: number; type?: "string" };
-    /** The list's row: its answer the contract's wrapper `{[key], total, …extra}`, or another registered kind (groups: a bare array). */
-    list?: RestRow &
-      ({ key: string; extra?: Record<string, unknown> } | { response: RestResponse }) & {
-        /**
-         * The row's parameters where the API document names or orders them otherwise than the kit (filters,
-         * `limit`, `start`, `search`, `sort`, `sort_Dir`, `scope`, `scope_id`): in its order, each kit name
-         * `true` or its documented name (the forum's `start: "limitstart"`); one left out is not taken, its
-         * argument keeps its default (or `fixed`'s value).
-         */
-        documented?: Record<string, string | true>;
-        /** GraphQL arguments the row fixes rather than takes (forum sections: one page of `limit: 100`). */
-        fixed?: Record<string, number | string>;
-      };
+    /**
+     * The list's row: its answer the contract's wrapper `{[key], total, …extra}`, or another registered kind
+     * (groups: a bare array). Several rows where versions take different parameters (activity 1.0 and 1.1: a
+     * row's `except` names the list parameters it does not take).
+     */
+    list?: ListRow | ListRow[];
     create?: RestRow;
     read?: RestRow;
     /** PUT: every field, the PATCH row derived from it (rest-facade/table.ts). */
@@ -370,6 +389,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     notFound: missing,
     forbidden: declaration.writes.forbidden,
     ...(declaration.writes.anonymous ? { anonymous: declaration.writes.anonymous } : {}),
+    ...(declaration.writes.actorOnlyNames ? { actorOnlyNames: declaration.writes.actorOnlyNames } : {}),
   });
   const { uniqueName, fields } = declaration;
   const byAdministrators = declaration.writes.by === "administrators";
@@ -400,7 +420,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     const values: Record<string, string | number> = {};
     for (const [name, filter] of filters) {
       const given = args[name] ?? filter.default;
-      if (given == null || given === "") continue;
+      if (filter.condition || given == null || given === "") continue;
       const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number | boolean>)[name]!;
       if (typeof value === "boolean") {
         if (value) values[filter.column ?? name] = filter.equals!;
@@ -426,6 +446,14 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     }
   };
   const namesRecords = filters.some(([, filter]) => filter.names);
+  /** The conditions of the filters that are no equality, for the values given (each parsed by its rule: 400 naming it). */
+  const conditionsOf = (ctx: RequestContext, args: Record<string, unknown>): Prisma.Sql[] =>
+    filters.flatMap(([name, filter]) => {
+      const given = args[name] ?? filter.default;
+      if (!filter.condition || given == null || given === "") return [];
+      const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, unknown>)[name];
+      return [filter.condition(value as never, ctx)];
+    });
   const within = declaration.within;
   /** The parent's scope (within): its row, held FOR KEY SHARE inside a write's transaction; 400 naming the field where there is none. */
   const parentScope = async (ctx: RequestContext, id: number, lock: boolean): Promise<{ scope: string; scopeId: number }> => {
@@ -458,7 +486,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     listRecords<R>(ctx: RequestContext, args: ListArgs, query: Query = {}): Page<R> {
       reader(ctx);
       const values = filtersOf(args as Record<string, unknown>);
-      const page = pagedList<R>(spec, ctx, args, query as Selection, values);
+      const page = pagedList<R>(spec, ctx, args, query as Selection, values, conditionsOf(ctx, args as Record<string, unknown>));
       if (!namesRecords) return page;
       let known: Promise<void> | undefined;
       const checked = () => (known ??= assertNamedRecords(ctx, args as ListArgs & Record<string, unknown>, values));
@@ -574,10 +602,15 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
 
   // A deleted group's records go with it, each with its own deleted event (src/groups/content.ts).
   if (policy.scoped) {
+    const more = declaration.groupContent;
     registerGroupContent({
       area: declaration.area,
-      models: [declaration.model],
-      remove: (tx, groupId) => deleteScopeRecords(tx, writes, { scope: "group", scopeId: groupId }, eventTypes.deleted),
+      models: [declaration.model, ...(more?.models ?? [])],
+      async remove(tx, groupId) {
+        const removed = await deleteScopeRecords(tx, writes, { scope: "group", scopeId: groupId }, eventTypes.deleted);
+        await more?.remove(tx, groupId);
+        return removed;
+      },
     });
   }
   if (declaration.activity) {

@@ -58,6 +58,8 @@ export interface RestDeclaration {
   format?: RestParam["format"];
   privacy?: boolean;
   clears?: boolean;
+  /** Other names a request may give it by (activity's documented `crated_by`: also `created_by`), read when the name is absent. */
+  alsoNamed?: readonly string[];
 }
 
 export type FieldTable = Record<string, FieldDeclaration>;
