@@ -6,8 +6,9 @@ import type { StoredEvent } from "../common/outbox.js";
 import type { Recipient } from "./service.js";
 
 /**
- * What an area's event becomes in the activity feed, declared by the area in its own folder
- * (`src/<area>/activity.ts`, imported by its graphql.ts) — the forum adds one file. The consumer
+ * What an area's event becomes in the activity feed: an area declared as one says it in its declaration
+ * (`activity`, src/common/area.ts; the forum's recipients and followers in src/forum/activity.ts), others
+ * register it in their own folder (groups: src/groups/activity.ts). The consumer
  * (src/activity/consumer.ts) writes one entry per event of these types, once (by event id), to the
  * recipients the source names, keeping only those who may read the record now (`readableBy`).
  */

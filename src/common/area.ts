@@ -434,13 +434,15 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       const id = values?.[filter.column ?? name];
       if (!filter.names || id === undefined) continue;
       const named = filter.names();
-      const every = filter.all === undefined ? "" : ` (${filter.all}: every one)`;
+      // The record's noun, as the messages name it ("Forum section": "section").
+      const noun = named.label.split(" ").pop()!.toLowerCase();
+      const every = filter.all === undefined ? "" : ` (${filter.all}: every ${noun})`;
       const found = await findVisible<{ scope: string; scopeId: number }>(ctx, named.records, Number(id), { select: { scope: true, scopeId: true } } as Selection);
       if (!found) throw new ApiError(404, `${named.label} ${id} does not exist.`, [{ parameter: name, message: `names no ${named.label.toLowerCase()} you may see${every}` }]);
       const { scope, scopeId } = listedScope(args);
       if (found.scope !== scope || found.scopeId !== scopeId) {
         throw new ApiError(404, `${named.label} ${id} is not one of ${scope} ${scopeId}.`, [
-          { parameter: name, message: `names a ${named.label.toLowerCase()} of ${found.scope} ${found.scopeId}, not of the scope listed (${scope} ${scopeId}): give that scope${filter.all === undefined ? "" : `, or ${name}=${filter.all}`}` },
+          { parameter: name, message: `names a ${noun} of ${found.scope} ${found.scopeId}, not of the scope listed (${scope} ${scopeId}): give that scope${filter.all === undefined ? "" : `, or ${name}=${filter.all}`}` },
         ]);
       }
     }
@@ -455,14 +457,13 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       return [filter.condition(value as never, ctx)];
     });
   const within = declaration.within;
-  /** The parent's scope (within): its row, held FOR KEY SHARE inside a write's transaction; 400 naming the field where there is none. */
-  const parentScope = async (ctx: RequestContext, id: number, lock: boolean): Promise<{ scope: string; scopeId: number }> => {
+  /** The parent's scope (within): its row, held FOR KEY SHARE inside a write's transaction; null where there is none. */
+  const parentScope = async (ctx: RequestContext, id: number, lock: boolean): Promise<{ scope: string; scopeId: number } | null> => {
     const table = Prisma.raw(modelInfo(ctx.db, within!.model).table);
     const [parent] = await (ctx.tx ?? sqlClientOf(ctx.db)).query<{ scope: string; scope_id: number }>(
       Prisma.sql`SELECT scope, scope_id FROM ${table} WHERE id = ${id}${lock ? Prisma.sql` FOR KEY SHARE` : Prisma.empty}`,
     );
-    if (!parent) throw badInput(within!.field, `${within!.label} ${id} does not exist.`);
-    return { scope: parent.scope, scopeId: parent.scope_id };
+    return parent ? { scope: parent.scope, scopeId: parent.scope_id } : null;
   };
   const window = policy.window;
   // Who wrote a record: the creator the policy names, else the model's `createdById` where it keeps one (citations).
@@ -510,7 +511,11 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
         assertPublishingWindow(values[window.up] as Date, data[window.down] as Date | null | undefined);
       }
       Object.assign(values, declaration.writes.derived?.(data));
-      if (within) Object.assign(values, await parentScope(ctx, data[within.field] as number, false));
+      if (within) {
+        const parent = await parentScope(ctx, data[within.field] as number, false);
+        if (!parent) throw badInput(within.field, `${within.label} ${String(data[within.field])} does not exist.`);
+        Object.assign(values, parent);
+      }
       const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number, ...(managed ? { admits: managed } : {}) } : undefined;
       const insert = (extra: Record<string, unknown>) =>
         createRecord<{ id: number }>(ctx, writes, {
@@ -554,9 +559,9 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
           // Within a parent: to another parent of the record's own scope only (its children keep their scope).
           const parent = within && (data[within.field] as number | undefined);
           if (within && parent != null && parent !== row[within.field]) {
-            const found = await parentScope(tx, parent, true).catch(() => null);
+            const found = await parentScope(tx, parent, true);
             if (!found || found.scope !== row.scope || found.scopeId !== row.scopeId) {
-              throw badInput(within.field, `${within.label} ${parent} does not exist in this ${declaration.label.toLowerCase()}'s scope.`);
+              throw badInput(within.field, `${within.label} ${parent} does not exist in this ${declaration.label.split(" ").pop()!.toLowerCase()}'s scope.`);
             }
           }
           // The creator as resolved (0 or absent: as it was), in a value of its own: the parsed input stays as given.

@@ -199,9 +199,9 @@ export const FORUM_POSTS_AREA = defineArea({
     filters: {
       section: { type: "Int", rule: anId, description: "All posts in all categories of the section (0: any).", default: 0, all: 0, column: "sectionId" },
       category: { type: "Int", rule: anId, description: "All posts in the category (0: any).", default: 0, all: 0, column: "categoryId" },
-      threadsOnly: { type: "Boolean", rule: z.boolean(), description: "true: only thread starter posts.", column: "starter", equals: 1 },
-      parent: { type: "Int", rule: anId, description: "Immediate replies of the post.", column: "parentId" },
       thread: { type: "Int", rule: anId, description: "All posts of the thread (0: any).", default: 0, all: 0, column: "threadId" },
+      parent: { type: "Int", rule: anId, description: "Immediate replies of the post.", column: "parentId" },
+      threadsOnly: { type: "Boolean", rule: z.boolean(), description: "true: only thread starter posts.", column: "starter", equals: 1 },
     },
   },
   read: { description: "One forum post the caller may see." },

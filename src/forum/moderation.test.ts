@@ -132,6 +132,14 @@ describe("categories and sections", () => {
     expect((await move(cast.manager.token!, mine.category, other.section)).errors).toBeUndefined();
   });
 
+  it("a section goes only into a scope that exists, for administrators too: a missing group is 400 naming scopeId, nothing stored", async () => {
+    const made = await gql(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { scope: "group", scopeId: 987654, alias: "nowhere", title: "Nowhere" } }, cast.admin.token);
+    expect(made.errors?.[0]?.extensions?.code, JSON.stringify(made.errors)).toBe("BAD_REQUEST");
+    expect(JSON.stringify(made.errors)).toContain("scopeId");
+    const [left] = await sql().query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM forum_sections WHERE scope = 'group' AND scope_id = 987654`);
+    expect(left!.n).toBe(0);
+  });
+
   it("deleting a category, a section or a thread raises a deleted event for every post it takes", async () => {
     const { section, category } = await make(cast.admin.token!, { scope: "site", scopeId: 0 }, "mods-gone");
     const thread = await post(cast.alice.token, { category_id: category, title: "Goes with its category" });

@@ -20,10 +20,9 @@ export type CreateForumPost = RawInput<typeof FORUM_FIELDS.create>;
 export type UpdateForumPost = RawInput<typeof FORUM_FIELDS.update>;
 
 type Query = { include?: Prisma.ForumPostInclude; select?: Prisma.ForumPostSelect };
-type AnyQuery = { include?: object; select?: object };
 
 // ---------------------------------------------------------------------------------------------------
-// Lists
+// Parameters
 
 const nonNegative = (parameter: string, value: number | null | undefined) => {
   if (value == null) return 0;
