@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
-import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { prismaDatamodel } from "./datamodel.js";
 import type { RequestContext } from "./context.js";
 import type { NumberedEnum } from "./access.js";
 import { ApiError, badInput, conflict as conflictError, notFound } from "./errors.js";
@@ -336,7 +336,7 @@ function eventNamed(area: string, events: Record<string, unknown>, ending: strin
  * declaration does not speak of is ever shown.
  */
 export function withModelScalars(model: string, shown: Record<string, Shown>, hidden: string[], written: string[]): Record<string, Shown> {
-  const fields = getDatamodel().datamodel.models[model]?.fields ?? [];
+  const fields = prismaDatamodel().datamodel.models[model]?.fields ?? [];
   const named = new Set([...Object.keys(shown), ...Object.values(shown).flatMap((field) => (typeof field === "object" && field.from ? [field.from] : []))]);
   for (const name of hidden) {
     if (!fields.some((field) => field.name === name)) throw new Error(`${model}: hidden field ${name} is not a field of the model`);
@@ -467,7 +467,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   };
   const window = policy.window;
   // Who wrote a record: the creator the policy names, else the model's `createdById` where it keeps one (citations).
-  const hasCreatedById = getDatamodel().datamodel.models[declaration.model]?.fields.some((field) => field.name === "createdById");
+  const hasCreatedById = prismaDatamodel().datamodel.models[declaration.model]?.fields.some((field) => field.name === "createdById");
   const creator = policy.creator ?? (hasCreatedById ? "createdById" : undefined);
 
   const area: Area<T, E> = {

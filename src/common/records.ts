@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { prismaDatamodel } from "./datamodel.js";
 import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
@@ -158,7 +158,7 @@ export function modelInfo(prisma: PrismaClient, model: string): ModelInfo {
     // The generated client keeps the data model on each instance only (no export); it is the schema's.
     const runtime = (prisma as unknown as { _runtimeDataModel?: RuntimeDataModel })._runtimeDataModel;
     if (!runtime?.models) throw new Error("the Prisma client exposes no runtime data model (src/common/records.ts)");
-    const relations = getDatamodel().datamodel.models;
+    const relations = prismaDatamodel().datamodel.models;
     models = new Map();
     for (const [name, definition] of Object.entries(runtime.models)) {
       const related = new Map(relations[name]?.fields.map((field) => [field.name, field]));

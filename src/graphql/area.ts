@@ -1,5 +1,5 @@
 import type { ObjectRef } from "@pothos/core";
-import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { prismaDatamodel } from "../common/datamodel.js";
 import { declaredAreas, type AnyArea, type ListFilter, type Shown } from "../common/area.js";
 import { accessEnum } from "./access.js";
 import { builder, type Types } from "./builder.js";
@@ -16,7 +16,7 @@ const types = new Map<string, ObjectRef<Types, object>>();
 
 /** A Prisma scalar's GraphQL type, as the record type's field `shownAs` shows it (`id` is an ID). */
 function scalarType(model: string, name: string, shownAs: string): { type: unknown; nullable: boolean } {
-  const field = getDatamodel().datamodel.models[model]?.fields.find((candidate) => candidate.name === name);
+  const field = prismaDatamodel().datamodel.models[model]?.fields.find((candidate) => candidate.name === name);
   if (!field || field.kind !== "scalar") throw new Error(`${model}.${name}: the record type shows a field the model does not have as a scalar`);
   const scalar = shownAs === "id" && name === "id" ? "ID" : field.type === "Json" ? "JSON" : field.type === "Boolean" ? "Boolean" : field.type;
   if (!["ID", "String", "Int", "DateTime", "JSON", "Boolean"].includes(scalar)) throw new Error(`${model}.${name}: no GraphQL type for ${field.type}`);

@@ -3,7 +3,7 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { DateTimeResolver, JSONResolver } from "graphql-scalars";
 import type PrismaTypes from "../generated/prisma/pothos-types.js";
-import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { prismaDatamodel } from "../common/datamodel.js";
 import type { RequestContext } from "../common/context.js";
 import { forbidden, unauthenticated } from "../common/errors.js";
 
@@ -30,7 +30,7 @@ export const builder = new SchemaBuilder<BuilderTypes>({
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.db,
-    dmmf: getDatamodel(),
+    dmmf: prismaDatamodel(),
     onUnusedQuery: null,
   },
   scopeAuth: {

@@ -1,4 +1,4 @@
-import { getDatamodel } from "../generated/prisma/pothos-types.js";
+import { prismaDatamodel } from "../common/datamodel.js";
 import type { RequestContext } from "../common/context.js";
 
 /**
@@ -33,7 +33,7 @@ export function registerGroupContent(content: GroupContent): GroupContent {
  */
 export function groupContents(): readonly GroupContent[] {
   const contents = [...registered.values()];
-  const models = getDatamodel().datamodel.models;
+  const models = prismaDatamodel().datamodel.models;
   const refersTo = (content: GroupContent, other: GroupContent) =>
     content !== other &&
     content.models.some((model) =>
