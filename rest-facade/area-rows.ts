@@ -34,6 +34,15 @@ export function restFragmentText(area: Area): string {
   ].join("\n\n");
 }
 
+const parsedFragments = new Map<Area, readonly DefinitionNode[]>();
+
+/** The area's fragments parsed, once per area: its own rows, its group plugin's and the forum's thread read spread them. */
+export function restFragments(area: Area): readonly DefinitionNode[] {
+  let fragments = parsedFragments.get(area);
+  if (!fragments) parsedFragments.set(area, (fragments = parse(restFragmentText(area)).definitions));
+  return fragments;
+}
+
 /**
  * One named operation with the fragments it spreads, directly or through other fragments; the others are
  * left out (a fragment defined and not used is invalid GraphQL). Shared with the group plugins' rows.
@@ -105,8 +114,7 @@ function documentedParams(params: RestParam[], documented: Record<string, string
 export function areaRows(area: Area): RestOperation[] {
   const { rest, model } = area;
   if (!rest) return [];
-  // The area's fragments, parsed once for all its rows.
-  const fragments = parse(restFragmentText(area)).definitions;
+  const fragments = restFragments(area);
   const writer = area.writes.by === "administrators" ? "administrator" : "signed-in user";
   // Records only administrators read are refused to anyone else (src/common/area.ts), reads too.
   const reader = area.records.administratorsOnly ? "administrator" : "anyone";

@@ -3,8 +3,7 @@ import {
   ForumUserCategoriesDestroyDocument,
 } from "../generated/forum.js";
 import type { RestOperation, RestParam } from "../types.js";
-import { parse } from "graphql";
-import { restFragmentText, withFragments } from "../area-rows.js";
+import { restFragments, withFragments } from "../area-rows.js";
 import { describeList, DEFAULT_SCOPE } from "../../src/common/paging.js";
 import { FORUM_LIST, FORUM_POSTS_AREA } from "../../src/forum/area.js";
 
@@ -28,7 +27,7 @@ const links: RestParam[] = [
 
 /** GET /forum/{thread}: the thread and its page of replies, each as the posts' declared rows answer a post (their `ForumPostRest` fragment). */
 const threadRead = withFragments(
-  parse(restFragmentText(FORUM_POSTS_AREA)).definitions,
+  restFragments(FORUM_POSTS_AREA),
   `query ForumThreadRead(
     $id: ID!
     $limit: Int

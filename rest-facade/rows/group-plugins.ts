@@ -1,12 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Kind, parse, print, type DefinitionNode, type DocumentNode } from "graphql";
+import { Kind, type DefinitionNode, type DocumentNode } from "graphql";
 import type { RestOperation, RestParam } from "../types.js";
 import { fieldParams } from "../field-params.js";
 import { pageParams } from "../page-params.js";
 import { groupPlugins, pluginFields, type GroupPlugin } from "../../src/groups/plugins.js";
 import { twinNames } from "../../src/groups/plugin-graphql.js";
-import { restFragmentText, withFragments } from "../area-rows.js";
+import { restFragments, withFragments } from "../area-rows.js";
 
 /**
  * The API document's plugin-record operations (Groups: `/groups/{group}/{plugin}…`, version 1.0), one set
@@ -46,7 +46,7 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 /** The fragments a plugin's documents file defines, from its generated module (rest-facade/generated/<name>.ts). */
 async function fragmentsOf(plugin: GroupPlugin): Promise<DefinitionNode[]> {
   const { documents } = plugin.rest;
-  if (typeof documents === "object") return [...parse(restFragmentText(documents.area)).definitions];
+  if (typeof documents === "object") return [...restFragments(documents.area)];
   const generated = (await import(path.join(generatedDir, `${documents}${extension}`))) as Record<string, unknown>;
   const fragments = new Map<string, DefinitionNode>();
   for (const value of Object.values(generated)) {

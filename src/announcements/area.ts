@@ -2,7 +2,7 @@ import { z } from "zod";
 import { accessLevels, PUBLISH_STATE } from "../common/access.js";
 import { defineArea } from "../common/area.js";
 import { accessField, createdByField, createdField, stateField } from "../common/fields.js";
-import { timestamp } from "../common/validation.js";
+import { timestamp, zeroOrOne } from "../common/validation.js";
 
 /**
  * Announcements (docs/decisions.md, "Group plugins"): records of a group only, reached through
@@ -23,8 +23,6 @@ export const ANNOUNCEMENTS_ACCESS = accessLevels("AnnouncementAccess", [
 const RANK_STICKY = 100_000;
 const MAX_PRIORITY = 9_999;
 const rankOf = (sticky: number, priority: number) => sticky * RANK_STICKY + priority;
-
-const zeroOrOne = (meaning: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${meaning})`);
 
 /** A group's announcements, declared once (src/common/area.ts); its rows and twins are the group plugin's (src/groups/plugins/announcements.ts). */
 export const ANNOUNCEMENTS = defineArea({
@@ -54,7 +52,7 @@ export const ANNOUNCEMENTS = defineArea({
       default: 0,
       rest: { description: `Priority: higher first (-${MAX_PRIORITY} to ${MAX_PRIORITY}).` },
     },
-    sticky: { type: "Int", rule: zeroOrOne("1: shown before the others"), description: "1: shown before every announcement that is not; default 0.", default: 0, rest: { description: "Sticky (1) or not (0)." } },
+    sticky: { type: "Int", rule: zeroOrOne("must be 0 or 1 (1: shown before the others)"), description: "1: shown before every announcement that is not; default 0.", default: 0, rest: { description: "Sticky (1) or not (0)." } },
     publishUp: { type: "DateTime", rule: timestamp, description: "Start of the publishing window; default now.", default: "now", rest: { description: "Publish start timestamp." } },
     publishDown: {
       type: "DateTime",

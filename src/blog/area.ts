@@ -5,7 +5,7 @@ import { accessField, createdByField, createdField, stateField, tagsField } from
 import { describeScopeKinds, scopeKindField } from "../common/scope-kinds.js";
 import { scopedPath } from "../common/scopes.js";
 import { aliasFromTitle } from "../common/slug.js";
-import { timestamp } from "../common/validation.js";
+import { timestamp, zeroOrOne } from "../common/validation.js";
 
 /** Blog access levels: 0 (the documented default, not a level of its own) is public, as 1 is. */
 export const BLOG_ACCESS = accessLevels("BlogAccess", [
@@ -62,7 +62,7 @@ export const BLOG = defineArea({
     access: accessField(BLOG_ACCESS),
     allowComments: {
       type: "Int",
-      rule: z.union([z.literal(0), z.literal(1)], "must be 0 (no comments) or 1 (comments allowed)"),
+      rule: zeroOrOne("must be 0 (no comments) or 1 (comments allowed)"),
       description: "1 comments allowed (default), 0 not.",
       default: 1,
       rest: { description: "Allow comments (1) or not (0)." },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineArea } from "../common/area.js";
+import { zeroOrOne } from "../common/validation.js";
 
 /** The kinds of work a citation may cite (BibTeX's entry types, in the words front ends show). */
 export const CITATION_TYPES = ["article", "book", "chapter", "inproceedings", "thesis", "report", "software", "dataset", "misc"] as const;
@@ -65,7 +66,7 @@ export const CITATIONS = defineArea({
     abstract: { type: "String", rule: z.string().max(65_536) },
     published: {
       type: "Int",
-      rule: z.union([z.literal(0), z.literal(1)], "must be 0 (administrators only) or 1 (listed)"),
+      rule: zeroOrOne("must be 0 (administrators only) or 1 (listed)"),
       description: "1 listed to everyone (default), 0 administrators only.",
     },
   },

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import { prismaDatamodel } from "./datamodel.js";
-import type { RequestContext } from "./context.js";
+import { sqlOf, type RequestContext } from "./context.js";
 import type { NumberedEnum } from "./access.js";
 import { ApiError, badInput, conflict as conflictError, notFound } from "./errors.js";
-import { sqlClientOf, type SqlClient } from "../db/sql.js";
+import type { SqlClient } from "../db/sql.js";
 import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
 import { domainEvents, type EventDeclaration, type EventType } from "./events.js";
 import { listedScope, listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
@@ -414,19 +414,24 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     if (policy.administratorsOnly) requireAdministrator(ctx, declaration.writes.forbidden);
   };
   const filters = Object.entries(declaration.list.filters ?? {});
-  /** The list's equality filters as given or defaulted, each checked (400 naming it), by the field each filters. */
-  const filtersOf = (args: Record<string, unknown>): Record<string, string | number> | undefined => {
-    if (!filters.length) return undefined;
+  /**
+   * The list's filters as given or defaulted, each checked by its rule (400 naming it), in one pass: the
+   * equality filters by the field each filters (`values`), the others as their conditions.
+   */
+  const filtersOf = (ctx: RequestContext, args: Record<string, unknown>): { values?: Record<string, string | number>; conditions: Prisma.Sql[] } => {
+    if (!filters.length) return { conditions: [] };
     const values: Record<string, string | number> = {};
+    const conditions: Prisma.Sql[] = [];
     for (const [name, filter] of filters) {
       const given = args[name] ?? filter.default;
-      if (filter.condition || given == null || given === "") continue;
+      if (given == null || given === "") continue;
       const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, string | number | boolean>)[name]!;
-      if (typeof value === "boolean") {
+      if (filter.condition) conditions.push(filter.condition(value as never, ctx));
+      else if (typeof value === "boolean") {
         if (value) values[filter.column ?? name] = filter.equals!;
       } else if (value !== filter.all) values[filter.column ?? name] = value;
     }
-    return values;
+    return { values, conditions };
   };
   /** A filter naming another area's record: that record must be one the caller sees, of the listed scope (404 naming the filter). */
   const assertNamedRecords = async (ctx: RequestContext, args: ListArgs & Record<string, unknown>, values: Record<string, string | number> | undefined) => {
@@ -448,19 +453,11 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     }
   };
   const namesRecords = filters.some(([, filter]) => filter.names);
-  /** The conditions of the filters that are no equality, for the values given (each parsed by its rule: 400 naming it). */
-  const conditionsOf = (ctx: RequestContext, args: Record<string, unknown>): Prisma.Sql[] =>
-    filters.flatMap(([name, filter]) => {
-      const given = args[name] ?? filter.default;
-      if (!filter.condition || given == null || given === "") return [];
-      const value = (parseInput(z.object({ [name]: filter.rule }), { [name]: given }) as Record<string, unknown>)[name];
-      return [filter.condition(value as never, ctx)];
-    });
   const within = declaration.within;
   /** The parent's scope (within): its row, held FOR KEY SHARE inside a write's transaction; null where there is none. */
   const parentScope = async (ctx: RequestContext, id: number, lock: boolean): Promise<{ scope: string; scopeId: number } | null> => {
     const table = Prisma.raw(modelInfo(ctx.db, within!.model).table);
-    const [parent] = await (ctx.tx ?? sqlClientOf(ctx.db)).query<{ scope: string; scope_id: number }>(
+    const [parent] = await sqlOf(ctx).query<{ scope: string; scope_id: number }>(
       Prisma.sql`SELECT scope, scope_id FROM ${table} WHERE id = ${id}${lock ? Prisma.sql` FOR KEY SHARE` : Prisma.empty}`,
     );
     return parent ? { scope: parent.scope, scopeId: parent.scope_id } : null;
@@ -486,8 +483,8 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     eventsNamed: eventsByName,
     listRecords<R>(ctx: RequestContext, args: ListArgs, query: Query = {}): Page<R> {
       reader(ctx);
-      const values = filtersOf(args as Record<string, unknown>);
-      const page = pagedList<R>(spec, ctx, args, query as Selection, values, conditionsOf(ctx, args as Record<string, unknown>));
+      const { values, conditions } = filtersOf(ctx, args as Record<string, unknown>);
+      const page = pagedList<R>(spec, ctx, args, query as Selection, values, conditions);
       if (!namesRecords) return page;
       let known: Promise<void> | undefined;
       const checked = () => (known ??= assertNamedRecords(ctx, args as ListArgs & Record<string, unknown>, values));

@@ -38,6 +38,12 @@ export function parseId(value: string | number, parameter = "id"): number {
 export type RawInput<S extends z.ZodObject> = { [K in keyof z.input<S>]?: unknown };
 
 /** A date and time that PostgreSQL and ISO-8601 can both hold. */
+/** A 0/1 flag (the API's integers for booleans), refused with `message` (400 naming the field). */
+export const zeroOrOne = (message: string) => z.union([z.literal(0), z.literal(1)], message);
+
+/** 0 or a record's id, as a filter takes it (0: any). */
+export const idOrZero = z.number().int().min(0, "must be a non-negative integer").max(2_147_483_647, "must be a non-negative integer");
+
 export const timestamp = z.date().refine(isStorableDate, "must be a date between the years 1 and 9999");
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Prisma, type ForumPost } from "../generated/prisma/client.js";
 import { accessLevels } from "../common/access.js";
 import { defineArea } from "../common/area.js";
+import { idOrZero, zeroOrOne } from "../common/validation.js";
 import { accessField, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
 import { DEFAULT_SCOPE } from "../common/paging.js";
 import { records } from "../common/records.js";
@@ -38,8 +39,6 @@ export const FORUM_POSTS = records({
   moderatedBy: "managers",
 });
 
-const flag = (what: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${what})`);
-
 /** The forum post's fields (the API document's "Forum post / thread"). */
 const fields = {
   categoryId: {
@@ -75,7 +74,7 @@ const fields = {
   createdBy: createdByField,
   state: {
     type: "Int",
-    rule: z.union([z.literal(0), z.literal(1)], "must be 0 (unpublished) or 1 (published)"),
+    rule: zeroOrOne("must be 0 (unpublished) or 1 (published)"),
     description: "0 unpublished, 1 published. Default 1.",
     default: 1,
     column: "ownState",
@@ -85,7 +84,7 @@ const fields = {
   access: accessField(FORUM_ACCESS),
   anonymous: {
     type: "Int",
-    rule: flag("1: the author is shown to nobody but themselves and administrators"),
+    rule: zeroOrOne("must be 0 or 1 (1: the author is shown to nobody but themselves and administrators)"),
     description: "1: commenter is anonymous. Only the author and administrators change it.",
     default: 0,
     // Left out of a PUT (the group plugin's), an anonymous post stays anonymous.
@@ -111,8 +110,8 @@ const fields = {
   },
   // Moderation: left out of a PUT, they keep their stored values (an author's edit of a closed thread would
   // otherwise reopen it, which only moderators may do; a moderator's edit would unpin it).
-  sticky: { type: "Int", rule: flag("thread starters only"), description: "Thread is sticky (starters only; moderators set it).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts.", privacy: true } },
-  closed: { type: "Int", rule: flag("thread starters only"), description: "Thread is closed to new posts (starters only; moderators set it).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts.", privacy: true } },
+  sticky: { type: "Int", rule: zeroOrOne("must be 0 or 1 (thread starters only)"), description: "Thread is sticky (starters only; moderators set it).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts.", privacy: true } },
+  closed: { type: "Int", rule: zeroOrOne("must be 0 or 1 (thread starters only)"), description: "Thread is closed to new posts (starters only; moderators set it).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts.", privacy: true } },
   tags: tagsField,
 } as const;
 
@@ -121,9 +120,6 @@ const fields = {
  * the declaration, whose own writes' types read it.
  */
 export const FORUM_FIELDS = fieldTable(fields);
-
-/** A list filter's id: 0 or a record's. */
-const anId = z.number().int().min(0, "must be a non-negative integer").max(2_147_483_647, "must be a non-negative integer");
 
 /**
  * The forum's posts (src/common/area.ts). A thread is its starter post (`starter` 1, `parentId` 0, `threadId`
@@ -197,10 +193,10 @@ export const FORUM_POSTS_AREA = defineArea({
     defaults: { sort: "created", sortDir: "desc", limit: 25 },
     search: { in: "title or comment", fields: ["title", "comment"] },
     filters: {
-      section: { type: "Int", rule: anId, description: "All posts in all categories of the section (0: any).", default: 0, all: 0, column: "sectionId" },
-      category: { type: "Int", rule: anId, description: "All posts in the category (0: any).", default: 0, all: 0, column: "categoryId" },
-      thread: { type: "Int", rule: anId, description: "All posts of the thread (0: any).", default: 0, all: 0, column: "threadId" },
-      parent: { type: "Int", rule: anId, description: "Immediate replies of the post.", column: "parentId" },
+      section: { type: "Int", rule: idOrZero, description: "All posts in all categories of the section (0: any).", default: 0, all: 0, column: "sectionId" },
+      category: { type: "Int", rule: idOrZero, description: "All posts in the category (0: any).", default: 0, all: 0, column: "categoryId" },
+      thread: { type: "Int", rule: idOrZero, description: "All posts of the thread (0: any).", default: 0, all: 0, column: "threadId" },
+      parent: { type: "Int", rule: idOrZero, description: "Immediate replies of the post.", column: "parentId" },
       threadsOnly: { type: "Boolean", rule: z.boolean(), description: "true: only thread starter posts.", column: "starter", equals: 1 },
     },
   },

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { defineArea } from "../common/area.js";
+import { idOrZero, zeroOrOne } from "../common/validation.js";
 import { deleteRecordsWhere } from "../common/write-path.js";
 import { FORUM_SECTIONS_AREA } from "./sections.js";
 import { FORUM_STRUCTURE_WRITERS, forumAlias } from "./structure.js";
 import { forumCounts, lastVisiblePost } from "./service.js";
 import { FORUM_POSTS_AREA } from "./area.js";
-
-const flag = (what: string) => z.union([z.literal(0), z.literal(1)], `must be 0 or 1 (${what})`);
 
 type Category = { id: number };
 
@@ -25,8 +24,8 @@ export const FORUM_CATEGORIES_AREA = defineArea({
     alias: { type: "String", rule: forumAlias, required: "create", rest: false },
     title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
     description: { type: "String", rule: z.string().max(10_000), default: "", rest: false },
-    closed: { type: "Int", rule: flag("1 closed to new posts"), default: 0, rest: false },
-    isDefault: { type: "Int", rule: flag("1 the scope's default category"), default: 0, rest: false },
+    closed: { type: "Int", rule: zeroOrOne("must be 0 or 1 (1 closed to new posts)"), default: 0, rest: false },
+    isDefault: { type: "Int", rule: zeroOrOne("must be 0 or 1 (1 the scope's default category)"), default: 0, rest: false },
     ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
   },
   shown: {
@@ -55,7 +54,7 @@ export const FORUM_CATEGORIES_AREA = defineArea({
     filters: {
       section: {
         type: "Int",
-        rule: z.number().int().min(0, "must be a non-negative integer").max(2_147_483_647, "must be a non-negative integer"),
+        rule: idOrZero,
         description: "Section ID (0: every section of the scope).",
         default: 0,
         all: 0,
@@ -63,7 +62,7 @@ export const FORUM_CATEGORIES_AREA = defineArea({
         column: "sectionId",
         names: () => FORUM_SECTIONS_AREA,
       },
-      closed: { type: "Int", rule: z.union([z.literal(0), z.literal(1)], "must be 1 (closed) or 0 (not closed); absent lists all"), description: "1 closed, 0 not closed; absent lists all." },
+      closed: { type: "Int", rule: zeroOrOne("must be 1 (closed) or 0 (not closed); absent lists all"), description: "1 closed, 0 not closed; absent lists all." },
     },
   },
   read: { description: "One forum category the caller may see." },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineArea } from "../common/area.js";
+import { zeroOrOne } from "../common/validation.js";
 import { illFormedTextPath, jsonDepth, jsonLength } from "../common/json-bounds.js";
 import { pluginCode } from "./registry.js";
 
@@ -13,7 +14,7 @@ const word = z
   .min(1, "must not be empty")
   .max(100)
   .regex(/^[^.]*$/, "must not contain a dot (group.event separates by one)");
-const enabledRule = z.union([z.literal(0), z.literal(1)], "must be 0 (disabled) or 1 (enabled)");
+const enabledRule = zeroOrOne("must be 0 (disabled) or 1 (enabled)");
 const accessRule = z.union([z.literal(1), z.literal(2), z.literal(3)], `must be one of ${ACCESS_DESCRIPTION}`);
 
 /**
