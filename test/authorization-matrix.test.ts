@@ -117,21 +117,10 @@ const oracle = {
 
 /**
  * Where a target is known to disagree with the oracle, each with why; a cell it applies to expects the known
- * answer, so a fix fails here until its entry goes. Issue 27 asks for none (docs/policy-design.md: D11 and D12 went with
- * their fixes; D13 is what is left).
+ * answer, so a fix fails here until its entry goes. Issue 27 asks for none, and there is none (docs/policy-design.md: D11,
+ * D12 and D13 went with their fixes).
  */
-const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [
-  {
-    operation: "told of its deletion",
-    why:
-      "a deletion's event records its deleter, not the record's author, so an author whose record someone else deleted is told only as anyone " +
-      "else it was visible to would be (D13). Fewer told, never more",
-    applies: (role, record) =>
-      role === "creator" &&
-      !(record.published && ((record.level !== "private" && record.scope !== "hidden group") || inGroup(record.scope))),
-    answer: "not told",
-  },
-];
+const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [];
 
 // ---------------------------------------------------------------------------------------------------
 // The cells, planned from the declarations alone (so the test names can give their counts).

@@ -33,6 +33,8 @@ export interface StoredEvent extends Required<DomainEvent> {
   xid: string;
   audience: "readers" | "managers";
   occurredAt: Date;
+  /** The record's author (`outbox.author_id`): read by `readableBy` only, never delivered (`shownTo` drops it). */
+  authorId?: number | null;
 }
 
 export const OUTBOX_START: OutboxCursor = { xid: "0", id: "0" };
@@ -64,7 +66,7 @@ export const RUNNING_HERE_FROM = Prisma.sql`(
 export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, limit = 100): Promise<{ events: StoredEvent[]; cursor: OutboxCursor }> {
   const rows = await sql.query<Omit<StoredEvent, "occurredAt"> & { occurredAt: string }>(Prisma.sql`
     SELECT id::text AS id, xid::text AS xid, type, area, record_id AS "recordId", actor_id AS "actorId", anonymous, scope, scope_id AS "scopeId",
-           visibility, published, audience, subject_id AS "subjectId", changed, payload, occurred_at AS "occurredAt"
+           visibility, published, audience, subject_id AS "subjectId", author_id AS "authorId", changed, payload, occurred_at AS "occurredAt"
       FROM outbox
      WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)
        AND xid < ${RUNNING_HERE_FROM}

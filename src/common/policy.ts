@@ -217,18 +217,20 @@ export function eventVisibilitySql(declaration: RecordsDeclaration, leafSql: (le
 /**
  * What an event tells of its record when the record is gone, as `fold` knows it: published or not as the event
  * says, and its `visibility` as the class of caller that read it (public: everyone; registered: signed-in users;
- * private: only some, its scope's members where it has one). The record's author is not on the event (D13), nor
- * its parent (D12): those leaves are false, so fewer are told, never more. Membership and moderation are left
- * for the database, about the event's scope (`scopeMember`, `scopeModerator`: whether the relation can be asked).
+ * private: only some, its scope's members where it has one). `author`: the viewer is the record's author as the
+ * event recorded them (`authorId`: its creator, where the creator rule held for them at the write, parent
+ * included: D13), so the creator leaves are theirs; for anyone else they are false. Membership and moderation
+ * are left for the database, about the event's scope (`asks`: whether the relation can be asked).
  */
 export function goneKnows(
   event: { published: boolean; visibility: string },
-  viewer: { signedIn: boolean; administrator: boolean },
+  viewer: { signedIn: boolean; administrator: boolean; author?: boolean },
   asks: { member: boolean; moderates: boolean },
 ): Known {
   return (leaf) => {
     if (leaf === "administrator") return viewer.administrator;
     if (leaf === "signedIn") return viewer.signedIn;
+    if (leaf === "own" || leaf === "parentReadable") return viewer.author === true;
     if (leaf === "published") return event.published;
     if (isLevel(leaf)) return leaf.level.includes(event.visibility as AccessLevelName);
     // A scope secluded from outsiders made its record's event private: its members still read it, as members

@@ -15,6 +15,7 @@ import {
   managesSql,
   maskedVersion,
   modelInfo,
+  ownRecordSql,
   publishedOver,
   readsOwnCreation,
   rowsStatement,
@@ -442,15 +443,31 @@ export function eventStatement(
   // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
   // scheduled for later, or past its end, is not published, whatever its state).
   const publishedNow = records.audience ? Prisma.sql`TRUE` : Prisma.sql`(${publishedOver(records, field, NOW)})`;
+  // The record's author, for who is told of it once it is gone (docs/policy-design.md, D13): its creator, where
+  // its creator rule holds for them over the row as this statement sees it (a forum reply's author, while they may
+  // read its thread; a deletion's event is written before the row goes, or in the statement that deletes it, which
+  // sees the row as it was). `written.record_id`: the source's id, named where the table's own `id` cannot capture it.
+  const creator = records.creator;
+  const author = !creator
+    ? Prisma.sql`NULL`
+    : !records.creatorAlso
+      ? field(creator)
+      : Prisma.sql`(SELECT ${column(info, "author", creator)} FROM ${table(info, "author")} WHERE ${column(info, "author", "id")} = written.record_id AND ${ownRecordSql(
+          writer.db,
+          records,
+          { user: { id: column(info, "author", creator), isAdmin: false } },
+          "author",
+          new Date(),
+        )!})`;
   const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
   )})`;
-  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, changed, payload)
+  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, author_id, changed, payload)
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${hidesAuthorSql(target, field) ?? Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
-           ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
-      FROM ${source} WHERE ${when}`;
+           ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
+      FROM ${source}${records.creatorAlso ? Prisma.sql`, LATERAL (SELECT ${field("id")} AS record_id) AS written` : Prisma.empty} WHERE ${when}`;
 }
 
 /**

@@ -336,7 +336,9 @@ function distinctViewers(viewers: Viewer[]): Viewer[] {
  * The event as `viewer` may see it: an anonymous record's actor, and the payload's actor-only names
  * (`WrittenRecords.actorOnlyNames`), only for the actor and administrators.
  */
-export function shownTo(viewer: Viewer, event: StoredEvent): DeliveredEvent {
+export function shownTo(viewer: Viewer, stored: StoredEvent): DeliveredEvent {
+  // The author is the server's own reading of who is told (D13), not part of the event as delivered.
+  const { authorId: _author, ...event } = stored;
   const cursor = `${event.xid}:${event.id}`;
   if (viewer.user?.isAdmin) return { ...event, cursor };
   const actor = viewer.user !== null && viewer.user.id === event.actorId;
@@ -412,7 +414,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   // alone; for signed-in ones what is left is their membership or moderation of the event's scope now, asked in
   // the same statement as the rights, one part per distinct question (keyed by the scope, record -1).
   const present = new Set(found.map((row) => `${row.area}:${row.record}`));
-  const goneReaders = new Map<StoredEvent, { anonymous: boolean; signedIn: boolean | string }>();
+  const goneReaders = new Map<StoredEvent, { anonymous: boolean; signedIn: boolean | string; author: boolean }>();
   const goneQuestions = new Map<string, Prisma.Sql>();
   for (const event of events) {
     const records = writtenRecordsOf(event.area)?.records;
@@ -427,6 +429,9 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     const rule = policyOf(records).visible;
     const anonymous = fold(rule, goneKnows(event, { signedIn: false, administrator: false }, asks));
     const signedIn = fold(rule, goneKnows(event, { signedIn: true, administrator: false }, asks));
+    // Its author (D13), by the same rule with the creator leaves theirs: told unless the rule says otherwise.
+    const author = event.authorId == null ? false : fold(rule, goneKnows(event, { signedIn: true, administrator: false, author: true }, asks));
+    if (typeof author !== "boolean") throw new Error(`${event.area}: the rule asks more of a gone record's author than that they wrote it`);
     // Keyed by what the condition reads: the event's scope, or for unscoped records the record itself (`privateTo`).
     const about = records.scoped ? `${event.scope} ${event.scopeId}` : `record ${event.recordId}`;
     const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${about} ${event.visibility} ${event.published}`;
@@ -438,7 +443,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
       });
       goneQuestions.set(question, Prisma.sql`SELECT asked.viewer, ${event.area}::text AS area, -1 AS record, ${question}::text AS relation FROM ${signedInViewers} WHERE ${condition}`);
     }
-    goneReaders.set(event, { anonymous: anonymous === true, signedIn: question });
+    goneReaders.set(event, { anonymous: anonymous === true, signedIn: question, author });
   }
   const scopeRights = signedIn.length ? [...goneQuestions.values()] : [];
   await run([...rights, ...scopeRights]);
@@ -461,6 +466,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
         const gone = goneReaders.get(event);
         if (!gone) return false;
         if (!user) return gone.anonymous;
+        if (user.id === event.authorId && gone.author) return true;
         return typeof gone.signedIn === "boolean" ? gone.signedIn : relations.has(`${index}:${event.area}:-1:${gone.signedIn}`);
       })();
       if (mayRead) allowed.add(event.id);

@@ -430,7 +430,7 @@ describe("who sees what", () => {
     }
   });
 
-  it("hides an anonymous record's actor from a group endpoint's owner, not from the administrators' site endpoint", async () => {
+  it("hides an anonymous record's actor from a group endpoint's owner, not from the administrators' site endpoint, and the record's author from both", async () => {
     await endpoint("/anonymous-group", { token: cast.manager.token, scope: "group", scopeId: cast.groupId, types: ["wiki.pageUpdated"] });
     await endpoint("/anonymous-site", { types: ["wiki.pageUpdated"] });
     const pageId = await page("Anonymous page", { token: cast.member.token, groupId: cast.groupId });
@@ -438,7 +438,7 @@ describe("who sees what", () => {
     // No area has anonymous records yet: the event a future one would append, handed to the consumer as the dispatcher does.
     const event: StoredEvent = {
       id: "8000000001", xid: "1", type: "wiki.pageUpdated", area: "wiki", recordId: pageId, actorId: cast.member.id, anonymous: true,
-      scope: "group", scopeId: cast.groupId, visibility: "public", published: true, audience: "readers", subjectId: null, changed: ["title"], payload: { id: pageId }, occurredAt: new Date(),
+      scope: "group", scopeId: cast.groupId, visibility: "public", published: true, audience: "readers", subjectId: null, authorId: cast.member.id, changed: ["title"], payload: { id: pageId }, occurredAt: new Date(),
     };
     await sql().transaction((tx) => queueDeliveries(server.app.db.prisma, [event], tx));
     await sender.flush();
@@ -446,6 +446,8 @@ describe("who sees what", () => {
     const [toSite] = at("/anonymous-site").map((request) => JSON.parse(request.body).data);
     expect(toGroup).toMatchObject({ id: event.id, anonymous: true, actorId: null });
     expect(toSite).toMatchObject({ id: event.id, anonymous: true, actorId: cast.member.id });
+    // The author is the server's reading of who is told of a deletion (D13), delivered to nobody.
+    expect([toGroup, toSite].filter((data) => "authorId" in data)).toEqual([]);
   });
 });
 
