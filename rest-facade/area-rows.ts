@@ -72,7 +72,7 @@ const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
 /** The list's equality filters as REST parameters (AreaDeclaration.list.filters), each feeding its argument. */
 function filterParams(area: Area): RestParam[] {
-  return Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]) => ({
+  return Object.entries((area.list?.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]) => ({
     name: restName(name),
     type: filter.type === "Int" ? "integer" : filter.type === "Boolean" ? "boolean" : "string",
     required: filter.required ?? false,
@@ -86,7 +86,7 @@ function filterParams(area: Area): RestParam[] {
 function listArguments(area: Area, fixed: Record<string, number | string> = {}): { variables: string; args: string } {
   const spec = area.listSpec;
   const names: [string, string][] = [
-    ...Object.entries((area.list.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]): [string, string] => [name, filter.type]),
+    ...Object.entries((area.list?.filters ?? {}) as Record<string, ListFilter>).map(([name, filter]): [string, string] => [name, filter.type]),
     ...(spec.search ? ([["search", "String"]] as [string, string][]) : []),
     ...(spec.scoped ? ([["scope", "String"], ["scopeId", "Int"]] as [string, string][]) : []),
     ["sort", "String"],
@@ -160,6 +160,7 @@ export function areaRows(area: Area): RestOperation[] {
         response: { kind: "record" },
         status: 201,
         access: writer,
+        ...(area.writes.openedBy ? { opensToAnonymous: area.writes.openedBy } : {}),
       }),
     );
   }

@@ -14,6 +14,8 @@ function restTypeOf(field: FieldDeclaration): { type: ParamType; format?: RestPa
       return { type: "array" };
     case "Int":
       return { type: "integer" };
+    case "Boolean":
+      return { type: "boolean" };
     default:
       // Access levels by their documented numbers; named numbers by their names (which take numbers too).
       return { type: field.type.restNames ? "string" : "integer" };

@@ -9,6 +9,7 @@
  * Scope kinds register first (src/scope-kinds.ts): descriptions built with the schema list them.
  */
 import "./scope-kinds.js";
+import "./users/area.js";
 import "./users/graphql.js";
 import "./auth/graphql.js";
 import "./wiki/area.js";

@@ -17,6 +17,7 @@ import { writeFailure } from "../db/errors.js";
 import { registerGroupContent } from "../groups/content.js";
 import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
 import type { RestParam, RestResponse } from "../../rest-facade/types.js";
+import type { Config } from "../config.js";
 
 /**
  * An area as ONE declaration (issue 27, item 4; docs/adding-an-area.md): its model, its fields, who sees
@@ -179,7 +180,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
   shown: Record<string, Shown>;
   /** Scalars of the model never shown (kept by the database or the service for their own use: an announcement's rank). */
   hidden?: string[];
-  list: Omit<ListSpecInput, "records"> & {
+  /** Absent: no list (accounts: nobody lists them). */
+  list?: Omit<ListSpecInput, "records"> & {
     description: string;
     /**
      * Equality filters beside the spec's arguments (plugin records: folder, enabled, access), each a GraphQL
@@ -188,7 +190,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
      */
     filters?: Record<string, ListFilter>;
   };
-  read: { description: string };
+  /** Absent: no read by id (accounts: the caller reads their own through the area's own `me`). */
+  read?: { description: string };
   /**
    * `false`: no root fields of its own: the records are reached through a group plugin only
    * (announcements: a hidden group's are never reached by id alone).
@@ -203,6 +206,13 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
   writes: {
     by: "users" | "managers" | "administrators";
     forbidden: string;
+    /**
+     * Creates are open to anyone, anonymous callers included, while this holds of the configuration
+     * (accounts: REGISTRATION=open); the area's `own.create` decides the rest.
+     */
+    openedBy?(config: Config): boolean;
+    /** The create mutation's description. */
+    create?: string;
     /** Refuses a change of scope (400 naming `scope`) with this reason: "an announcement stays in its group". */
     staysInScope?: string;
     /** A unique constraint's violation as a 409 naming a parameter (plugin records: one per folder and element). */
@@ -219,8 +229,8 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     actorOnlyNames?: readonly string[];
     /** The GraphQL update input's description. */
     update?: string;
-    /** The delete mutation's description. */
-    remove: string;
+    /** The delete mutation's description (an area with events). */
+    remove?: string;
   };
   uniqueName?: UniqueName;
   /**
@@ -248,8 +258,12 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
    * UPDATE and more column values, given the parsed input and the locked row; undefined: nothing more.
    */
   updates?(tx: RequestContext, id: number, data: Record<string, unknown>, row: Record<string, unknown>, userId: number): { with?: Prisma.Sql; values?: Record<string, unknown> } | undefined;
-  /** The domain events: one name ending in Created, Updated and Deleted each, with its description and audience (docs/events.md). */
-  events: Record<E, string | EventDeclaration>;
+  /**
+   * The domain events: one name ending in Created, Updated and Deleted each, with its description and audience
+   * (docs/events.md). Absent: records that raise none (accounts), which the kit then neither changes nor
+   * deletes (every change is an event): `own.create` makes them, and the area has no update or delete.
+   */
+  events?: Record<E, string | EventDeclaration>;
   /**
    * What more a deleted group takes beyond the area's records in it (activity: the group as a recipient of
    * other scopes' entries), run after them in the group's delete; `models` as src/groups/content.ts names them.
@@ -360,7 +374,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   }
   if (declaration.writes.conflict && declaration.uniqueName) throw new Error(`area ${declaration.area}: writes.conflict and uniqueName name two conflicts; the kit answers one`);
   if (declaration.inserts?.taken && !declaration.writes.conflict) throw new Error(`area ${declaration.area}: inserts.taken answers writes.conflict's parameter: declare it`);
-  for (const [name, filter] of Object.entries(declaration.list.filters ?? {})) {
+  for (const [name, filter] of Object.entries(declaration.list?.filters ?? {})) {
     if ((filter.type === "Boolean") !== (filter.equals !== undefined)) throw new Error(`area ${declaration.area}: list filter ${name}: a Boolean filter, and only one, says what it \`equals\``);
   }
   if (declaration.within && (!declaration.policy.scoped || "scope" in declaration.fields || "scopeId" in declaration.fields)) {
@@ -369,19 +383,26 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   // The records declaration, or one the area's folder made already (groups: its identity module reads it too).
   const policy = "model" in declaration.policy ? declaration.policy : records({ model: declaration.model, ...declaration.policy });
   if (policy.model !== declaration.model) throw new Error(`area ${declaration.area}: its policy is ${policy.model}'s, not ${declaration.model}'s`);
-  const spec = listSpec({ records: policy, sortColumns: declaration.list.sortColumns, defaults: declaration.list.defaults, search: declaration.list.search });
+  const list = declaration.list;
+  const spec = list && listSpec({ records: policy, sortColumns: list.sortColumns, defaults: list.defaults, search: list.search });
   const table = fieldTable(declaration.fields);
-  const eventsByName = domainEvents(declaration.area, declaration.events) as Record<E, EventType>;
-  const eventTypes = {
-    created: eventNamed(declaration.area, declaration.events, "Created"),
-    updated: eventNamed(declaration.area, declaration.events, "Updated"),
-    deleted: eventNamed(declaration.area, declaration.events, "Deleted"),
+  const events = declaration.events;
+  // Records that raise no events are made by the area's own create and never changed by the kit (each change is an event).
+  if (!events && (!declaration.own?.create || declaration.rest?.replace || declaration.rest?.remove || declaration.activity)) {
+    throw new Error(`area ${declaration.area}: an area without events makes its records with own.create, and has no update, delete or activity`);
+  }
+  if (events && !declaration.writes.remove) throw new Error(`area ${declaration.area}: describe its delete mutation (writes.remove)`);
+  const eventsByName = events && (domainEvents(declaration.area, events) as Record<E, EventType>);
+  const eventTypes = events && {
+    created: eventNamed(declaration.area, events, "Created"),
+    updated: eventNamed(declaration.area, events, "Updated"),
+    deleted: eventNamed(declaration.area, events, "Deleted"),
   };
   const missing = (id: number | string) => `${declaration.label} ${id} not found.`;
   /** A write's record id from what names it (a key: 404 for one the caller may not know). */
   const idFrom = (ctx: RequestContext, named: number | string): Promise<number> | number =>
     declaration.key ? declaration.key.idOf(ctx, String(named)) : typeof named === "string" ? parseId(named) : named;
-  const writes = writtenRecords({
+  const writes = events && writtenRecords({
     area: declaration.area,
     changedSubscription: `${declaration.model[0]!.toLowerCase()}${declaration.model.slice(1)}Changed`,
     records: policy,
@@ -413,7 +434,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   const reader = (ctx: RequestContext) => {
     if (policy.administratorsOnly) requireAdministrator(ctx, declaration.writes.forbidden);
   };
-  const filters = Object.entries(declaration.list.filters ?? {});
+  const filters = Object.entries(list?.filters ?? {});
   /**
    * The list's filters as given or defaulted, each checked by its rule (400 naming it), in one pass: the
    * equality filters by the field each filters (`values`), the others as their conditions.
@@ -467,6 +488,11 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   const hasCreatedById = prismaDatamodel().datamodel.models[declaration.model]?.fields.some((field) => field.name === "createdById");
   const creator = policy.creator ?? (hasCreatedById ? "createdById" : undefined);
 
+  /** A part the declaration may leave out (a list, events), asked for where the area has none: a programming error. */
+  const part = <V>(value: V | undefined, what: string): V => {
+    if (value === undefined) throw new Error(`area ${declaration.area} declares no ${what}`);
+    return value;
+  };
   const area: Area<T, E> = {
     ...declaration,
     shownFields: withModelScalars(
@@ -476,15 +502,23 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       Object.entries(declaration.fields).flatMap(([name, field]) => (field.column === false ? [] : [field.column ?? name])),
     ),
     records: policy,
-    listSpec: spec,
+    get listSpec() {
+      return part(spec, "list");
+    },
     table,
-    writesOf: writes,
-    eventTypes,
-    eventsNamed: eventsByName,
+    get writesOf() {
+      return part(part(writes, "events"), "events");
+    },
+    get eventTypes() {
+      return part(eventTypes, "events");
+    },
+    get eventsNamed() {
+      return part(eventsByName, "events");
+    },
     listRecords<R>(ctx: RequestContext, args: ListArgs, query: Query = {}): Page<R> {
       reader(ctx);
       const { values, conditions } = filtersOf(ctx, args as Record<string, unknown>);
-      const page = pagedList<R>(spec, ctx, args, query as Selection, values, conditions);
+      const page = pagedList<R>(part(spec, "list"), ctx, args, query as Selection, values, conditions);
       if (!namesRecords) return page;
       let known: Promise<void> | undefined;
       const checked = () => (known ??= assertNamedRecords(ctx, args as ListArgs & Record<string, unknown>, values));
@@ -515,8 +549,8 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       }
       const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number, ...(managed ? { admits: managed } : {}) } : undefined;
       const insert = (extra: Record<string, unknown>) =>
-        createRecord<{ id: number }>(ctx, writes, {
-          event: eventTypes.created,
+        createRecord<{ id: number }>(ctx, part(writes, "events"), {
+          event: part(eventTypes, "events").created,
           scope,
           answer: { query, relations: declaration.inserts?.relations },
           inserted: declaration.inserts
@@ -542,8 +576,8 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       const user = writer(ctx);
       const data = parseInput(table.update, input) as Record<string, unknown>;
       const id = await idFrom(ctx, named);
-      await changeRecord<Record<string, unknown> & { id: number }>(ctx, writes, id, {
-        event: eventTypes.updated,
+      await changeRecord<Record<string, unknown> & { id: number }>(ctx, part(writes, "events"), id, {
+        event: part(eventTypes, "events").updated,
         authorize: authorize && ((locked) => authorize({ ...locked, id })),
         async change(tx, row) {
           await assertManaged(tx, row);
@@ -584,7 +618,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       writer(ctx);
       const id = await idFrom(ctx, named);
       const removes = declaration.writes.removes;
-      return deleteRecord(ctx, writes, id, eventTypes.deleted, {
+      return deleteRecord(ctx, part(writes, "events"), id, part(eventTypes, "events").deleted, {
         authorize: authorize && ((locked) => authorize({ ...locked, id })),
         before:
           managed || removes
@@ -603,7 +637,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   if (own?.remove) area.removeRecord = async (ctx, named) => own.remove!(ctx, await idFrom(ctx, named));
 
   // A deleted group's records go with it, each with its own deleted event (src/groups/content.ts).
-  if (policy.scoped) {
+  if (policy.scoped && writes && eventTypes) {
     const more = declaration.groupContent;
     registerGroupContent({
       area: declaration.area,
@@ -615,7 +649,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       },
     });
   }
-  if (declaration.activity) {
+  if (declaration.activity && eventTypes) {
     const { follows, ...source } = declaration.activity;
     registerActivitySource({ ...source, types: [eventTypes.created], ...(follows ? { follows: "types" in follows ? follows : { types: follows } } : {}) });
   }

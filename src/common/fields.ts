@@ -16,7 +16,7 @@ import type { ParamType, RestParam } from "../../rest-facade/types.js";
  */
 
 /** A field's GraphQL input type; access levels are their area's enum (src/graphql/access.ts). */
-export type InputType = "String" | "Int" | "DateTime" | "JSON" | "[String]" | NumberedEnum;
+export type InputType = "String" | "Int" | "Boolean" | "DateTime" | "JSON" | "[String]" | NumberedEnum;
 export type FieldMode = "create" | "update";
 /** Text, or a function giving it when read (descriptions listing what other modules register). */
 export type Text = string | (() => string);
@@ -53,7 +53,7 @@ export interface RestDeclaration {
   name?: string;
   /** Default: the GraphQL description (the create input's). */
   description?: Text;
-  /** Default: after the GraphQL type (String → string, Int and access levels → integer, DateTime → string as timestamp, JSON → array as map, [String] → array). */
+  /** Default: after the GraphQL type (String → string, Int and access levels → integer, Boolean → boolean, DateTime → string as timestamp, JSON → array as map, [String] → array). */
   type?: ParamType;
   format?: RestParam["format"];
   privacy?: boolean;

@@ -82,29 +82,41 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
     types.set(area.area, type);
     if (area.rootFields === false) return type;
     const writers = area.writes.by === "administrators" ? "admin" : "user";
+    // Writes only an area with events has: every change is one (src/common/area.ts, `events`).
+    const changes = area.events !== undefined;
     recordFields(area.model, {
       type,
       plural: area.plural,
       // A key (a group's gidNumber or cn) is handed over as given: the service parses it (400 naming `id`).
       ...(area.key ? { key: { description: area.key.description, parse: (raw: string) => String(raw) } } : {}),
-      read: { description: area.read.description, resolve: (ctx, id, query) => area.readRecord(ctx, id, query) },
-      list: {
-        description: area.list.description,
-        spec: area.listSpec,
-        filters: area.list.filters ? (t) => listFilterArguments(t, area.list.filters!) : undefined,
-        resolve: (ctx, args, query) => area.listRecords(ctx, args, query),
-      },
+      ...(area.read ? { read: { description: area.read.description, resolve: (ctx, id, query) => area.readRecord(ctx, id, query) } } : {}),
+      ...(area.list
+        ? {
+            list: {
+              description: area.list.description,
+              spec: area.listSpec,
+              filters: area.list.filters ? (t) => listFilterArguments(t, area.list!.filters!) : undefined,
+              resolve: (ctx, args, query) => area.listRecords(ctx, args, query),
+            },
+          }
+        : {}),
       create: {
-        scope: writers,
+        // Open to anyone while the configuration says so (accounts): the area's own create decides who.
+        scope: area.writes.openedBy ? "public" : writers,
+        description: area.writes.create,
         input: tableInput(`Create${area.model}Input`, area.table, "create"),
         resolve: (ctx, input, query) => area.createRecord(ctx, input as Record<string, unknown>, query),
       },
-      update: {
-        scope: writers,
-        input: tableInput(`Update${area.model}Input`, area.table, "update", area.writes.update),
-        resolve: (ctx, id, input, query) => area.updateRecord(ctx, id, input as Record<string, unknown>, query),
-      },
-      remove: { scope: writers, description: area.writes.remove, resolve: (ctx, id) => area.removeRecord(ctx, id) },
+      ...(changes
+        ? {
+            update: {
+              scope: writers,
+              input: tableInput(`Update${area.model}Input`, area.table, "update", area.writes.update),
+              resolve: (ctx, id, input, query) => area.updateRecord(ctx, id, input as Record<string, unknown>, query),
+            },
+            remove: { scope: writers, description: area.writes.remove ?? "", resolve: (ctx, id) => area.removeRecord(ctx, id) },
+          }
+        : {}),
     });
   }
   return type;

@@ -33,7 +33,7 @@ export interface RecordFields {
     filters?: Parameters<typeof builder.args>[0];
     resolve(ctx: RequestContext, args: ListArgs, query: Selection): Page<unknown>;
   };
-  create?: { scope: Scope; input: Input; resolve(ctx: RequestContext, input: object, query: Selection): Promise<unknown> };
+  create?: { scope: Scope; description?: string; input: Input; resolve(ctx: RequestContext, input: object, query: Selection): Promise<unknown> };
   update?: { scope: Scope; input: Input; resolve(ctx: RequestContext, id: number | string, input: object, query: Selection): Promise<unknown> };
   remove?: { scope: Scope; description: string; resolve(ctx: RequestContext, id: number | string): Promise<number> };
 }
@@ -80,6 +80,7 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
     loose.mutationField(`create${model}`, (t) =>
       t.prismaField({
         type: model,
+        description: create.description,
         authScopes: { [create.scope]: true },
         args: { input: t.arg({ type: create.input, required: true }) },
         resolve: (query, _root, args, ctx) => create.resolve(ctx, args.input as object, query),

@@ -17,15 +17,16 @@ import { sqlClientOf } from "../db/sql.js";
 /** Length only; strength is judged with the account's names by passwordWeakness (src/auth/password-policy.ts). */
 const password = z.string().max(PASSWORD_POLICY.maxLength);
 
-const newUserInput = z.object({
-  username: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{2,64}$/, "must be 2 to 64 letters, digits, dots, dashes or underscores"),
+/** An account's rules, field by field: the area's field table (src/users/area.ts) declares its inputs with them. */
+export const accountRules = {
+  username: z.string().regex(/^[A-Za-z0-9_.-]{2,64}$/, "must be 2 to 64 letters, digits, dots, dashes or underscores"),
   email: z.email("must be an e-mail address").max(254),
   password,
   name: z.string().trim().min(1, "must not be empty").max(255),
-  isAdmin: z.boolean().optional(),
-}).superRefine((account, ctx) => {
+  isAdmin: z.boolean(),
+};
+
+const newUserInput = z.object({ ...accountRules, isAdmin: accountRules.isAdmin.optional() }).superRefine((account, ctx) => {
   const weakness = passwordWeakness(account.password, account);
   if (weakness) ctx.addIssue({ code: "custom", path: ["password"], message: weakness });
 });
@@ -42,8 +43,12 @@ export async function currentUser(ctx: RequestContext, query: { select?: Prisma.
   return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } });
 }
 
-/** Accounts, as the kit reads and writes their rows (they are no listed records: no scope, no access levels). */
-const USERS = records({ model: "User", scoped: false, published: { field: "id", value: 0 }, counted: false });
+/**
+ * Accounts, as the kit reads and writes their rows (src/users/area.ts: no list, no read by id, no events): no
+ * scope, no access levels, none published (`id` is never 0): nobody but administrators would see one through
+ * the kit's reads, which accounts do not have. Who sees an account's fields is the type's (the area's `shown`).
+ */
+export const USER_RECORDS = records({ model: "User", scoped: false, published: { field: "id", value: 0 }, counted: false });
 
 /** Whether anyone, signed in or not, may create an account (an administrator always may): REGISTRATION=open. */
 export const anyoneMayCreateAccounts = (config: Config): boolean => config.registration === "open";
@@ -73,7 +78,7 @@ export async function createUser(ctx: RequestContext, input: NewUserInput): Prom
     .query<Record<string, unknown>>(
       Prisma.sql`INSERT INTO users (username, email, name, is_admin, password_hash, created)
         VALUES (${data.username}, ${data.email}, ${data.name}, ${data.isAdmin ?? false}, ${passwordHash}, ${NOW})
-        RETURNING ${returningScalars(ctx, USERS)}`,
+        RETURNING ${returningScalars(ctx, USER_RECORDS)}`,
     )
     .catch((error: unknown) => {
       // A concurrent sign-up took the name or address between the check above and this insert.
