@@ -117,7 +117,10 @@ export interface ListContract {
   update?: { method: "PUT"; path: string; body(record: Record<string, unknown>): Record<string, unknown> };
   remove?: { path: string };
   read?: { path: string };
-  /** Records carry access levels in the REST field `access`, and `state` 0/1 for unpublished/published. */
+  /**
+   * Records carry access levels in the REST field `access` (or the one the records declaration's `accessField`
+   * names: groups' `discoverability`), and `state` 0/1 for unpublished/published.
+   */
   access?: AccessLevels;
   /**
    * The publishing states a record can be in, as `create` values, and whether each counts as published
