@@ -26,6 +26,11 @@ export interface PublishingState {
   /** Shown to callers beyond the creator and administrators (at an access level they qualify for). */
   published: boolean;
   values: Record<string, unknown>;
+  /**
+   * The list filters (REST parameter names; GraphQL takes them as arguments named alike) under which records
+   * in this state are listed, where the list's defaults leave them out (a disabled plugin record: `enabled=0`).
+   */
+  listedWith?: Record<string, string | number>;
 }
 
 /**

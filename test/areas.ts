@@ -59,7 +59,8 @@ export type SharedSuite =
   | "contract access levels"
   | "totals"
   | "authorization matrix"
-  | "hot paths";
+  | "hot paths"
+  | "plans";
 
 export interface ListContract {
   /**

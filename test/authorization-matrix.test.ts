@@ -25,7 +25,7 @@ import { Prisma } from "../src/generated/prisma/client.js";
  * × every operation (read by id, shown in the list, counted in the list's total, found by search, update,
  * delete) × both transports (REST and GraphQL), each cell a real HTTP request against a real database.
  * Groups are such records themselves (each seeded group is where the callers stand: its members, managers,
- * invitees and applicants).
+ * invitees and applicants), and plugin records are read by administrators only.
  *
  * Each cell's expected answer comes from `oracle` below: a few lines written from the contract's
  * "Access" section (shared/conventions/api-contract.md) and docs/decisions.md, over the area's
@@ -64,6 +64,8 @@ interface Subject {
   moderated?: boolean;
   /** The record is a group (`records.selfScope`): the group callers stand in it, and its level is its discoverability (public: visible, private: hidden). */
   group?: boolean;
+  /** Only administrators read the records, lists and totals too (`records.administratorsOnly`: plugin records). */
+  administratorsOnly?: boolean;
 }
 
 /** An answer as the matrix compares them: read/list/search "shown"/"hidden", totals "counted"/"not counted", writes "done" or a status. */
@@ -97,6 +99,8 @@ const oracle = {
    */
   mayList(role: Role, record: Subject): boolean {
     if (role === "administrator") return true;
+    // "Administrators only, every operation, reads and lists too" (docs/decisions.md, "Plugins").
+    if (record.administratorsOnly) return false;
     // "Visible groups: everyone. Hidden groups: administrators and their members in lists, totals and reads"; no
     // creator rule (docs/decisions.md, "Groups", "Who sees what", "Who changes a group").
     if (record.group) return record.level === "public" || role === "group member" || role === "group manager";
@@ -113,6 +117,15 @@ const oracle = {
   /** Who reads it by id (and is told of its events): whoever finds it in lists, and the named reads without a listing. */
   mayRead(role: Role, record: Subject): boolean {
     return oracle.mayList(role, record) || readsWithoutListing(role, record) !== undefined;
+  },
+  /**
+   * A read or list refused before any record is looked at: records only administrators read answer anonymous
+   * callers 401 and other users 403 ("Anonymous callers get 401, other users 403, in the service", docs/decisions.md,
+   * "Plugins"); undefined where reads and lists answer what the caller may see.
+   */
+  refusal(role: Role, record: Subject): Answer | undefined {
+    if (!record.administratorsOnly || role === "administrator") return undefined;
+    return role === "anonymous" ? "401" : "403";
   },
   /**
    * "Update and delete: the creator, administrators, and group managers for group-scoped records."
@@ -332,16 +345,22 @@ function planOf(area: Area) {
     scope: seed.scope,
     moderated: Boolean(records.moderatedBy),
     ...(records.selfScope ? { group: true } : {}),
+    ...(records.administratorsOnly ? { administratorsOnly: true } : {}),
   });
   const writerRole: Role = contract.writers === "users" ? "creator" : contract.writers === "managers" ? "group manager" : "administrator";
   const expected = (operation: Operation, role: Role, seed: Seed): Answer => {
     const record = subject(seed);
     const known = KNOWN_DISAGREEMENTS.find((entry) => entry.operation === operation && entry.applies(role, record));
     if (known) return known.answer;
+    // Reads, lists and totals through the API (REST and GraphQL) are refused before any record is looked at; the
+    // search condition (SQL) and the outbox answer by the rule, which shows such a caller nothing.
+    const refused = oracle.refusal(role, record);
+    if (refused && (operation === "read by id" || operation === "shown in the list" || operation === "counted in the total" || operation === "found by search")) return refused;
     const listed = oracle.mayList(role, record);
     const read = oracle.mayRead(role, record);
     if (operation === "counted in the total") return listed ? "counted" : "not counted";
-    // Events are told to whoever may read the record ("readers": docs/events.md).
+    // Events are told to whoever may read the record ("readers": docs/events.md), plugin records' to administrators
+    // (`managers`, and a site record's managers are the administrators: docs/decisions.md, "Plugins").
     // The actor of a record's creation is its writer; an anonymous record's is shown to them and administrators only.
     if (operation === "told of it") return !read ? "not told" : seed.anonymous && role !== writerRole && role !== "administrator" ? "told, actor hidden" : "told";
     // A deletion's actor (known when it is done: toldOf sets their cells) is shown to administrators only, others than the actor.
@@ -465,7 +484,12 @@ for (const area of areas) {
 
     const searchTextOf = (seed: Seed) => `mxq${String(seed.index).padStart(3, "0")}z`;
     const whereOf = (seed: Seed) => scopeOf.get(seed.scope)!;
-    /** A REST record's id (groups': `gidNumber`). */
+    /** What a list of the seed's records asks: its scope, and the filters its state is listed under (`listedWith`). */
+    const listWhereOf = (seed: Seed): Where => ({ ...whereOf(seed), ...seed.state.listedWith });
+    /** One list per scope and list filters: the lists and totals are asked once per key. */
+    const listKeyOf = (seed: Seed) => `${seed.scope}|${JSON.stringify(seed.state.listedWith ?? {})}`;
+    const listsOf = () => new Map(plan.seeds.map((seed) => [listKeyOf(seed), listWhereOf(seed)]));
+    /** A REST record's id (groups': `gidNumber`; plugin records': `extension_id`). */
     const restIdOf = (record: Record<string, unknown> | null | undefined) => record?.[contract.list.idKey ?? "id"];
     const rest = (method: string, path: string, options: RestOptions) => resent(() => server.rest(method, path, options));
 
@@ -477,6 +501,9 @@ for (const area of areas) {
       const status = { UNAUTHENTICATED: "401", FORBIDDEN: "403", NOT_FOUND: "404" }[code ?? ""];
       return status ?? `GraphQL ${code}: ${errors[0]?.message}`;
     };
+    /** A list refused as a whole (401, 403: records only administrators read), else the errors as they came. */
+    const graphqlListRefusal = (errors: { message: string; extensions?: { code?: string } }[]) =>
+      errors.length === 1 && ["UNAUTHENTICATED", "FORBIDDEN"].includes(errors[0]!.extensions?.code ?? "") ? graphqlRefusal(errors) : `GraphQL ${JSON.stringify(errors)}`;
     const parsed = new Map<string, TypedDocumentNode<Record<string, any>, Record<string, unknown>>>();
     const gql = async (document: string, variables: Record<string, unknown>, token: string | undefined) => {
       if (!parsed.has(document)) parsed.set(document, parse(document));
@@ -491,8 +518,15 @@ for (const area of areas) {
     const withScope = (declarations: string) => joined(recordScope.declarations, declarations);
     const scopedCall = (field: string, args: string) => `${field}(${joined(recordScope.args, args)})`;
     const recordVariables = (seed: Seed) => (contract.list.scopeFromPath ? graphqlScope(contract, whereOf(seed)).variables : {});
-    const listCall = `${contract.list.graphql}(${joined(listScope.args, `limit: $limit${contract.spec.search ? ", search: $search" : ""}`)})`;
-    const listDocument = (selection: string) => `query(${joined(listScope.declarations, `$limit: Int${contract.spec.search ? ", $search: String" : ""}`)}) { list: ${listCall} { ${selection} } }`;
+    // The list filters some state is listed under (`listedWith`: plugin records' `enabled`), as the list field's
+    // arguments of the same names, typed as the schema types them; a seed whose state names none leaves them to their defaults.
+    const listFilters = [...new Set(contract.states.flatMap((state) => Object.keys(state.listedWith ?? {})))];
+    const listArguments = schema.getQueryType()!.getFields()[contract.list.graphql]!.args;
+    const filterDeclarations = listFilters.map((name) => `$${name}: ${listArguments.find((argument) => argument.name === name)!.type.toString()}`);
+    const filterVariables = (where: Where) => Object.fromEntries(listFilters.filter((name) => where[name] !== undefined).map((name) => [name, where[name]]));
+    const listCall = `${contract.list.graphql}(${joined(listScope.args, `limit: $limit${contract.spec.search ? ", search: $search" : ""}`, ...listFilters.map((name) => `${name}: $${name}`))})`;
+    const listDocument = (selection: string) =>
+      `query(${joined(listScope.declarations, `$limit: Int${contract.spec.search ? ", $search: String" : ""}`, ...filterDeclarations)}) { list: ${listCall} { ${selection} } }`;
 
     const transports: Record<
       HttpTransport,
@@ -509,18 +543,20 @@ for (const area of areas) {
           const response = await rest("GET", recordPath(contract.read!.path, id, whereOf(seed)), { token });
           if (response.status === 200 && restIdOf(response.body) === id) return "shown";
           if (response.status === 404 && JSON.stringify(response.body) === JSON.stringify({ message: contract.notFound(id), code: 404 })) return "hidden";
+          // Refused before the record is looked at (records only administrators read).
+          if (response.status === 401 || response.status === 403) return String(response.status);
           return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
         },
         async list(where, token, search) {
           const request = listRequest(contract, where);
           const response = await rest("GET", request.path, { query: { ...request.query, limit: 0, ...(search ? { search } : {}) }, token });
-          if (response.status !== 200) return `HTTP ${response.status} ${JSON.stringify(response.body)}`;
+          if (response.status !== 200) return refusal(response.status, response.body);
           return { ids: listedRecords(contract, response.body).map((item) => Number(restIdOf(item))), total: listedTotal(contract, response) };
         },
         async total(where, token) {
           const request = listRequest(contract, where);
           const response = await rest("GET", request.path, { query: { ...request.query, limit: 1 }, token });
-          return response.status === 200 ? listedTotal(contract, response) : `HTTP ${response.status}`;
+          return response.status === 200 ? listedTotal(contract, response) : refusal(response.status, response.body);
         },
         async update(seed, token) {
           const record = records.get(seed.index)!;
@@ -539,17 +575,19 @@ for (const area of areas) {
           const { data, errors } = await gql(`query(${withScope("$id: ID!")}) { record: ${scopedCall(graphql.read!, "id: $id")} { id } }`, { ...recordVariables(seed), id }, token);
           if (Number(data?.record?.id) === id && !errors.length) return "shown";
           if (!data && errors[0]?.extensions?.code === "NOT_FOUND") return "hidden";
+          // Refused before the record is looked at (records only administrators read).
+          if (!data && errors.length === 1 && ["UNAUTHENTICATED", "FORBIDDEN"].includes(errors[0]!.extensions?.code ?? "")) return graphqlRefusal(errors);
           return `GraphQL ${JSON.stringify({ data, errors })}`;
         },
         async list(where, token, search) {
-          const variables = { ...graphqlScope(contract, where).variables, limit: 0, ...(search ? { search } : {}) };
+          const variables = { ...graphqlScope(contract, where).variables, ...filterVariables(where), limit: 0, ...(search ? { search } : {}) };
           const { data, errors } = await gql(listDocument("items { id } total"), variables, token);
-          if (errors.length) return `GraphQL ${JSON.stringify(errors)}`;
+          if (errors.length) return graphqlListRefusal(errors);
           return { ids: (data!.list.items as { id: string }[]).map((item) => Number(item.id)), total: data!.list.total };
         },
         async total(where, token) {
-          const { data, errors } = await gql(listDocument("total"), { ...graphqlScope(contract, where).variables, limit: 1 }, token);
-          return errors.length ? `GraphQL ${JSON.stringify(errors)}` : (data!.list.total as number);
+          const { data, errors } = await gql(listDocument("total"), { ...graphqlScope(contract, where).variables, ...filterVariables(where), limit: 1 }, token);
+          return errors.length ? graphqlListRefusal(errors) : (data!.list.total as number);
         },
         async update(seed, token) {
           const record = records.get(seed.index)!;
@@ -663,29 +701,30 @@ for (const area of areas) {
       scopeOf.set("member", { scope: "member", scope_id: creator.id });
       scopeOf.set(null, {});
 
-      // Seed the records one by one; after each, every caller's total of its scope, through both transports,
-      // must have grown by one exactly when the oracle says the caller may see the record.
+      // Seed the records one by one; after each, every caller's total of its list (its scope, and the filters its
+      // state is listed under), through both transports, must have grown by one exactly when the oracle says the
+      // caller may see the record.
       const totalCells = plan.cells.get("counted in the total")!;
       const last = new Map<string, number | string>();
-      const keyOf = (scope: ScopeKind | null, role: Role, transport: TransportName) => `${scope}|${role}|${transport}`;
-      const measure = async (scope: ScopeKind | null) => {
+      const keyOf = (list: string, role: Role, transport: TransportName) => `${list}|${role}|${transport}`;
+      const measure = async (list: string, where: Where) => {
         const now = new Map<string, number | string>();
         await Promise.all(
           plan.roles.flatMap((role) =>
             transportsOf(area, "counted in the total").map(async (transport) => {
-              now.set(keyOf(scope, role, transport), await over(transport).total(scopeOf.get(scope)!, tokens.get(role)));
+              now.set(keyOf(list, role, transport), await over(transport).total(where, tokens.get(role)));
             }),
           ),
         );
         return now;
       };
-      for (const scope of new Set(plan.seeds.map((seed) => seed.scope))) for (const [key, value] of await measure(scope)) last.set(key, value);
+      for (const [list, where] of listsOf()) for (const [key, value] of await measure(list, where)) last.set(key, value);
       for (const seed of plan.seeds) {
         const id = await makeRecord(seed);
         records.set(seed.index, { id });
-        const now = await measure(seed.scope);
+        const now = await measure(listKeyOf(seed), listWhereOf(seed));
         for (const cell of totalCells.filter((candidate) => candidate.seed === seed)) {
-          const key = keyOf(seed.scope, cell.role, cell.transport);
+          const key = keyOf(listKeyOf(seed), cell.role, cell.transport);
           const [before, after] = [last.get(key)!, now.get(key)!];
           cell.got =
             typeof before === "number" && typeof after === "number"
@@ -694,7 +733,9 @@ for (const area of areas) {
                 : after === before
                   ? "not counted"
                   : `total went from ${before} to ${after}`
-              : `${before} → ${after}`;
+              : before === after
+                ? String(after) // refused before and after alike (401, 403)
+                : `${before} → ${after}`;
           last.set(key, after);
         }
       }
@@ -727,16 +768,16 @@ for (const area of areas) {
     it(`shown in the list: ${countOf("shown in the list")} cells`, async () => {
       const lists = new Map<string, ListAnswer | string>();
       await inParallel(
-        [...new Set(plan.seeds.map((seed) => seed.scope))].flatMap((scope) =>
+        [...listsOf()].flatMap(([key, where]) =>
           plan.roles.flatMap((role) =>
             (["REST", "GraphQL"] as const).map((transport) => async () => {
-              lists.set(`${scope}|${role}|${transport}`, await transports[transport].list(scopeOf.get(scope)!, tokens.get(role)));
+              lists.set(`${key}|${role}|${transport}`, await transports[transport].list(where, tokens.get(role)));
             }),
           ),
         ),
       );
       for (const cell of plan.cells.get("shown in the list")!) {
-        const list = lists.get(`${cell.seed.scope}|${cell.role}|${cell.transport}`)!;
+        const list = lists.get(`${listKeyOf(cell.seed)}|${cell.role}|${cell.transport}`)!;
         cell.got = typeof list === "string" ? list : list.ids.includes(records.get(cell.seed.index)!.id) ? "shown" : "hidden";
       }
       check("shown in the list");
@@ -764,7 +805,7 @@ for (const area of areas) {
     if (contract.spec.search) {
       it(`found by search: ${countOf("found by search")} cells`, async () => {
         await runEach("found by search", async (cell) => {
-          const list = await over(cell.transport).list(whereOf(cell.seed), tokens.get(cell.role), searchTextOf(cell.seed));
+          const list = await over(cell.transport).list(listWhereOf(cell.seed), tokens.get(cell.role), searchTextOf(cell.seed));
           if (typeof list === "string") return list;
           const found = list.ids.includes(records.get(cell.seed.index)!.id);
           // The search's total counts what it shows: the text is the record's alone.
@@ -802,7 +843,9 @@ for (const area of areas) {
       for (let cursor = OUTBOX_START; ; ) {
         const read = await readCommittedEvents(sql, cursor, 500);
         if (!read.events.length) break;
-        outbox.push(...read.events.filter((event) => writtenRecordsOf(event.area)?.records === contract.spec.records && event.audience === "readers"));
+        // Every audience: `readers` (whoever may read the record) and `managers` (plugin records': their managers,
+        // who for a site record are the administrators); the matrix makes no membership events (requests, invitations).
+        outbox.push(...read.events.filter((event) => writtenRecordsOf(event.area)?.records === contract.spec.records));
         cursor = read.cursor;
       }
       const perSeed = new Map(plan.seeds.map((seed) => [seed.index, eventsOf(seed, outbox)]));

@@ -24,7 +24,7 @@ const perRowNodesOf = (plan: PlanNode): PlanNode[] =>
   plan["Parent Relationship"] === "InitPlan" ? [] : [plan, ...(plan.Plans ?? []).flatMap(perRowNodesOf)];
 
 /** Every list to plan: each area's contract list (one whose path names its scope, a group plugin's: in group scopes only). */
-const planned = contractAreas().map((testing) => ({
+const planned = contractAreas("plans").map((testing) => ({
   testing,
   spec: testing.contract.spec,
   plan: testing.contract.plan,

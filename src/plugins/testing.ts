@@ -1,13 +1,16 @@
 import type { AreaTesting } from "../../test/areas.js";
+import { pick } from "../../test/area-kit.js";
 import { PLUGINS } from "./area.js";
 
 let serial = 0;
 
 /**
- * Plugin records are for administrators only, reads and lists too, and have no publishing state or creator:
- * the contract suite and the authorization matrix (written for records anyone may read when published)
- * do not apply; src/plugins/plugins.test.ts covers their rules (401/403 for everyone else, nothing changed).
- * The table test, the fuzzer and the OpenAPI checks cover the rows from this declaration.
+ * Plugin records are for administrators only, reads and lists too, and have no creator: the contract, totals,
+ * plan and hot-path suites (written for records anyone may read when published) do not apply, each skip
+ * saying why; src/plugins/plugins.test.ts covers their rules (401/403 for everyone else, nothing changed). The
+ * authorization matrix does: every caller × an enabled and a disabled record × every operation, refused to
+ * everyone but administrators (401 anonymous, 403 users) and told to administrators only. The table test, the
+ * fuzzer and the OpenAPI checks cover the rows from this declaration.
  */
 export const testing: AreaTesting = {
   area: "plugins",
@@ -49,6 +52,31 @@ export const testing: AreaTesting = {
     },
     "DELETE /plugins/{id} 1.0": { extension_id: ["integer", true, 0] },
     "GET /plugins/{id} 1.0": { id: ["integer", true] },
+  },
+  contract: {
+    table: "plugin_records",
+    list: { path: "/plugins/list", key: "plugins", graphql: "pluginRecords", idKey: "extension_id" },
+    read: { path: "/plugins/{id}" },
+    // Everything back: an omitted `enabled` would take its default 0 and disable the record (docs/decisions.md, "Plugins").
+    update: { method: "PUT", path: "/plugins/{id}", body: (record) => pick(record, ["name", "element", "folder", "enabled", "access", "params"]) },
+    remove: { path: "/plugins/{id}" },
+    spec: PLUGINS.listSpec,
+    searchField: "name",
+    // The declaration's `published` is `enabled` 1; the list answers enabled records unless asked `enabled=0`.
+    states: [
+      { name: "enabled", published: true, values: { enabled: 1 } },
+      { name: "disabled", published: false, values: { enabled: 0 }, listedWith: { enabled: 0 } },
+    ],
+    writers: "administrators",
+    notFound: (id) => `Plugin ${id} not found.`,
+    skips: {
+      contract:
+        "written for records anonymous callers and users read (its list and record checks ask as them; its update checks need a PUT with a required text field, and plugin records' PUT requires none); plugin records refuse everyone but administrators (401, 403), which the authorization matrix and src/plugins/plugins.test.ts check, and the facade table test checks the rows' parameters",
+      totals: "its totals are asked as users who see some records and not others; plugin records refuse every caller but administrators, who see them all (src/plugins/plugins.test.ts: paging, filters and totals)",
+      plans:
+        "its generic seed cannot fill plugin_records (the CHECKs on access 1-3, one record per folder and element), and its shapes are asked for anonymous callers and members too, whom the list refuses before any statement; a few records per site",
+      "hot paths": "its reads and lists are asked anonymously and as a member, whom plugin records refuse (401, 403); not a hot path: administrators only, a few records per site",
+    },
   },
   /** `{id}` (read, PUT, DELETE): a record made by `create`. */
   async pathFor(server, token, operation) {
