@@ -7,13 +7,17 @@ import type { AccessLevelName } from "./access.js";
  * docs/events.md, which a test holds to this catalogue. The events issue delivers them to subscribers,
  * webhooks and plugins; a type is `<area>.<name>`.
  */
+export type EventAudience = "readers" | "listers" | "managers";
+
 export interface EventDeclaration {
   description: string;
   /**
-   * Who may learn of the event: `readers` (default) whoever may read the record; `managers` only the
-   * scope's managers, administrators and the person the event is about (membership requests, invitations).
+   * Who may learn of the event: `readers` (default) whoever may read the record; `listers` whoever finds the
+   * record in lists (its list rule: events that say who belongs to a group, which a hidden group's invitee,
+   * who may read the group but not its members list, must not learn); `managers` only the scope's managers,
+   * administrators and the person the event is about (membership requests, invitations).
    */
-  audience?: "readers" | "managers";
+  audience?: EventAudience;
 }
 
 export interface CatalogueEntry extends Required<EventDeclaration> {
@@ -62,7 +66,7 @@ export function domainEvents<const Area extends string, const Names extends stri
 }
 
 /** Who may learn of events of this type (the catalogue's `audience`). */
-export function audienceOf(type: EventType): "readers" | "managers" {
+export function audienceOf(type: EventType): EventAudience {
   const declared = catalogue.get(type);
   if (!declared) throw new Error(`event type ${type} is not in the catalogue (declare it with domainEvents)`);
   return declared.audience;

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { SqlClient } from "../db/sql.js";
 import { decodeTimestamp } from "../db/sql.js";
-import type { DomainEvent } from "./events.js";
+import type { DomainEvent, EventAudience } from "./events.js";
 
 /**
  * Reading the outbox without ever skipping an event.
@@ -31,7 +31,7 @@ export interface OutboxCursor {
 export interface StoredEvent extends Required<DomainEvent> {
   id: string;
   xid: string;
-  audience: "readers" | "managers";
+  audience: EventAudience;
   occurredAt: Date;
   /** The record's author (`outbox.author_id`): read by `readableBy` only, never delivered (`shownTo` drops it). */
   authorId?: number | null;

@@ -387,11 +387,18 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
   const signedInViewers = Prisma.sql`unnest(${signedIn.map((viewer) => viewer.index)}::int[], ${signedIn.map((viewer) => viewer.id)}::int[]) AS asked (viewer, user_id)`;
   const anonymousViewers = Prisma.sql`unnest(${anonymousAt}::int[]) AS asked (viewer)`;
   const rights = areas.flatMap(({ area, written, info, ids, id }) => {
-    const readBy = (who: Prisma.Sql, viewer: RuleViewer) =>
-      Prisma.sql`SELECT asked.viewer, ${area}::text AS area, ${id} AS record, 'read' AS relation FROM ${who}, ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${visibleSql(db, written.records, viewer)}`;
+    // Read by the record's read rule, and for `listers` events by its list rule too (a hidden group's invitee
+    // reads the group, not who is in it).
+    const listed = events.some((event) => event.area === area && event.audience === "listers");
+    const ruled = (relation: "read" | "list") => (who: Prisma.Sql, viewer: RuleViewer) =>
+      Prisma.sql`SELECT asked.viewer, ${area}::text AS area, ${id} AS record, ${relation}::text AS relation FROM ${who}, ${table(info, "t")} WHERE ${id} = ANY(${ids}::int[]) AND ${visibleSql(db, written.records, viewer, "t", new Date(), undefined, relation)}`;
+    const readBy = ruled("read");
+    const listedBy = ruled("list");
     return [
       ...(anonymousAt.length ? [readBy(anonymousViewers, { user: null })] : []),
       ...(signedIn.length ? [readBy(signedInViewers, asked)] : []),
+      ...(listed && anonymousAt.length ? [listedBy(anonymousViewers, { user: null })] : []),
+      ...(listed && signedIn.length ? [listedBy(signedInViewers, asked)] : []),
       // Who manages the record, as a write asks it (its creator, the scope kind's managers, `managedBy`), unlocked;
       // asked only for an area with events for its managers in the batch.
       ...(signedIn.length && events.some((event) => event.area === area && event.audience === "managers")
@@ -459,9 +466,9 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
       const user = viewer.user;
       const mayRead = (() => {
         if (user?.isAdmin) return true;
-        if (user && (user.id === event.subjectId || (event.audience === "readers" && user.id === event.actorId && !has("exists")))) return true;
+        if (user && (user.id === event.subjectId || (event.audience !== "managers" && user.id === event.actorId && !has("exists")))) return true;
         if (event.audience === "managers") return has("manage");
-        if (has("exists")) return has("read");
+        if (has("exists")) return has(event.audience === "listers" ? "list" : "read");
         // The record is gone: what its event says it was.
         const gone = goneReaders.get(event);
         if (!gone) return false;

@@ -138,14 +138,15 @@ export const GROUP_AREA = defineArea({
   },
   /**
    * Requests and invitations (made, answered, withdrawn) are told to the group's managers and the person
-   * concerned only (`managers`); joins, leaves, removals of members and promotions change what the group's
-   * readers see in its members list (`readers`).
+   * concerned only (`managers`); joins, leaves, removals of members, promotions and demotions change what its
+   * members list shows, and are told to whoever may see that list (`listers`: not a hidden group's invitee,
+   * who reads the group but not who is in it).
    */
   events: {
     groupCreated: "A group was created; its creator is its first manager.",
     groupUpdated: "A group's fields changed; `changed` names them.",
     groupDeleted: "A group was deleted, with its memberships and its content (each record with its own deleted event, in the same transaction).",
-    memberJoined: "Someone joined an open group.",
+    memberJoined: { description: "Someone joined an open group.", audience: "listers" },
     joinRequested: { description: "Someone asked to join a restricted group.", audience: "managers" },
     requestCancelled: { description: "An applicant withdrew their request.", audience: "managers" },
     requestApproved: { description: "A manager approved a request: the applicant is a member.", audience: "managers" },
@@ -153,11 +154,11 @@ export const GROUP_AREA = defineArea({
     memberInvited: { description: "A manager invited someone.", audience: "managers" },
     invitationAccepted: { description: "An invitee accepted: they are a member.", audience: "managers" },
     invitationDeclined: { description: "An invitee declined the invitation.", audience: "managers" },
-    memberPromoted: "A manager made a member a manager.",
-    memberDemoted: "A manager made a manager a plain member.",
-    memberRemoved: "A manager removed a member.",
+    memberPromoted: { description: "A manager made a member a manager.", audience: "listers" },
+    memberDemoted: { description: "A manager made a manager a plain member.", audience: "listers" },
+    memberRemoved: { description: "A manager removed a member.", audience: "listers" },
     invitationWithdrawn: { description: "A manager withdrew an invitation.", audience: "managers" },
-    memberLeft: "A member left the group.",
+    memberLeft: { description: "A member left the group.", audience: "listers" },
   },
   // API document: 1.0 and 1.1 with identical parameters. `{id}` is the gidNumber or the cn (the original's
   // router takes both; the document types it integer): the parameter is a string.

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { startServer, type TestServer, type TestUser } from "../../test/server.js";
+import type { StoredEvent } from "../common/outbox.js";
+import { readableBy, viewerKey } from "../events/subscriptions.js";
+import type { Viewer } from "../common/context.js";
 
 /**
  * The membership rules (issue 17), as a table: where the person concerned stands, who calls, the group's
@@ -95,8 +98,8 @@ const ON_A_HIDDEN_GROUP = RULES.filter(([, caller, , transition]) => (caller ===
  * and invitee's business, are told to the managers and the person concerned only (`managers`); the others
  * change what the group's readers see in its members list (`readers`). Every one names the person concerned.
  */
-const EVENTS: [Standing, Caller, Policy, Transition, string, "readers" | "managers"][] = [
-  ["none", "self", "open", "join", "groups.memberJoined", "readers"],
+const EVENTS: [Standing, Caller, Policy, Transition, string, "listers" | "managers"][] = [
+  ["none", "self", "open", "join", "groups.memberJoined", "listers"],
   ["none", "self", "restricted", "join", "groups.joinRequested", "managers"],
   ["applicant", "self", "restricted", "cancel", "groups.requestCancelled", "managers"],
   ["applicant", "manager", "restricted", "approve", "groups.requestApproved", "managers"],
@@ -105,10 +108,10 @@ const EVENTS: [Standing, Caller, Policy, Transition, string, "readers" | "manage
   ["invitee", "self", "invite_only", "accept", "groups.invitationAccepted", "managers"],
   ["invitee", "self", "invite_only", "decline", "groups.invitationDeclined", "managers"],
   ["invitee", "manager", "invite_only", "remove", "groups.invitationWithdrawn", "managers"],
-  ["member", "manager", "open", "remove", "groups.memberRemoved", "readers"],
-  ["member", "manager", "open", "promote", "groups.memberPromoted", "readers"],
-  ["manager", "manager", "open", "demote", "groups.memberDemoted", "readers"],
-  ["member", "self", "open", "leave", "groups.memberLeft", "readers"],
+  ["member", "manager", "open", "remove", "groups.memberRemoved", "listers"],
+  ["member", "manager", "open", "promote", "groups.memberPromoted", "listers"],
+  ["manager", "manager", "open", "demote", "groups.memberDemoted", "listers"],
+  ["member", "self", "open", "leave", "groups.memberLeft", "listers"],
 ];
 
 /** The last manager: the group's owner, about themselves or by an administrator. */
@@ -387,6 +390,25 @@ describe("membership transitions (table)", () => {
     const events = await server.app.db.prisma.outboxEvent.findMany({ where: { area: "groups", recordId: groupId }, orderBy: { id: "asc" } });
     const requested = events.find((event) => event.type === "groups.joinRequested");
     expect(requested).toMatchObject({ audience: "managers", subjectId: applicant.id, scope: "group", scopeId: groupId });
+  });
+
+  it("tells a hidden group's invitee none of the events that say who is in it (joins, leaves, removals, promotions, demotions): they read the group, not its members list, until they accept", async () => {
+    const [owner, invitee, member] = await Promise.all([server.user(), server.user(), server.user()]);
+    const groupId = await groupWith("open", owner, "hidden");
+    await place(groupId, invitee, "invitee");
+    await place(groupId, member, "member");
+    for (const transition of ["promote", "demote", "remove"] as const) expect((await run(transition, groupId, owner, member)).errors).toEqual([]);
+    const stored = await server.app.db.prisma.outboxEvent.findMany({ where: { area: "groups", recordId: groupId }, orderBy: { id: "asc" } });
+    const events = stored.map((event) => ({ ...event, id: String(event.id), xid: String(event.xid) }) as unknown as StoredEvent);
+    const aboutMembers = events.filter((event) => event.area === "groups" && event.recordId === groupId && /member(Promoted|Demoted|Removed)$/.test(event.type));
+    expect(aboutMembers.map((event) => event.type)).toEqual(["groups.memberPromoted", "groups.memberDemoted", "groups.memberRemoved"]);
+    const viewerOf = (user: TestUser): Viewer => ({ user: { id: user.id, username: user.username, isAdmin: false }, via: "token" });
+    const stranger = await server.user();
+    const [toInvitee, toOwner, toStranger] = [invitee, owner, stranger].map(viewerOf) as [Viewer, Viewer, Viewer];
+    const told = await readableBy(server.app.db.prisma, [toInvitee, toOwner, toStranger], aboutMembers);
+    expect(told.get(viewerKey(toOwner))!.size).toBe(3);
+    expect(told.get(viewerKey(toInvitee))!.size).toBe(0);
+    expect(told.get(viewerKey(toStranger))!.size).toBe(0);
   });
 
   for (const [standing, caller, policy, transition, type, audience] of EVENTS) {
