@@ -205,8 +205,8 @@ export const ${constant} = defineArea({
 
 function testing(): string {
   return `import type { AreaTesting, Documented } from "../../test/areas.js";
-import { pick } from "../../test/area-kit.js";
-import { ${constant}, ${constant}_ACCESS } from "./area.js";
+import { contractOf } from "../../test/area-kit.js";
+import { ${constant} } from "./area.js";
 
 // TODO: transcribe by hand from shared/spec/community-platform-api.md; these lists only match the skeleton.
 const optional: Documented = {
@@ -244,22 +244,15 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(\`creating a ${single} failed (\${response.status}): \${JSON.stringify(response.body)}\`);
     return response.body.id;
   },
-  contract: {
+  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(${constant}, {
     table: "${table}",
-    list: { path: "/${name}/list", key: "${name}", graphql: "${plural}" },
-    spec: ${constant}.listSpec,
     searchField: "title",
-    read: { path: "/${name}/{id}" },
-    update: { method: "PUT", path: "/${name}/{id}", body: (record) => pick(record, ["title", "scope", "scope_id", "state", "access"]) },
-    remove: { path: "/${name}/{id}" },
-    access: ${constant}_ACCESS,
     states: [
       { name: "published", published: true, values: { state: 1 } },
       { name: "unpublished", published: false, values: { state: 0 } },
     ],
-    writers: "users",
-    notFound: (id) => \`${model} \${id} not found.\`,
-  },
+  }),
 };
 `;
 }

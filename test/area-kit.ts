@@ -1,4 +1,7 @@
 import type { TestServer } from "./server.js";
+import type { ListContract } from "./areas.js";
+import type { AnyArea } from "../src/common/area.js";
+import { areaRows } from "../rest-facade/area-rows.js";
 
 /**
  * The helpers the areas' `src/<area>/testing.ts` files use at run time. Apart from test/areas.ts (which imports
@@ -48,3 +51,43 @@ export const PUBLISHING_WINDOW_STATES: PublishingState[] = [
 /** The named fields of a record (for `update.body`). */
 export const pick = (record: Record<string, unknown>, names: string[]) =>
   Object.fromEntries(Object.entries(record).filter(([name]) => names.includes(name)));
+
+/**
+ * An area's contract for the shared suites (`ListContract`, test/areas.ts) read from its declaration
+ * (src/common/area.ts): its list row (path, answer key) and list field, its list spec, its read,
+ * PUT and DELETE rows (a PUT sends back the record's values of the parameters the row takes but its creator,
+ * so the record stays as it was), its access levels, who writes it and its 404 message. `specific` gives what only the
+ * tests know (the publishing states to seed, the field search text is planted in, the table the database-level
+ * checks read, which the Prisma data model available here does not name) and overrides the rest
+ * where the area's rows differ from the suites' assumptions (`list` is merged; a key set to undefined drops a
+ * derived row).
+ */
+export function contractOf(
+  area: AnyArea,
+  specific: Omit<Partial<ListContract>, "list"> & Pick<ListContract, "states" | "table"> & { list?: Partial<ListContract["list"]> },
+): ListContract {
+  const rows = areaRows(area);
+  const row = (method: string, path: string | undefined) => (path ? rows.find((candidate) => candidate.method === method && candidate.path === path) : undefined);
+  const listRow = [area.rest?.list ?? []].flat()[0];
+  const list = listRow && row("GET", listRow.path);
+  if (!list) throw new Error(`area ${area.area}: no REST list row to test the contract through`);
+  const put = row("PUT", area.rest?.replace?.path);
+  const placeholders = (path: string) => new Set([...path.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!));
+  // The creator is who made the record, not one of its values: left out, it stays as it was.
+  const sentBack = put
+    ? put.params.filter((param) => !placeholders(put.path).has(param.placeholder ?? param.name) && param.variable !== "input.createdBy").map((param) => param.name)
+    : [];
+  const derived: ListContract = {
+    table: specific.table,
+    list: { path: list.path, graphql: area.plural, ...(list.response.kind === "list" && list.response.key ? { key: list.response.key } : {}) },
+    spec: area.listSpec,
+    ...(area.rest?.read ? { read: { path: area.rest.read.path } } : {}),
+    ...(put ? { update: { method: "PUT" as const, path: put.path, body: (record: Record<string, unknown>) => pick(record, sentBack) } } : {}),
+    ...(area.rest?.remove ? { remove: { path: area.rest.remove.path } } : {}),
+    ...(area.records.access ? { access: area.records.access } : {}),
+    writers: area.writes.by,
+    notFound: (id) => `${area.label} ${id} not found.`,
+    states: specific.states,
+  };
+  return { ...derived, ...specific, list: { ...derived.list, ...specific.list } };
+}

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { AreaTesting, Documented } from "../../test/areas.js";
-import { pick } from "../../test/area-kit.js";
-import { ACTIVITY_FIELDS, ACTIVITY_LIST } from "./area.js";
+import { contractOf, pick } from "../../test/area-kit.js";
+import { ACTIVITY_AREA, ACTIVITY_FIELDS } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("### Activity"). */
 const write: Documented = {
@@ -66,21 +66,17 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(`creating an activity entry failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
-  contract: {
+  // The rest (rows, list, writers, 404) is the declaration's (contractOf). A PUT sends back the record's fields
+  // but its recipients (PUT's `recipients` is a channel, 1 or 0, not the pairs a read answers) and its creator.
+  contract: contractOf(ACTIVITY_AREA, {
     table: "activity",
-    list: { path: "/activity/list", graphql: "activityEntries" },
-    spec: ACTIVITY_LIST,
     searchField: "description",
-    read: { path: "/activity/{id}" },
     update: { method: "PUT", path: "/activity/{id}", body: (record) => pick(record, ["scope", "scope_id", "action", "alias", "description", "anonymous", "parent"]) },
-    remove: { path: "/activity/{id}" },
     // "Published" is heard by everyone (sent to the site); "unpublished" by nobody but its author (recipients 0).
     states: [
       { name: "public", published: true, values: { recipients: "site:0" } },
       { name: "to nobody", published: false, values: { recipients: "0" } },
     ],
-    writers: "users",
-    notFound: (id) => `Activity entry ${id} not found.`,
     plan: {
       // Entries with their recipients (the generic seed fills no activity_recipients): 9 in 10 in the site,
       // the rest in the group or 50 others; 6 in 10 public (sent to the site), the others to their group or
@@ -113,5 +109,5 @@ export const testing: AreaTesting = {
       totals:
         "its writes change `state` and `access`, which entries do not have (recipients decide who reads): its count triggers are checked with every declared table's (test/count-triggers.test.ts, npm run db:check), and src/activity/activity.test.ts checks the totals per caller after creates, re-addressing and deletes (the matrix, and the counters' test)",
     },
-  },
+  }),
 };

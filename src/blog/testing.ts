@@ -1,6 +1,6 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
-import { PUBLISHING_WINDOW_STATES, pick } from "../../test/area-kit.js";
-import { BLOG, BLOG_ACCESS } from "./area.js";
+import { PUBLISHING_WINDOW_STATES, contractOf } from "../../test/area-kit.js";
+import { BLOG } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Blog entry" and the blog operations). */
 const fields: Documented = {
@@ -50,18 +50,6 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(`creating a blog entry failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
-  contract: {
-    table: "blog_entries",
-    list: { path: "/blog/list", key: "posts", graphql: "blogEntries" },
-    spec: BLOG.listSpec,
-    searchField: "title",
-    searchAlso: "content",
-    read: { path: "/blog/{id}" },
-    update: { method: "PUT", path: "/blog/{id}", body: (record) => pick(record, ["title", "alias", "content", "tags", "scope", "scope_id", "state", "access", "allow_comments", "publish_up", "publish_down", "hits"]) },
-    remove: { path: "/blog/{id}" },
-    access: BLOG_ACCESS,
-    states: PUBLISHING_WINDOW_STATES,
-    writers: "users",
-    notFound: (id) => `Blog entry ${id} not found.`,
-  },
+  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(BLOG, { table: "blog_entries", searchField: "title", searchAlso: "content", states: PUBLISHING_WINDOW_STATES }),
 };

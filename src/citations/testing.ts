@@ -1,5 +1,5 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
-import { createThroughGraphql } from "../../test/area-kit.js";
+import { contractOf, createThroughGraphql } from "../../test/area-kit.js";
 import { CITATIONS } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Citations": 1.0 and 1.1, same parameters). */
@@ -22,17 +22,14 @@ export const testing: AreaTesting = {
     const input = { title: `Citation ${serial}`, authors: ["Curie, Marie"], year: 1903, published: 1, ...values };
     return createThroughGraphql(server, token, "createCitation", "CreateCitationInput", input);
   },
-  contract: {
+  // The rest (rows, list, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(CITATIONS, {
     table: "citations",
-    list: { path: "/citations/list", key: "citations", graphql: "citations" },
-    spec: CITATIONS.listSpec,
     searchField: "title",
     searchAlso: "journal",
-    writers: "administrators",
     states: [
       { name: "published", published: true, values: { published: 1 } },
       { name: "unpublished", published: false, values: { published: 0 } },
     ],
-    notFound: (id) => `Citation ${id} not found.`,
-  },
+  }),
 };

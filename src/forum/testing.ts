@@ -1,8 +1,8 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
-import { createThroughGraphql } from "../../test/area-kit.js";
+import { contractOf, createThroughGraphql } from "../../test/area-kit.js";
 import type { TestServer } from "../../test/server.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { FORUM_ACCESS, FORUM_FIELDS, FORUM_LIST } from "./area.js";
+import { FORUM_FIELDS, FORUM_POSTS_AREA } from "./area.js";
 import { FORUM_CATEGORIES_AREA } from "./categories.js";
 import { FORUM_SECTIONS_AREA } from "./sections.js";
 
@@ -74,18 +74,14 @@ const testing: AreaTesting = {
     const id = await testing.create(server, token);
     return operation.path.replace("{thread}", String(id)).replace("{id}", String(id));
   },
-  contract: {
+  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(FORUM_POSTS_AREA, {
     table: "forum_posts",
-    list: { path: "/forum/list", key: "threads", graphql: "forumPosts" },
-    spec: FORUM_LIST,
     searchField: "title",
-    access: FORUM_ACCESS,
     states: [
       { name: "published", published: true, values: { state: 1 } },
       { name: "unpublished", published: false, values: { state: 0 } },
     ],
-    writers: "users",
-    notFound: (id) => `Forum post ${id} not found.`,
     skips: {
       "hot paths":
         "a thread list also answers each thread's post count and last post the caller may see: two more statements per list (forum_counts, and one index probe per thread batched in one statement), the same for 2 threads as for 25 (the contract's statement count, and src/forum/forum.test.ts)",
@@ -98,7 +94,7 @@ const testing: AreaTesting = {
       filters: [{ categoryId: 1 }, { categoryId: 1, starter: 1 }, { threadId: 1 }, { parentId: 1 }, { sectionId: 1 }, { starter: 1 }],
       seed: (rows, { authors, groupId }) => seedPosts(rows, authors, groupId),
     },
-  },
+  }),
 };
 
 
@@ -158,16 +154,14 @@ const categoryTesting: AreaTesting = {
     const { scope, scopeId, input } = structureInput("category", values);
     return createThroughGraphql(server, token, "createForumCategory", "CreateForumCategoryInput", { ...input, sectionId: await sectionOf(server, token, scope, scopeId) });
   },
-  contract: {
+  // The rest (rows, list, writers, 404) is the declaration's (contractOf); every list request names the section (required).
+  contract: contractOf(FORUM_CATEGORIES_AREA, {
     table: "forum_categories",
-    list: { path: "/forum/categories", key: "categories", graphql: "forumCategories", query: { section: "0" } },
-    spec: FORUM_CATEGORIES_AREA.listSpec,
+    list: { query: { section: "0" } },
     searchField: "title",
     // Always published: the column is the kit's, no write unpublishes a category (closing one stops new posts only).
     states: [{ name: "published", published: true, values: {} }],
-    // Administrators, and a group's managers in its scope (the suites' own scopes, `project`, have no managers).
-    writers: "managers",
-    notFound: (id) => `Forum category ${id} not found.`,
+    // Written by administrators, and a group's managers in its scope (the suites' own scopes, `project`, have no managers).
     skips: {
       "hot paths":
         "a category list also answers each category's thread and post counts and its last post the caller may see: two more statements per list (forum_counts, and one index probe per category batched in one statement), the same for 2 categories as for 25 (the contract's statement count)",
@@ -178,7 +172,7 @@ const categoryTesting: AreaTesting = {
       filters: [{ sectionId: 1 }, { closed: 1 }, { sectionId: 1, closed: 0 }],
       seed: (rows, { groupId }) => seedStructure("forum_categories", rows, groupId),
     },
-  },
+  }),
 };
 
 const sectionTesting: AreaTesting = {
@@ -188,20 +182,17 @@ const sectionTesting: AreaTesting = {
     const { scope, scopeId, input } = structureInput("section", values);
     return createThroughGraphql(server, token, "createForumSection", "CreateForumSectionInput", { ...input, scope, scopeId });
   },
-  contract: {
+  // The rest (rows, list, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(FORUM_SECTIONS_AREA, {
     table: "forum_sections",
-    list: { path: "/forum/sections", key: "sections", graphql: "forumSections" },
-    spec: FORUM_SECTIONS_AREA.listSpec,
     searchField: "title",
     states: [{ name: "published", published: true, values: {} }],
-    writers: "managers",
-    notFound: (id) => `Forum section ${id} not found.`,
     skips: {
       totals:
         "sections never move scope and have no state a write changes, while the shared totals test moves records between scopes and unpublishes them; their list totals are the kit's (list_counts on `published`, checked by the plan test)",
     },
     plan: { seed: (rows, { groupId }) => seedStructure("forum_sections", rows, groupId) },
-  },
+  }),
 };
 
 /**

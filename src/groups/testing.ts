@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { AreaTesting, Documented, PathScope } from "../../test/areas.js";
 import { GROUP_AREA } from "./area.js";
-import { GROUP_DISCOVERABILITY } from "./records.js";
+import { contractOf } from "../../test/area-kit.js";
 import { groupPlugins } from "./plugins.js";
 import { twinNames } from "./plugin-graphql.js";
 
@@ -64,28 +64,16 @@ export const testing: AreaTesting = {
    * hidden group (`access`: the discoverability levels) and makes its callers their members, managers,
    * invitees and applicants (the records' `selfScope`: each group is a scope of its own).
    */
-  contract: {
+  // The rest (rows, list, discoverability as the access levels, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(GROUP_AREA, {
     table: "groups",
-    list: {
-      path: "/groups/list",
-      graphql: "groups",
-      query: { fields: "gidNumber,cn,title,description,created,created_by" },
-      idKey: "gidNumber",
-      sortKeys: { id: "gidNumber" },
-    },
-    read: { path: "/groups/{id}" },
+    list: { query: { fields: "gidNumber,cn,title,description,created,created_by" }, idKey: "gidNumber", sortKeys: { id: "gidNumber" } },
     // PUT sends back the title (REST `description` is the title, docs/decisions.md, "Groups"); what it leaves
     // out keeps its stored value: join_policy and discoverability are privacy parameters, the texts and tags
     // have no documented default.
     update: { method: "PUT", path: "/groups/{id}", body: (record) => ({ title: record.description }) },
-    remove: { path: "/groups/{id}" },
-    // Discoverability is the records' access level (visible: public, hidden: private), stored in `discoverability`.
-    access: GROUP_DISCOVERABILITY,
-    spec: GROUP_AREA.listSpec,
     searchField: "title",
     states: [{ name: "published", published: true, values: {} }],
-    writers: "users",
-    notFound: (id) => `Group ${id} not found.`,
     skips: {
       // The list rules (paging, bounds, sort, literal search, statement counts) apply and run.
       "contract records": "its record rules are the scoped records' (numeric ids only, state, creator rights, REST `access`); a group's {id} is also its cn, and its rules are src/groups/groups.test.ts and membership.test.ts",
@@ -108,7 +96,7 @@ export const testing: AreaTesting = {
           RETURNING id)
         INSERT INTO group_members (group_id, user_id, status, manager) SELECT id, ${authors[2]!}, 'member', FALSE FROM made WHERE id % 7 = 0`,
     },
-  },
+  }),
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { AreaTesting } from "../../test/areas.js";
-import { pick } from "../../test/area-kit.js";
+import { contractOf } from "../../test/area-kit.js";
 import { PLUGINS } from "./area.js";
 
 let serial = 0;
@@ -53,22 +53,17 @@ export const testing: AreaTesting = {
     "DELETE /plugins/{id} 1.0": { extension_id: ["integer", true, 0] },
     "GET /plugins/{id} 1.0": { id: ["integer", true] },
   },
-  contract: {
+  // The rest (rows, list, writers, 404) is the declaration's (contractOf); a PUT sends everything back (an
+  // omitted `enabled` would take its default 0 and disable the record: docs/decisions.md, "Plugins").
+  contract: contractOf(PLUGINS, {
     table: "plugin_records",
-    list: { path: "/plugins/list", key: "plugins", graphql: "pluginRecords", idKey: "extension_id" },
-    read: { path: "/plugins/{id}" },
-    // Everything back: an omitted `enabled` would take its default 0 and disable the record (docs/decisions.md, "Plugins").
-    update: { method: "PUT", path: "/plugins/{id}", body: (record) => pick(record, ["name", "element", "folder", "enabled", "access", "params"]) },
-    remove: { path: "/plugins/{id}" },
-    spec: PLUGINS.listSpec,
+    list: { idKey: "extension_id" },
     searchField: "name",
     // The declaration's `published` is `enabled` 1; the list answers enabled records unless asked `enabled=0`.
     states: [
       { name: "enabled", published: true, values: { enabled: 1 } },
       { name: "disabled", published: false, values: { enabled: 0 }, listedWith: { enabled: 0 } },
     ],
-    writers: "administrators",
-    notFound: (id) => `Plugin ${id} not found.`,
     skips: {
       contract:
         "written for records anonymous callers and users read (its list and record checks ask as them; its update checks need a PUT with a required text field, and plugin records' PUT requires none); plugin records refuse everyone but administrators (401, 403), which the authorization matrix and src/plugins/plugins.test.ts check, and the facade table test checks the rows' parameters",
@@ -77,7 +72,7 @@ export const testing: AreaTesting = {
         "its generic seed cannot fill plugin_records (the CHECKs on access 1-3, one record per folder and element), and its shapes are asked for anonymous callers and members too, whom the list refuses before any statement; a few records per site",
       "hot paths": "its reads and lists are asked anonymously and as a member, whom plugin records refuse (401, 403); not a hot path: administrators only, a few records per site",
     },
-  },
+  }),
   /** `{id}` (read, PUT, DELETE): a record made by `create`. */
   async pathFor(server, token, operation) {
     return operation.path.replace(/\{(extension_id|id)\}/, String(await testing.create(server, token)));

@@ -1,6 +1,6 @@
 import type { AreaTesting, Documented } from "../../test/areas.js";
-import { pick } from "../../test/area-kit.js";
-import { WIKI, WIKI_ACCESS } from "./area.js";
+import { contractOf } from "../../test/area-kit.js";
+import { WIKI } from "./area.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Wiki page" and the wiki operations). */
 const optional: Documented = {
@@ -40,21 +40,14 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(`creating a wiki page failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
-  contract: {
+  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  contract: contractOf(WIKI, {
     table: "wiki_pages",
-    list: { path: "/wiki/list", key: "pages", graphql: "wikiPages" },
-    spec: WIKI.listSpec,
     searchField: "title",
     searchAlso: "pagetext",
-    read: { path: "/wiki/{id}" },
-    update: { method: "PUT", path: "/wiki/{id}", body: (record) => pick(record, ["title", "pagename", "pagetext", "scope", "scope_id", "state", "access"]) },
-    remove: { path: "/wiki/{id}" },
-    access: WIKI_ACCESS,
     states: [
       { name: "published", published: true, values: { state: 1 } },
       { name: "unpublished", published: false, values: { state: 0 } },
     ],
-    writers: "users",
-    notFound: (id) => `Wiki page ${id} not found.`,
-  },
+  }),
 };
