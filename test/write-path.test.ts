@@ -246,6 +246,37 @@ describe("reading the outbox", () => {
     expect((await readCommittedEvents(sql(), afterA.cursor)).events).toEqual([]);
   });
 
+  it("reads in the transactions' numeric order where their ids change length (99, 100, 101): none skipped, none twice", async () => {
+    // Transaction ids as text sort "100" < "101" < "99": a batch ordered so took 100 and 101 first and moved its
+    // cursor past 99, which was then never read (and a wider batch read events twice).
+    const inserted = await sql().query<{ id: string }>(
+      Prisma.sql`INSERT INTO outbox (xid, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, changed, payload)
+                 SELECT x, 'wiki.pageUpdated', 'wiki', 900100 + x, NULL, false, 'site', 0, 'public', true, 'readers', '{}', '{}' FROM unnest(ARRAY[101, 99, 100]::bigint[]) AS x
+                 RETURNING id::text AS id`,
+    );
+    const ours = new Set(inserted.map((row) => row.id));
+    try {
+      const read: { xid: string; id: string }[] = [];
+      let cursor = { xid: "98", id: "0" };
+      while (!read.some((event) => BigInt(event.xid) > 101n)) {
+        const page = await readCommittedEvents(sql(), cursor, 2);
+        if (!page.events.length) break;
+        read.push(...page.events);
+        cursor = page.cursor;
+      }
+      const numeric = (event: { xid: string; id: string }) => [BigInt(event.xid), BigInt(event.id)] as const;
+      const ordered = read.every((event, index) => {
+        if (index === 0) return true;
+        const [[xid, id], [before, beforeId]] = [numeric(event), numeric(read[index - 1]!)];
+        return xid > before || (xid === before && id > beforeId);
+      });
+      expect(ordered, JSON.stringify(read.map((event) => [event.xid, event.id]))).toBe(true);
+      expect(read.filter((event) => ours.has(event.id)).map((event) => event.xid)).toEqual(["99", "100", "101"]);
+    } finally {
+      await sql().query(Prisma.sql`DELETE FROM outbox WHERE id = ANY(${[...ours]}::bigint[])`);
+    }
+  });
+
   it("pages through events with its cursor", async () => {
     const all = await drain(OUTBOX_START);
     const ids = all.events.map((event) => event.id);

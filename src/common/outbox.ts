@@ -70,7 +70,9 @@ export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, 
       FROM outbox
      WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)
        AND xid < ${RUNNING_HERE_FROM}
-     ORDER BY xid, id
+     -- outbox.xid, not xid: the select list's xid is text ("100" < "99"), and a batch in text order moved the
+     -- cursor past events it had not read (test/write-path.test.ts, "reads in the transactions' numeric order").
+     ORDER BY outbox.xid, outbox.id
      LIMIT ${limit}`);
   const events = rows.map((row) => ({ ...row, occurredAt: decodeTimestamp(row.occurredAt) }));
   const last = events.at(-1);

@@ -90,7 +90,7 @@ describe("subscriptions over SSE", () => {
       const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Written before the subscription", pagetext: "Text.", state: 1 } });
       expect(page.status).toBe(201);
       await allEventsReadable(sql); // readable: that transaction is another database's
-      const [written] = await sql.query<{ xid: string; id: string }>(Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox ORDER BY xid DESC, id DESC LIMIT 1`);
+      const [written] = await sql.query<{ xid: string; id: string }>(Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox ORDER BY outbox.xid DESC, outbox.id DESC LIMIT 1`);
 
       // The start's first statement takes its snapshot, then waits (an advisory lock) before it reads pg_stat_activity;
       // meanwhile the other database's transaction ends: in the snapshot, no longer in pg_stat_activity.

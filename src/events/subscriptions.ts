@@ -514,7 +514,8 @@ export async function endOfOutbox(sql: SqlClient): Promise<OutboxCursor> {
 
 async function lastReadable(sql: SqlClient): Promise<OutboxCursor> {
   const [last] = await sql.query<{ xid: string; id: string }>(
-    Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox WHERE xid < ${RUNNING_HERE_FROM} ORDER BY xid DESC, id DESC LIMIT 1`,
+    // outbox.xid: the select list's xid is text, which would order "99" after "100".
+    Prisma.sql`SELECT xid::text AS xid, id::text AS id FROM outbox WHERE xid < ${RUNNING_HERE_FROM} ORDER BY outbox.xid DESC, outbox.id DESC LIMIT 1`,
   );
   return last ? { xid: last.xid, id: last.id } : { xid: "0", id: "0" };
 }
