@@ -336,7 +336,7 @@ function planOf(area: Area) {
   for (const scope of scopes) {
     for (const state of scope === "member" ? [published] : contract.states) for (const access of levels) every.push({ access, state, scope });
   }
-  const anonymousField = everyWrittenRecords().find((written) => written.records === contract.spec.records)?.anonymous;
+  const anonymousField = contract.spec.records.anonymous;
   for (const seed of sized(every, area.area)) seeds.push({ ...seed, index: seeds.length, ...(anonymousField ? { anonymous: seeds.length % 2 === 1 } : {}) });
   const records = contract.spec.records;
   const subject = (seed: Seed): Subject => ({

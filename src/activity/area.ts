@@ -16,6 +16,8 @@ export const ACTIVITY_RECORDS = records({
   audience: heardBy,
   audienceTotal: heardTotal,
   creator: "createdById",
+  // An anonymous entry's actor is shown to its author and administrators only.
+  anonymous: "anonymous",
 });
 
 const flag = z.number().int().min(0).max(1);
@@ -123,7 +125,6 @@ export const ACTIVITY_AREA = defineArea({
     forbidden: "Only the author, a manager of the entry's group or an administrator can change this activity entry.",
     names: ["action", "recipients"],
     actorOnlyNames: ["recipients"],
-    anonymous: "anonymous",
     update: "Only the given fields change.",
     remove: "Deletes the activity entry; returns its id.",
   },

@@ -81,7 +81,7 @@ export const scopeAndActor = (event: StoredEvent): Recipient[] => [
  */
 function readershipFields(area: string): Set<string> {
   const written = writtenRecordsOf(area);
-  return new Set(written ? readershipFieldsOf(written.records, written.anonymous) : []);
+  return new Set(written ? readershipFieldsOf(written.records, { author: true }) : []);
 }
 
 /**

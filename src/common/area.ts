@@ -223,8 +223,6 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     derived?(data: Record<string, unknown>, row?: Record<string, unknown>): Record<string, unknown>;
     /** Fields naming a record, copied into its events (never bodies). */
     names: readonly string[];
-    /** A 0/1 field that hides the record's author (anonymous forum posts): its events name no actor then. */
-    anonymous?: string;
     /** Of `names`, those only the actor's audience is told (activity's recipients): src/common/write-path.ts. */
     actorOnlyNames?: readonly string[];
     /** The GraphQL update input's description. */
@@ -409,7 +407,6 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     names: declaration.writes.names,
     notFound: missing,
     forbidden: declaration.writes.forbidden,
-    ...(declaration.writes.anonymous ? { anonymous: declaration.writes.anonymous } : {}),
     ...(declaration.writes.actorOnlyNames ? { actorOnlyNames: declaration.writes.actorOnlyNames } : {}),
   });
   const { uniqueName, fields } = declaration;

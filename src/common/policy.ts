@@ -162,11 +162,12 @@ export function leavesOf(rule: Rule): Leaf[] {
 }
 
 /**
- * The record's fields its readers depend on (the tree's leaves about the record), and whether it names its
- * author (`anonymous`): a change of one of them makes who may read it, or who is shown as its author, be
- * decided again (activity entries; a forum thread's replies, whose author reads them only where the thread is).
+ * The record's fields its readers depend on (the tree's leaves about the record), and with `author` whether it
+ * names its author (the declaration's `anonymous`): a change of one of them makes who may read it, or who is
+ * shown as its author, be decided again (activity entries; a forum thread's replies, whose author reads them
+ * only where the thread is, and whose own authors a thread's anonymity does not hide).
  */
-export function readershipFieldsOf(declaration: RecordsDeclaration, anonymous?: string): string[] {
+export function readershipFieldsOf(declaration: RecordsDeclaration, { author = false }: { author?: boolean } = {}): string[] {
   const fields = new Set<string>();
   for (const leaf of leavesOf(policyOf(declaration).visible)) {
     if (leaf === "published") {
@@ -181,7 +182,7 @@ export function readershipFieldsOf(declaration: RecordsDeclaration, anonymous?: 
       fields.add("scopeId");
     }
   }
-  if (anonymous) fields.add(anonymous);
+  if (author && declaration.anonymous) fields.add(declaration.anonymous);
   return [...fields];
 }
 

@@ -40,6 +40,11 @@ export interface RecordsDeclaration {
    */
   privateFields?: { fields: string[]; shownTo: (userId: UserRef) => Prisma.Sql };
   /**
+   * A boolean (or 0/1 integer) field that hides the record's author (anonymous posts): its events name no actor
+   * but to the author and administrators, and a change of it makes who is shown as the author be decided again.
+   */
+  anonymous?: string;
+  /**
    * Unscoped records whose ids are a scope kind's ids (a group is the scope `group`, its id the scope id):
    * their events are in that scope, so whoever may read the scope's private records learns of them.
    */

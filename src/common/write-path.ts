@@ -57,8 +57,6 @@ export interface WrittenRecords {
   notFound(id: number): string;
   /** Why a caller who may see a record may not change it (403). */
   forbidden: string;
-  /** A boolean (or 0/1 integer) field that hides the record's author (anonymous posts): events then name no actor. */
-  anonymous?: string;
   /** The GraphQL subscription to one record's events, by the naming rule (`wikiPageChanged`): src/events/subscriptions.ts. */
   changedSubscription?: string;
 }
@@ -71,7 +69,7 @@ const writtenByArea = new Map<string, WrittenRecords>();
  * entries that follow records ask it.
  */
 export const hidesAuthorSql = (target: WrittenRecords, value: (field: string) => Prisma.Sql): Prisma.Sql | null =>
-  target.anonymous ? Prisma.sql`(${value(target.anonymous)})::int <> 0` : null;
+  target.records.anonymous ? Prisma.sql`(${value(target.records.anonymous)})::int <> 0` : null;
 
 /**
  * Declares an area's written records (src/<area>/service.ts); the events' readers find them by area.

@@ -29,6 +29,8 @@ export const FORUM_POSTS = records({
   published: { field: "state", value: 1 },
   access: FORUM_ACCESS,
   creator: "createdById",
+  // An anonymous post's author is shown to them and administrators only, in its answers and its events.
+  anonymous: "anonymous",
   // A reply's author reads it only where they may read its thread (issue 15: a reply is never readable where
   // its thread is not), the thread asked by primary key (a scalar sub-select: an EXISTS became a hashed scan of every post).
   creatorAlso: (alias, visibleAs) =>
@@ -205,7 +207,6 @@ export const FORUM_POSTS_AREA = defineArea({
     by: "users",
     forbidden: "Only the author, a group manager or an administrator can change this post.",
     names: ["title", "threadId", "categoryId", "parentId"],
-    anonymous: "anonymous",
     update: "Only the given fields change.",
     remove: "Deletes the post (a starter takes its replies); returns its id.",
   },
