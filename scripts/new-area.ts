@@ -244,9 +244,11 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(\`creating a ${single} failed (\${response.status}): \${JSON.stringify(response.body)}\`);
     return response.body.id;
   },
-  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  // The rest (rows, list, access levels) is the declaration's (contractOf).
   contract: contractOf(${constant}, {
     table: "${table}",
+    writers: "users",
+    notFound: (id) => \`${model} \${id} not found.\`,
     searchField: "title",
     states: [
       { name: "published", published: true, values: { state: 1 } },

@@ -56,15 +56,16 @@ export const pick = (record: Record<string, unknown>, names: string[]) =>
  * An area's contract for the shared suites (`ListContract`, test/areas.ts) read from its declaration
  * (src/common/area.ts): its list row (path, answer key) and list field, its list spec, its read,
  * PUT and DELETE rows (a PUT sends back the record's values of the parameters the row takes but its creator,
- * so the record stays as it was), its access levels, who writes it and its 404 message. `specific` gives what only the
- * tests know (the publishing states to seed, the field search text is planted in, the table the database-level
- * checks read, which the Prisma data model available here does not name) and overrides the rest
+ * so the record stays as it was) and its access levels. `specific` gives what only the tests know (the
+ * publishing states to seed, the field search text is planted in, the table the database-level checks read,
+ * which the Prisma data model available here does not name), what the oracles expect, written from the
+ * contract rather than read from the code they check (who writes, the 404 message), and overrides the rest
  * where the area's rows differ from the suites' assumptions (`list` is merged; a key set to undefined drops a
  * derived row).
  */
 export function contractOf(
   area: AnyArea,
-  specific: Omit<Partial<ListContract>, "list"> & Pick<ListContract, "states" | "table"> & { list?: Partial<ListContract["list"]> },
+  specific: Omit<Partial<ListContract>, "list"> & Pick<ListContract, "states" | "table" | "writers" | "notFound"> & { list?: Partial<ListContract["list"]> },
 ): ListContract {
   const rows = areaRows(area);
   const row = (method: string, path: string | undefined) => (path ? rows.find((candidate) => candidate.method === method && candidate.path === path) : undefined);
@@ -85,8 +86,8 @@ export function contractOf(
     ...(put ? { update: { method: "PUT" as const, path: put.path, body: (record: Record<string, unknown>) => pick(record, sentBack) } } : {}),
     ...(area.rest?.remove ? { remove: { path: area.rest.remove.path } } : {}),
     ...(area.records.access ? { access: area.records.access } : {}),
-    writers: area.writes.by,
-    notFound: (id) => `${area.label} ${id} not found.`,
+    writers: specific.writers,
+    notFound: specific.notFound,
     states: specific.states,
   };
   return { ...derived, ...specific, list: { ...derived.list, ...specific.list } };

@@ -844,7 +844,8 @@ for (const area of areas) {
         const read = await readCommittedEvents(sql, cursor, 500);
         if (!read.events.length) break;
         // Every audience: `readers` (whoever may read the record) and `managers` (plugin records': their managers,
-        // who for a site record are the administrators); the matrix makes no membership events (requests, invitations).
+        // who for a site record are the administrators); the matrix makes no membership events (requests,
+        // invitations, and the `listers` events of joins, leaves and promotions: src/groups/membership.test.ts).
         outbox.push(...read.events.filter((event) => writtenRecordsOf(event.area)?.records === contract.spec.records));
         cursor = read.cursor;
       }

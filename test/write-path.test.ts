@@ -211,6 +211,35 @@ describe("a write that fails after its event was appended", () => {
   });
 });
 
+describe("an event's author (docs/policy-design.md, D13)", () => {
+  const authorsOf = (area: string, id: number) =>
+    sql().query<{ type: string; author: number | null }>(Prisma.sql`SELECT type, author_id AS author FROM outbox WHERE area = ${area} AND record_id = ${id} ORDER BY id`);
+
+  it("is the record's creator on its created, updated and deleted events, where the creator rule also asks of a parent (forum posts) too", async () => {
+    // A wiki page (a plain creator rule), and a forum thread and its reply (the rule asks the reply's thread),
+    // each written by the member, changed, and deleted by an administrator.
+    const page = await server.rest("POST", "/wiki", { token: cast.member.token, body: { title: "Authored", pagetext: "x", state: 1 } });
+    const thread = await server.rest("POST", "/forum", { token: cast.member.token, body: { category_id: 0, title: "Authored thread", comment: "x", state: 1 } });
+    const reply = await server.rest("POST", "/forum", { token: cast.member.token, body: { category_id: 0, parent_id: thread.body.id, comment: "a reply", state: 1 } });
+    expect([page.status, thread.status, reply.status], JSON.stringify(reply.body)).toEqual([201, 201, 201]);
+    expect((await server.rest("PATCH", `/wiki/${page.body.id}`, { token: cast.member.token, body: { title: "Authored again" } })).status).toBe(200);
+    expect((await server.rest("DELETE", `/wiki/${page.body.id}`, { token: cast.admin.token })).status).toBe(204);
+    const removed = await server.graphql(parse("mutation($id: ID!) { deleteForumPost(id: $id) }") as TypedDocumentNode<Record<string, unknown>, Record<string, unknown>>, { id: String(reply.body.id) }, cast.admin.token);
+    expect(removed.errors ?? []).toEqual([]);
+    const member = cast.member.id;
+    expect(await authorsOf("wiki", page.body.id)).toEqual([
+      { type: "wiki.pageCreated", author: member },
+      { type: "wiki.pageUpdated", author: member },
+      { type: "wiki.pageDeleted", author: member },
+    ]);
+    expect((await authorsOf("forum", thread.body.id)).map((event) => event.author)).toEqual([member]);
+    expect(await authorsOf("forum", reply.body.id)).toEqual([
+      { type: "forum.postCreated", author: member },
+      { type: "forum.postDeleted", author: member },
+    ]);
+  });
+});
+
 describe("reading the outbox", () => {
   it("delivers every committed event once, in (xid, id) order, and a lower id that commits late is delivered, not skipped", async (context) => {
     skipUnlessPostgres(context, "running transactions at the same time", "PGlite runs one transaction at a time");

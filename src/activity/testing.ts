@@ -66,10 +66,12 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(`creating an activity entry failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
-  // The rest (rows, list, writers, 404) is the declaration's (contractOf). A PUT sends back the record's fields
+  // The rest (rows, list) is the declaration's (contractOf). A PUT sends back the record's fields
   // but its recipients (PUT's `recipients` is a channel, 1 or 0, not the pairs a read answers) and its creator.
   contract: contractOf(ACTIVITY_AREA, {
     table: "activity",
+    writers: "users",
+    notFound: (id) => `Activity entry ${id} not found.`,
     searchField: "description",
     update: { method: "PUT", path: "/activity/{id}", body: (record) => pick(record, ["scope", "scope_id", "action", "alias", "description", "anonymous", "parent"]) },
     // "Published" is heard by everyone (sent to the site); "unpublished" by nobody but its author (recipients 0).

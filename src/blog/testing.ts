@@ -50,6 +50,13 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(`creating a blog entry failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
-  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
-  contract: contractOf(BLOG, { table: "blog_entries", searchField: "title", searchAlso: "content", states: PUBLISHING_WINDOW_STATES }),
+  // The rest (rows, list, access levels) is the declaration's (contractOf).
+  contract: contractOf(BLOG, {
+    table: "blog_entries",
+    writers: "users",
+    notFound: (id) => `Blog entry ${id} not found.`,
+    searchField: "title",
+    searchAlso: "content",
+    states: PUBLISHING_WINDOW_STATES,
+  }),
 };

@@ -22,9 +22,11 @@ export const testing: AreaTesting = {
     const input = { title: `Citation ${serial}`, authors: ["Curie, Marie"], year: 1903, published: 1, ...values };
     return createThroughGraphql(server, token, "createCitation", "CreateCitationInput", input);
   },
-  // The rest (rows, list, writers, 404) is the declaration's (contractOf).
+  // The rest (rows, list) is the declaration's (contractOf).
   contract: contractOf(CITATIONS, {
     table: "citations",
+    writers: "administrators",
+    notFound: (id) => `Citation ${id} not found.`,
     searchField: "title",
     searchAlso: "journal",
     states: [

@@ -390,6 +390,14 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     throw new Error(`area ${declaration.area}: an area without events makes its records with own.create, and has no update, delete or activity`);
   }
   if (events && !declaration.writes.remove) throw new Error(`area ${declaration.area}: describe its delete mutation (writes.remove)`);
+  // Parts its REST rows or GraphQL fields would ask for and the declaration does not give: refused here, not at the first request.
+  const missingParts = [
+    declaration.rest?.list && !declaration.list && "rest.list without a list",
+    declaration.rest?.read && !declaration.read && "rest.read without a read",
+    !events && (declaration.own?.update || declaration.own?.remove) && "own.update or own.remove without events (no update or delete is made for them)",
+    declaration.writes.openedBy && !declaration.own?.create && "writes.openedBy without own.create (the area's own create decides who may, as the configuration says)",
+  ].filter(Boolean);
+  if (missingParts.length) throw new Error(`area ${declaration.area}: ${missingParts.join("; ")}`);
   const eventsByName = events && (domainEvents(declaration.area, events) as Record<E, EventType>);
   const eventTypes = events && {
     created: eventNamed(declaration.area, events, "Created"),

@@ -27,7 +27,7 @@ import {
 } from "./records.js";
 import { recordScopeHeldSql, secludedScopeSql } from "./scope-kinds.js";
 import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
-import { eventVisibilitySql } from "./policy.js";
+import { eventVisibilitySql, fold, goneKnows, policyOf } from "./policy.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { raisedRefusal, uniqueViolation } from "../db/errors.js";
 
@@ -77,6 +77,12 @@ export const hidesAuthorSql = (target: WrittenRecords, value: (field: string) =>
  */
 export const writtenRecords = (declaration: WrittenRecords): WrittenRecords => {
   if (writtenByArea.has(declaration.area)) throw new Error(`written records of ${declaration.area} are declared twice`);
+  // Who is told of a gone record's events asks its author nothing but that they wrote it (readableBy): a rule
+  // that asked more would fail every batch with such an event, so it is refused here, once.
+  const author = declaration.records.creator
+    ? fold(policyOf(declaration.records).visible, goneKnows({ published: false, visibility: "private" }, { signedIn: true, administrator: false, author: true }, { member: true, moderates: true }))
+    : true;
+  if (typeof author !== "boolean") throw new Error(`${declaration.area}: the records' rule asks more of a gone record's author than that they wrote it`);
   writtenByArea.set(declaration.area, declaration);
   if (declaration.records.window) {
     domainEvents(declaration.area, {
@@ -442,21 +448,20 @@ export function eventStatement(
   // scheduled for later, or past its end, is not published, whatever its state).
   const publishedNow = records.audience ? Prisma.sql`TRUE` : Prisma.sql`(${publishedOver(records, field, NOW)})`;
   // The record's author, for who is told of it once it is gone (docs/policy-design.md, D13): its creator, where
-  // its creator rule holds for them over the row as this statement sees it (a forum reply's author, while they may
-  // read its thread; a deletion's event is written before the row goes, or in the statement that deletes it, which
-  // sees the row as it was). `written.record_id`: the source's id, named where the table's own `id` cannot capture it.
+  // its creator rule holds for them over the row as written (a forum reply's author, while they may read its
+  // thread). With a rule beyond the creator (`creatorAlso`), the rule reads the source's row under its columns'
+  // names (`written`, a sub-select of the source's fields, seen only inside it): the table itself would not
+  // show a row this statement inserts, and the rule's own sub-selects read other rows (the thread).
   const creator = records.creator;
   const author = !creator
     ? Prisma.sql`NULL`
     : !records.creatorAlso
       ? field(creator)
-      : Prisma.sql`(SELECT ${column(info, "author", creator)} FROM ${table(info, "author")} WHERE ${column(info, "author", "id")} = written.record_id AND ${ownRecordSql(
-          writer.db,
-          records,
-          { user: { id: column(info, "author", creator), isAdmin: false } },
-          "author",
-          new Date(),
-        )!})`;
+      : Prisma.sql`(SELECT CASE WHEN ${ownRecordSql(writer.db, records, { user: { id: column(info, "written", creator), isAdmin: false } }, "written", new Date())!} THEN ${column(
+          info,
+          "written",
+          creator,
+        )} END FROM (SELECT ${Prisma.raw(writtenScalars(info, records).map((scalar) => `"${scalar.name}" AS "${scalar.column}"`).join(", "))}) AS written)`;
   const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
@@ -465,7 +470,7 @@ export function eventStatement(
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${hidesAuthorSql(target, field) ?? Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
-      FROM ${source}${records.creatorAlso ? Prisma.sql`, LATERAL (SELECT ${field("id")} AS record_id) AS written` : Prisma.empty} WHERE ${when}`;
+      FROM ${source} WHERE ${when}`;
 }
 
 /**

@@ -19,7 +19,10 @@ import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type O
  * subscribe, not a query per subscriber (`readableBy`) — then pushed to each subscription's queue:
  * - an event about a record is delivered to whoever may read that record now (the area's `visibleSql`); an
  *   event about a record that is gone (deleted) to whoever could read what it says it was (public and
- *   published: everyone; registered: signed-in callers), its actor and administrators;
+ *   published: everyone; registered: signed-in callers; private: its scope's members), its author (D13: the
+ *   event records them, never delivers them), its actor and administrators;
+ * - an event for the `listers` audience (who is in a group) to whoever finds the record in lists (its list
+ *   rule: not a hidden group's invitee, who reads the group but not its members list);
  * - an event for the `managers` audience (membership requests, invitations) only to the record's managers,
  *   the person it is about (`subjectId`) and administrators;
  * - an anonymous record's actor is shown to nobody but the actor and administrators.
@@ -36,7 +39,8 @@ export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
 
 /** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
-export type DeliveredEvent = StoredEvent & { cursor: string };
+/** What a subscriber or webhook receives: the stored event without the server's own reading of it (`authorId`), and its cursor. */
+export type DeliveredEvent = Omit<StoredEvent, "authorId"> & { cursor: string };
 
 /**
  * The last thing a failed subscription yields (lagging): its field resolves by throwing `error`, so the

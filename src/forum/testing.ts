@@ -74,9 +74,11 @@ const testing: AreaTesting = {
     const id = await testing.create(server, token);
     return operation.path.replace("{thread}", String(id)).replace("{id}", String(id));
   },
-  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  // The rest (rows, list, access levels) is the declaration's (contractOf).
   contract: contractOf(FORUM_POSTS_AREA, {
     table: "forum_posts",
+    writers: "users",
+    notFound: (id) => `Forum post ${id} not found.`,
     searchField: "title",
     states: [
       { name: "published", published: true, values: { state: 1 } },
@@ -154,9 +156,11 @@ const categoryTesting: AreaTesting = {
     const { scope, scopeId, input } = structureInput("category", values);
     return createThroughGraphql(server, token, "createForumCategory", "CreateForumCategoryInput", { ...input, sectionId: await sectionOf(server, token, scope, scopeId) });
   },
-  // The rest (rows, list, writers, 404) is the declaration's (contractOf); every list request names the section (required).
+  // The rest (rows, list) is the declaration's (contractOf); every list request names the section (required).
   contract: contractOf(FORUM_CATEGORIES_AREA, {
     table: "forum_categories",
+    writers: "managers",
+    notFound: (id) => `Forum category ${id} not found.`,
     list: { query: { section: "0" } },
     searchField: "title",
     // Always published: the column is the kit's, no write unpublishes a category (closing one stops new posts only).
@@ -182,9 +186,11 @@ const sectionTesting: AreaTesting = {
     const { scope, scopeId, input } = structureInput("section", values);
     return createThroughGraphql(server, token, "createForumSection", "CreateForumSectionInput", { ...input, scope, scopeId });
   },
-  // The rest (rows, list, writers, 404) is the declaration's (contractOf).
+  // The rest (rows, list) is the declaration's (contractOf).
   contract: contractOf(FORUM_SECTIONS_AREA, {
     table: "forum_sections",
+    writers: "managers",
+    notFound: (id) => `Forum section ${id} not found.`,
     searchField: "title",
     states: [{ name: "published", published: true, values: {} }],
     skips: {

@@ -64,9 +64,11 @@ export const testing: AreaTesting = {
    * hidden group (`access`: the discoverability levels) and makes its callers their members, managers,
    * invitees and applicants (the records' `selfScope`: each group is a scope of its own).
    */
-  // The rest (rows, list, discoverability as the access levels, writers, 404) is the declaration's (contractOf).
+  // The rest (rows, list, discoverability as the access levels) is the declaration's (contractOf).
   contract: contractOf(GROUP_AREA, {
     table: "groups",
+    writers: "users",
+    notFound: (id) => `Group ${id} not found.`,
     list: { query: { fields: "gidNumber,cn,title,description,created,created_by" }, idKey: "gidNumber", sortKeys: { id: "gidNumber" } },
     // PUT sends back the title (REST `description` is the title, docs/decisions.md, "Groups"); what it leaves
     // out keeps its stored value: join_policy and discoverability are privacy parameters, the texts and tags

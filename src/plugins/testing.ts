@@ -53,10 +53,12 @@ export const testing: AreaTesting = {
     "DELETE /plugins/{id} 1.0": { extension_id: ["integer", true, 0] },
     "GET /plugins/{id} 1.0": { id: ["integer", true] },
   },
-  // The rest (rows, list, writers, 404) is the declaration's (contractOf); a PUT sends everything back (an
+  // The rest (rows, list) is the declaration's (contractOf); a PUT sends everything back (an
   // omitted `enabled` would take its default 0 and disable the record: docs/decisions.md, "Plugins").
   contract: contractOf(PLUGINS, {
     table: "plugin_records",
+    writers: "administrators",
+    notFound: (id) => `Plugin ${id} not found.`,
     list: { idKey: "extension_id" },
     searchField: "name",
     // The declaration's `published` is `enabled` 1; the list answers enabled records unless asked `enabled=0`.

@@ -40,9 +40,11 @@ export const testing: AreaTesting = {
     if (response.status !== 201) throw new Error(`creating a wiki page failed (${response.status}): ${JSON.stringify(response.body)}`);
     return response.body.id;
   },
-  // The rest (rows, list, access levels, writers, 404) is the declaration's (contractOf).
+  // The rest (rows, list, access levels) is the declaration's (contractOf).
   contract: contractOf(WIKI, {
     table: "wiki_pages",
+    writers: "users",
+    notFound: (id) => `Wiki page ${id} not found.`,
     searchField: "title",
     searchAlso: "pagetext",
     states: [
