@@ -166,19 +166,10 @@ const oracle = {
 
 /**
  * Where a target is known to disagree with the oracle, each with why; a cell it applies to expects the known
- * answer, so a fix fails here until its entry goes. Issue 27 asks for none (docs/policy-design.md: D11, D12 and D13 went
- * with their fixes; D14 was found when groups' own records came in).
+ * answer, so a fix fails here until its entry goes. Issue 27 asks for none, and there is none (docs/policy-design.md:
+ * D11, D12, D13 and D14 went with their fixes).
  */
-const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [
-  {
-    operation: "told of its deletion",
-    why:
-      "a hidden group's deletion takes its memberships with it, and a gone record's members are asked when its event is delivered " +
-      "(docs/events.md, Subscriptions), so its members, managers and invitees are not told its own deletion (D14). Fewer told, never more",
-    applies: (role, record) => Boolean(record.group) && record.level === "private" && (role === "group member" || role === "group manager" || role === "group invitee"),
-    answer: "not told",
-  },
-];
+const KNOWN_DISAGREEMENTS: { operation: Operation; why: string; applies(role: Role, record: Subject): boolean; answer: Answer }[] = [];
 
 // ---------------------------------------------------------------------------------------------------
 // The cells, planned from the declarations alone (so the test names can give their counts).

@@ -35,6 +35,8 @@ export interface StoredEvent extends Required<DomainEvent> {
   occurredAt: Date;
   /** The record's author (`outbox.author_id`): read by `readableBy` only, never delivered (`shownTo` drops it). */
   authorId?: number | null;
+  /** A deleted record's own readers (`outbox.reader_ids`, D14): read by `readableBy` only, never delivered. */
+  readerIds?: number[] | null;
 }
 
 export const OUTBOX_START: OutboxCursor = { xid: "0", id: "0" };
@@ -66,7 +68,7 @@ export const RUNNING_HERE_FROM = Prisma.sql`(
 export async function readCommittedEvents(sql: SqlClient, cursor: OutboxCursor, limit = 100): Promise<{ events: StoredEvent[]; cursor: OutboxCursor }> {
   const rows = await sql.query<Omit<StoredEvent, "occurredAt"> & { occurredAt: string }>(Prisma.sql`
     SELECT id::text AS id, xid::text AS xid, type, area, record_id AS "recordId", actor_id AS "actorId", anonymous, scope, scope_id AS "scopeId",
-           visibility, published, audience, subject_id AS "subjectId", author_id AS "authorId", changed, payload, occurred_at AS "occurredAt"
+           visibility, published, audience, subject_id AS "subjectId", author_id AS "authorId", reader_ids AS "readerIds", changed, payload, occurred_at AS "occurredAt"
       FROM outbox
      WHERE (xid, id) > (${cursor.xid}::bigint, ${cursor.id}::bigint)
        AND xid < ${RUNNING_HERE_FROM}

@@ -32,7 +32,16 @@ export interface RecordsDeclaration {
    * write path ask `read` (default: `list`), which may let more people read a record than find it in a list
    * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
    */
-  privateTo?: { list: (userId: UserRef) => Prisma.Sql; read?: (userId: UserRef) => Prisma.Sql };
+  privateTo?: {
+    list: (userId: UserRef) => Prisma.Sql;
+    read?: (userId: UserRef) => Prisma.Sql;
+    /**
+     * The users `read` lets see the record (its inverse: a group's members and invitees), as a sub-select over
+     * the record's id: a deletion's event keeps them, for the memberships go with the record, and who is told
+     * of a gone record is decided when its event is delivered (docs/policy-design.md, D14).
+     */
+    readersOf?: (recordId: Prisma.Sql) => Prisma.Sql;
+  };
   /**
    * Fields only some readers see (a group's private description, to its members): reads and lists answer
    * null in them to everyone else but administrators, in the same statement. `shownTo`: the ids of the

@@ -250,7 +250,7 @@ export async function changeRecord<R extends Row>(
     }
     const { __visible: _visible, __manages: _manages, __version: _version, ...before } = locked;
     // A delete's event is read from the row before it goes.
-    if (options.deletes) await appendEvent(tx, target, options.event, id, []);
+    if (options.deletes) await appendEvent(tx, target, options.event, id, [], undefined, { deletion: true });
     const change = await options.change(tx, before as unknown as R);
     const info = modelInfo(ctx.db, target.records.model);
     if ("update" in change) {
@@ -349,10 +349,18 @@ async function lockRecord<R>(ctx: RequestContext, target: WrittenRecords, id: nu
 
 
 /** The event (read from the record's row as the transaction sees it), then the Idempotency-Key claim. */
-async function appendEvent(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, event: EventType, id: number, changed: string[], subjectId?: number) {
+async function appendEvent(
+  tx: RequestContext & { tx: SqlClient },
+  target: WrittenRecords,
+  event: EventType,
+  id: number,
+  changed: string[],
+  subjectId?: number,
+  { deletion = false }: { deletion?: boolean } = {},
+) {
   const info = modelInfo(tx.db, target.records.model);
   await tx.tx.query(
-    eventStatement(writerOf(tx), target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed, undefined, subjectId),
+    eventStatement(writerOf(tx), target, event, Prisma.sql`(SELECT ${returning(info, target.records)} FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}) AS record`, changed, undefined, subjectId, { deletion }),
   );
   await claimKey(tx, id);
 }
@@ -427,6 +435,8 @@ export function eventStatement(
   when: Prisma.Sql = Prisma.sql`TRUE`,
   /** The person the event is about (an invitee, an applicant): with a `managers` audience, they learn of it too. */
   subjectId: number | null = null,
+  /** The event is the record's deletion: it keeps the record's own readers (`privateTo.readersOf`, D14). */
+  { deletion = false }: { deletion?: boolean } = {},
 ): Prisma.Sql {
   const { records } = target;
   const info = modelInfo(writer.db, records.model);
@@ -466,10 +476,14 @@ export function eventStatement(
     target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
     "",
   )})`;
-  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, author_id, changed, payload)
+  // A deleted record's own readers, whose memberships go with it (a hidden group's members and invitees: D14).
+  const readersOf = records.privateTo?.readersOf;
+  // (The id named as `deleted.record_id`, where no table of the readers' sub-select can capture it.)
+  const readers = deletion && readersOf ? Prisma.sql`(SELECT ARRAY(${readersOf(Prisma.raw("deleted.record_id"))}) FROM (SELECT ${field("id")} AS record_id) AS deleted)` : Prisma.sql`NULL`;
+  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, author_id, reader_ids, changed, payload)
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${hidesAuthorSql(target, field) ?? Prisma.sql`false`},
            ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
-           ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
+           ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${readers}::int[], ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
 }
 

@@ -40,7 +40,7 @@ export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
 
 /** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
 /** What a subscriber or webhook receives: the stored event without the server's own reading of it (`authorId`), and its cursor. */
-export type DeliveredEvent = Omit<StoredEvent, "authorId"> & { cursor: string };
+export type DeliveredEvent = Omit<StoredEvent, "authorId" | "readerIds"> & { cursor: string };
 
 /**
  * The last thing a failed subscription yields (lagging): its field resolves by throwing `error`, so the
@@ -342,7 +342,7 @@ function distinctViewers(viewers: Viewer[]): Viewer[] {
  */
 export function shownTo(viewer: Viewer, stored: StoredEvent): DeliveredEvent {
   // The author is the server's own reading of who is told (D13), not part of the event as delivered.
-  const { authorId: _author, ...event } = stored;
+  const { authorId: _author, readerIds: _readers, ...event } = stored;
   const cursor = `${event.xid}:${event.id}`;
   if (viewer.user?.isAdmin) return { ...event, cursor };
   const actor = viewer.user !== null && viewer.user.id === event.actorId;
@@ -434,7 +434,12 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     // (`privateTo`: a hidden group's members), by its id; moderation, of the record's scope.
     const [scopeSql, scopeIdSql] = [Prisma.sql`${event.scope}::text`, Prisma.sql`${event.scopeId}::int`];
     const privateTo = records.scoped ? null : privateToSql(records, asked.user!.id, "list");
-    const member = records.scoped ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id) : privateTo && Prisma.sql`${event.recordId}::int IN (${privateTo})`;
+    // A deleted record's own readers are on its deletion's event: its memberships went with it (D14).
+    const member = records.scoped
+      ? belongsToRecordScopeSql(scopeSql, scopeIdSql, asked.user!.id)
+      : event.readerIds
+        ? Prisma.sql`${asked.user!.id} = ANY(${event.readerIds}::int[])`
+        : privateTo && Prisma.sql`${event.recordId}::int IN (${privateTo})`;
     const moderates = records.scoped ? moderatedScopeSql(records, asked.user!.id, scopeSql, scopeIdSql) : null;
     const asks = { member: member !== null, moderates: moderates !== null };
     const rule = policyOf(records).visible;
@@ -444,7 +449,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     const author = event.authorId == null ? false : fold(rule, goneKnows(event, { signedIn: true, administrator: false, author: true }, asks));
     if (typeof author !== "boolean") throw new Error(`${event.area}: the rule asks more of a gone record's author than that they wrote it`);
     // Keyed by what the condition reads: the event's scope, or for unscoped records the record itself (`privateTo`).
-    const about = records.scoped ? `${event.scope} ${event.scopeId}` : `record ${event.recordId}`;
+    const about = records.scoped ? `${event.scope} ${event.scopeId}` : `record ${event.recordId}${event.readerIds ? ` readers of ${event.id}` : ""}`;
     const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${about} ${event.visibility} ${event.published}`;
     if (typeof question === "string" && !goneQuestions.has(question)) {
       const condition = renderSql(signedIn, (leaf) => {

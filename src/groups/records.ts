@@ -53,7 +53,11 @@ export const GROUPS = records({
   published: { field: "published", value: 1 },
   access: GROUP_DISCOVERABILITY,
   accessField: "discoverability",
-  privateTo: { list: groupsOfMember, read: groupsOfMemberOrInvitee },
+  privateTo: {
+    list: groupsOfMember,
+    read: groupsOfMemberOrInvitee,
+    readersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status IN ('member', 'invitee')`,
+  },
   // The private description: to the group's members (managers are members) and administrators.
   privateFields: { fields: ["privateDescription"], shownTo: groupsOfMember },
   // A group's events are in its own scope (scope group, scope id = gidNumber): a hidden group's are its members'.
