@@ -361,6 +361,9 @@ export function withModelScalars(model: string, shown: Record<string, Shown>, hi
   return { ...shown, ...Object.fromEntries(unsaid.map((field) => [field.name, true as const])) };
 }
 
+/** A record's noun as the messages name it ("Forum section": "section"). */
+const nounOf = (label: string) => label.split(" ").pop()!.toLowerCase();
+
 /** Declares an area (see above): checks it, registers it and answers it with the service the kit makes from it. */
 export function defineArea<const T extends FieldTable, const E extends string>(declaration: AreaDeclaration<T, E>): Area<T, E> {
   if (areas.has(declaration.area)) throw new Error(`area ${declaration.area} is defined twice`);
@@ -385,13 +388,14 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   const spec = list && listSpec({ records: policy, sortColumns: list.sortColumns, defaults: list.defaults, search: list.search });
   const table = fieldTable(declaration.fields);
   const events = declaration.events;
-  // Records that raise no events are made by the area's own create and never changed by the kit (each change is an event).
-  if (!events && (!declaration.own?.create || declaration.rest?.replace || declaration.rest?.remove || declaration.activity)) {
-    throw new Error(`area ${declaration.area}: an area without events makes its records with own.create, and has no update, delete or activity`);
-  }
-  if (events && !declaration.writes.remove) throw new Error(`area ${declaration.area}: describe its delete mutation (writes.remove)`);
-  // Parts its REST rows or GraphQL fields would ask for and the declaration does not give: refused here, not at the first request.
+  // Parts its REST rows or GraphQL fields would ask for and the declaration does not give: refused here, not at
+  // the first request. Records that raise no events are made by the area's own create and never changed by the
+  // kit (each change is an event).
   const missingParts = [
+    !events &&
+      (!declaration.own?.create || declaration.rest?.replace || declaration.rest?.remove || declaration.activity) &&
+      "an area without events makes its records with own.create, and has no update, delete or activity",
+    events && !declaration.writes.remove && "describe its delete mutation (writes.remove)",
     declaration.rest?.list && !declaration.list && "rest.list without a list",
     declaration.rest?.read && !declaration.read && "rest.read without a read",
     !events && (declaration.own?.update || declaration.own?.remove) && "own.update or own.remove without events (no update or delete is made for them)",
@@ -465,8 +469,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       const id = values?.[filter.column ?? name];
       if (!filter.names || id === undefined) continue;
       const named = filter.names();
-      // The record's noun, as the messages name it ("Forum section": "section").
-      const noun = named.label.split(" ").pop()!.toLowerCase();
+      const noun = nounOf(named.label);
       const every = filter.all === undefined ? "" : ` (${filter.all}: every ${noun})`;
       const found = await findVisible<{ scope: string; scopeId: number }>(ctx, named.records, Number(id), { select: { scope: true, scopeId: true } } as Selection);
       if (!found) throw new ApiError(404, `${named.label} ${id} does not exist.`, [{ parameter: name, message: `names no ${named.label.toLowerCase()} you may see${every}` }]);
@@ -512,7 +515,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     },
     table,
     get writesOf() {
-      return part(part(writes, "events"), "events");
+      return part(writes, "events");
     },
     get eventTypes() {
       return part(eventTypes, "events");
@@ -597,7 +600,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
           if (within && parent != null && parent !== row[within.field]) {
             const found = await parentScope(tx, parent, true);
             if (!found || found.scope !== row.scope || found.scopeId !== row.scopeId) {
-              throw badInput(within.field, `${within.label} ${parent} does not exist in this ${declaration.label.split(" ").pop()!.toLowerCase()}'s scope.`);
+              throw badInput(within.field, `${within.label} ${parent} does not exist in this ${nounOf(declaration.label)}'s scope.`);
             }
           }
           // The creator as resolved (0 or absent: as it was), in a value of its own: the parsed input stays as given.

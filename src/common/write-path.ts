@@ -78,7 +78,7 @@ export const hidesAuthorSql = (target: WrittenRecords, value: (field: string) =>
 export const writtenRecords = (declaration: WrittenRecords): WrittenRecords => {
   if (writtenByArea.has(declaration.area)) throw new Error(`written records of ${declaration.area} are declared twice`);
   // Who is told of a gone record's events asks its author nothing but that they wrote it (readableBy): a rule
-  // that asked more would fail every batch with such an event, so it is refused here, once.
+  // that asked more would leave authors untold, so it is refused here, once, when the records are declared.
   const author = declaration.records.creator
     ? fold(policyOf(declaration.records).visible, goneKnows({ published: false, visibility: "private" }, { signedIn: true, administrator: false, author: true }, { member: true, moderates: true }))
     : true;

@@ -38,8 +38,11 @@ export const MAX_BACKFILL_SCANNED = 10 * 1000;
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
 
-/** An event as a subscriber receives it: its actor hidden when the record is anonymous and the subscriber is neither the actor nor an administrator. */
-/** What a subscriber or webhook receives: the stored event without the server's own reading of it (`authorId`), and its cursor. */
+/**
+ * An event as a subscriber or webhook receives it: its actor hidden when the record is anonymous and the
+ * subscriber is neither the actor nor an administrator; without the server's own reading of who is told
+ * (`authorId`, `readerIds`); with its cursor.
+ */
 export type DeliveredEvent = Omit<StoredEvent, "authorId" | "readerIds"> & { cursor: string };
 
 /**
@@ -445,9 +448,9 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     const rule = policyOf(records).visible;
     const anonymous = fold(rule, goneKnows(event, { signedIn: false, administrator: false }, asks));
     const signedIn = fold(rule, goneKnows(event, { signedIn: true, administrator: false }, asks));
-    // Its author (D13), by the same rule with the creator leaves theirs: told unless the rule says otherwise.
-    const author = event.authorId == null ? false : fold(rule, goneKnows(event, { signedIn: true, administrator: false, author: true }, asks));
-    if (typeof author !== "boolean") throw new Error(`${event.area}: the rule asks more of a gone record's author than that they wrote it`);
+    // Its author (D13), by the same rule with the creator leaves theirs (which answers it from authorship alone:
+    // writtenRecords refuses a rule that would not).
+    const author = event.authorId != null && fold(rule, goneKnows(event, { signedIn: true, administrator: false, author: true }, asks)) === true;
     // Keyed by what the condition reads: the event's scope, or for unscoped records the record itself (`privateTo`).
     const about = records.scoped ? `${event.scope} ${event.scopeId}` : `record ${event.recordId}${event.readerIds ? ` readers of ${event.id}` : ""}`;
     const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${about} ${event.visibility} ${event.published}`;

@@ -38,9 +38,11 @@ export function joinPolicyOf(value: number): JoinPolicy {
   return entry.label;
 }
 
-/** The groups a user is a member of or invited to: an invitee may read the hidden group that invited them. */
-const groupsOfMemberOrInvitee = (userId: UserRef) =>
-  Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status IN ('member', 'invitee')`;
+/** Who reads a hidden group: its members and its invitees (an invitee may read the group that invited them). */
+const READER_STATUSES = Prisma.sql`status IN ('member', 'invitee')`;
+
+/** The groups a user reads as a member or an invitee. */
+const groupsOfMemberOrInvitee = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND ${READER_STATUSES}`;
 
 /**
  * Groups and who sees them — THE rule (identity.ts asks it too): administrators all; everyone visible
@@ -56,7 +58,8 @@ export const GROUPS = records({
   privateTo: {
     list: groupsOfMember,
     read: groupsOfMemberOrInvitee,
-    readersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status IN ('member', 'invitee')`,
+    // The same relation the other way: a group's readers.
+    readersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND ${READER_STATUSES}`,
   },
   // The private description: to the group's members (managers are members) and administrators.
   privateFields: { fields: ["privateDescription"], shownTo: groupsOfMember },
