@@ -11,7 +11,7 @@ import type { Viewer } from "../src/common/context.js";
 import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../src/common/outbox.js";
 import { everyWrittenRecords, writtenRecordsOf } from "../src/common/write-path.js";
 import { sqlClientOf } from "../src/db/sql.js";
-import { accessFieldOf, declaredRecords, searchConditionSql } from "../src/common/records.js";
+import { accessFieldOf, declaredRecords, ownKindOf, searchConditionSql } from "../src/common/records.js";
 import { readableBy, shownTo, viewerKey } from "../src/events/subscriptions.js";
 import { drainAll } from "../src/events/dispatcher.js";
 import { ACTIVITY_CONSUMER } from "../src/activity/consumer.js";
@@ -62,7 +62,7 @@ interface Subject {
   scope: ScopeKind | null;
   /** The area's group managers moderate its records (`records.moderatedBy`: a forum's). */
   moderated?: boolean;
-  /** The record is a group (`records.selfScope`): the group callers stand in it, and its level is its discoverability (public: visible, private: hidden). */
+  /** The record is a group (`records.isScope`): the group callers stand in it, and its level is its discoverability (public: visible, private: hidden). */
   group?: boolean;
   /** Only administrators read the records, lists and totals too (`records.administratorsOnly`: plugin records). */
   administratorsOnly?: boolean;
@@ -75,7 +75,7 @@ type Answer = string;
  * Reads without a listing: a caller who reads a record by id but finds it in no list, total or search. The
  * contract allows none ("This filter applies to reads, lists, counts, search and suggestions alike"); those the
  * documents decide otherwise are named here, each with where it is decided, and each is declared by its records
- * as a read rule beside the list rule (`privateTo.read`, src/common/records.ts; docs/policy-design.md calls it
+ * as a read rule beside the list rule (`isScope` with its kind's `readers`, src/common/records.ts; docs/policy-design.md calls it
  * `readsWithoutListing`). The matrix fails on any other read without a listing (an oracle-free check over the
  * read and list cells' answers, per area), on a named one that did not happen, and on a declaration with a read
  * rule no case here names.
@@ -335,7 +335,7 @@ function planOf(area: Area) {
     published: seed.state.published,
     scope: seed.scope,
     moderated: Boolean(records.moderatedBy),
-    ...(records.selfScope ? { group: true } : {}),
+    ...(records.isScope ? { group: true } : {}),
     ...(records.administratorsOnly ? { administratorsOnly: true } : {}),
   });
   const writerRole: Role = contract.writers === "users" ? "creator" : contract.writers === "managers" ? "group manager" : "administrator";
@@ -433,8 +433,8 @@ function mismatches(cells: Cell[]): string {
 const areas = contractAreas("authorization matrix") as Area[];
 
 describe("authorization matrix: the reads without a listing it names are the declared ones", () => {
-  it(`each records declaration with a read rule beside its list rule (privateTo.read) has its case named, and no other (${READS_WITHOUT_LISTING.map((named) => named.model).join(", ")})`, () => {
-    const declared = declaredRecords().filter((records) => records.privateTo?.read !== undefined).map((records) => records.model);
+  it(`each records declaration with a read rule beside its list rule (isScope with the kind's readers) has its case named, and no other (${READS_WITHOUT_LISTING.map((named) => named.model).join(", ")})`, () => {
+    const declared = declaredRecords().filter((records) => ownKindOf(records)?.readers !== undefined).map((records) => records.model);
     expect(declared.sort()).toEqual([...new Set(READS_WITHOUT_LISTING.map((named) => named.model))].sort());
     // And the matrix reaches each: an area of its own lists those records.
     for (const { model } of READS_WITHOUT_LISTING) expect(areas.map((area) => area.contract.spec.records.model), model).toContain(model);
@@ -465,13 +465,13 @@ for (const area of areas) {
     const records = new Map<number, { id: number; stored?: Record<string, unknown>; deletedBy?: Role }>();
     let writerToken: string;
     /**
-     * Where the records are groups themselves (`records.selfScope`), what puts the matrix's callers in a new one
+     * Where the records are groups themselves (`records.isScope`), what puts the matrix's callers in a new one
      * (set once the callers exist): each group record is "the group" its member, manager, invitee and applicant
      * stand in, as the matrix's own group is for other areas' records.
      */
     let placeCallersIn: ((groupId: number) => Promise<void>) | undefined;
-    const recordsAreGroups = Boolean(contract.spec.records.selfScope);
-    if (recordsAreGroups && contract.spec.records.selfScope !== "group") throw new Error(`${area.area}: the matrix places its callers in groups only, not in ${contract.spec.records.selfScope} scopes`);
+    const recordsAreGroups = Boolean(contract.spec.records.isScope);
+    if (recordsAreGroups && contract.spec.records.isScope !== "group") throw new Error(`${area.area}: the matrix places its callers in groups only, not in ${contract.spec.records.isScope} scopes`);
 
     const searchTextOf = (seed: Seed) => `mxq${String(seed.index).padStart(3, "0")}z`;
     const whereOf = (seed: Seed) => scopeOf.get(seed.scope)!;

@@ -86,7 +86,7 @@ describe("statements per request on the hot paths", () => {
         // a signed-in user's first search also counts their own records.
         // Records private to some users (hidden groups): a signed-in caller's statement also counts, every
         // time, the matching private records they may see (bounded by their own memberships, never kept).
-        const perUser = contract.spec.records.privateTo ? 1 : 0;
+        const perUser = contract.spec.records.isScope ? 1 : 0;
         const callers = [
           { token: undefined, counts: 1, again: 0 },
           { token: cast.member.token, counts: contract.spec.records.creator ? 1 : perUser, again: perUser },

@@ -90,8 +90,8 @@ describe("the policy kit's algebra, over every declared record kind's tree", () 
     });
   }
 
-  it("what only a row tells (privateTo's membership) is the counters' remainder: counted rows and the remainder never overlap and together are what the rule admits", () => {
-    const groups = declaredRecords().find((declaration) => declaration.privateTo)!;
+  it("what only a row tells (isScope's membership) is the counters' remainder: counted rows and the remainder never overlap and together are what the rule admits", () => {
+    const groups = declaredRecords().find((declaration) => declaration.isScope)!;
     const rule = fold(policyOf(groups).visible, (leaf) => (leaf === "administrator" ? false : leaf === "signedIn" ? true : leaf === "own" ? false : undefined));
     const counting = countingOf(rule, ["member"]);
     if (!("levels" in counting)) throw new Error(`expected levels and a remainder, got ${JSON.stringify(counting)}`);

@@ -5,7 +5,6 @@ import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
 import { restName } from "../src/common/fields.js";
 import { accessFieldOf, checkRecordsDeclaration, modelInfo, table, visibleSql, type RecordsDeclaration } from "../src/common/records.js";
-import type { UserRef } from "../src/common/scope-kinds.js";
 import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
 import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
@@ -141,10 +140,10 @@ async function countsAndRecount(app: App, records: RecordsDeclaration) {
 const graphqlName = (model: string) => model[0]!.toLowerCase() + model.slice(1);
 
 describe("records declarations the counts cannot total", () => {
-  it("privateTo with a publishing window is refused when declared (the private per-user counts would be added to the windowed ones twice)", () => {
-    const declared = { model: "Group", scoped: false, published: { field: "published", value: 1 }, privateTo: { list: (userId: UserRef) => Prisma.sql`SELECT ${userId}` } } as const;
+  it("records that are scopes (isScope) with a publishing window are refused when declared (the private per-user counts would be added to the windowed ones twice)", () => {
+    const declared = { model: "Group", scoped: false, published: { field: "published", value: 1 }, isScope: "group" } as const;
     expect(() => checkRecordsDeclaration(declared)).not.toThrow();
-    expect(() => checkRecordsDeclaration({ ...declared, window: { up: "created", down: "modified" } })).toThrow(/Group: privateTo and window together .*count/);
+    expect(() => checkRecordsDeclaration({ ...declared, window: { up: "created", down: "modified" } })).toThrow(/Group: isScope and window together .*count/);
   });
 });
 
@@ -233,7 +232,7 @@ for (const testing of areas) {
     const hasDrafts = contract.states.some((state) => !state.published);
     const accessInput = accessFieldOf(records);
 
-    if (records.privateTo && contract.privateTo) {
+    if (records.isScope && contract.privateTo) {
       const privateTo = contract.privateTo;
       // Unscoped records private to some users (hidden groups): the counters hold every level, and the
       // private records a user may see are added per user (src/common/paging.ts, cached-totals.ts).

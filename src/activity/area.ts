@@ -13,8 +13,7 @@ export const ACTIVITY_RECORDS = records({
   scoped: true,
   // "Published" is sent to the site (public): what the list's counters count by. Reads ask `audience`.
   published: { field: "sentToSite", value: 1 },
-  audience: heardBy,
-  audienceTotal: heardTotal,
+  audience: { hears: heardBy, total: heardTotal },
   creator: "createdById",
   // An anonymous entry's actor is shown to its author and administrators only.
   anonymous: "anonymous",

@@ -114,7 +114,7 @@ export function cachedTotal(
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
   const access = records.access ? column(info, "t", accessFieldOf(records)) : null;
-  // The private records only rows tell (no scope decides them once: `privateTo` lists are unscoped).
+  // The private records only rows tell (no scope decides them once: records that are scopes are unscoped).
   const rest = privateTo ? countingOf(othersCases as Rule, perRow) : null;
   const restRule = rest && "rest" in rest ? rest.rest : null;
   const privateSeen = restRule
@@ -127,7 +127,7 @@ export function cachedTotal(
   const member = belongs ?? privateSeen ?? Prisma.sql`false`;
   const count = (filter: Prisma.Sql[]) => (filter.length ? Prisma.sql`count(*) FILTER (WHERE ${Prisma.join(filter, " AND ")})` : Prisma.sql`count(*)`);
   const countsOf = (owner: number) => {
-    // The caller's own rows (the only owner besides everyone, 0) as the creator rule shows them (`creatorAlso`:
+    // The caller's own rows (the only owner besides everyone, 0) as the creator rule shows them (its `parent`:
     // a forum reply only where its thread is readable to them).
     const theirs = owner ? [ownRecordSql(db, records, viewer, "t", now, scope ?? undefined, "list")!] : [];
     const levels = levelValues ? levelValues.map((value) => count([published, Prisma.sql`${access} = ${value}`, ...theirs])) : [count([published, ...theirs])];

@@ -167,14 +167,14 @@ export function listStatements<Item>(
   // version of the table's scope and reuse the counts; plain lists add up the counts the list_counts
   // triggers keep.
   // Records shown to an audience (activity recipients): from what the declaration keeps for a plain list
-  // (`audienceTotal`), else counted: the counters know no audience.
+  // (`audience.total`), else counted: the counters know no audience.
   // Records only administrators read (visibleSql: none for anyone else): nothing to count, whatever the
   // counters (which count them for everyone) or a search would say.
   const total: TotalStatement = records.administratorsOnly && !caller.viewer.user?.isAdmin
     ? { sql: Prisma.sql`SELECT 0::int`, read: async () => 0 }
     : records.audience
     ? {
-        sql: records.audienceTotal && scope && !matching.length ? records.audienceTotal(caller.viewer, scope) : Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`,
+        sql: records.audience.total && scope && !matching.length ? records.audience.total(caller.viewer, scope) : Prisma.sql`SELECT count(*)::int FROM ${table(info, "t")} WHERE ${where}`,
         read: async (value) => Number(value),
       }
     : matching.length

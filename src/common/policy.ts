@@ -27,7 +27,7 @@ export type Leaf =
   | "signedIn"
   /** The viewer created the record (`creator`). */
   | "own"
-  /** The record's parent is readable to the viewer, its creator rule plain (`creatorAlso`: a forum reply's thread). */
+  /** The record's parent is readable to the viewer, its creator rule plain (`parent`: a forum reply's thread). */
   | "parentReadable"
   /** The viewer holds the relation `moderatedBy` names to the record's scope (a group's managers, its forum). */
   | "moderates"
@@ -35,13 +35,13 @@ export type Leaf =
   | "hears"
   /** The record is published (inside its window, where it has one). */
   | "published"
-  /** The viewer may see the record's private level: a member of its scope, or of the record itself (`privateTo`). */
+  /** The viewer may see the record's private level: a member of its scope, or of the record itself (`isScope`). */
   | "member"
   /** The record's scope is secluded from the viewer (a hidden group, to whoever is not its member). */
   | "secluded"
   /** The viewer manages the record's scope (the scope kind's `managers`): they change others' records in it. */
   | "managesScope"
-  /** The viewer manages the record itself (`managedBy`: a group's managers, their group). */
+  /** The viewer manages the record itself (`isScope`: a group's managers, their group). */
   | "managesRecord"
   /** The record's access level is one of these. */
   | { level: readonly AccessLevelName[] };
@@ -70,16 +70,16 @@ export function policyOf(declaration: RecordsDeclaration): Policy {
 }
 
 function compile(declaration: RecordsDeclaration): Policy {
-  const membership = declaration.scoped || declaration.privateTo !== undefined;
+  const membership = declaration.scoped || declaration.isScope !== undefined;
   const levels = declaration.access;
   // A level no number means is left out (it would be `IN ()`, always false).
   const level = (name: AccessLevelName): Rule => (levels!.valuesOf(name).length ? { level: [name] } : false);
   const levelShown: Rule = levels
     ? { any: [level("public"), { all: ["signedIn", level("registered")] }, ...(membership ? [{ all: ["signedIn", level("private"), "member"] } as const] : [])] }
     : true;
-  const own: Rule = declaration.creator ? (declaration.creatorAlso ? { all: ["own", "parentReadable"] } : "own") : false;
+  const own: Rule = declaration.creator ? (declaration.parent ? { all: ["own", "parentReadable"] } : "own") : false;
   const manages: Rule = {
-    any: ["administrator", declaration.creator ? "own" : false, declaration.scoped ? "managesScope" : false, declaration.managedBy ? "managesRecord" : false],
+    any: ["administrator", declaration.creator ? "own" : false, declaration.scoped ? "managesScope" : false, declaration.isScope ? "managesRecord" : false],
   };
   if (declaration.administratorsOnly) return { visible: "administrator", levelShown, own, manages };
   if (declaration.audience) return { visible: { any: ["administrator", own, "hears"] }, levelShown, own, manages };
@@ -280,7 +280,7 @@ export function caseOf(cases: Cases, decided: (leaf: Leaf) => boolean): Rule {
 /**
  * How a total counts the rows a case admits, by what the counters know of a row (published, level): `every`
  * row, `none`, or the published ones at `levels` (null: every level). `rest`: what the counters cannot tell
- * (a leaf only a row answers, as `privateTo`'s membership), counted from the rows: the case holds there and
+ * (a leaf only a row answers, as membership of a record that is a scope, `isScope`), counted from the rows: the case holds there and
  * `levels` does not. A case that admits unpublished rows only some of the time is not one a counter can
  * serve, and is refused.
  */

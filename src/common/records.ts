@@ -4,7 +4,7 @@ import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from 
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
-import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type UserRef } from "./scope-kinds.js";
+import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKind, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
 import { fold, leavesOf, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
 
 /**
@@ -27,59 +27,50 @@ export interface RecordsDeclaration {
   /** The field holding the access level, when it is not `access` (groups keep it in `discoverability`). */
   accessField?: string;
   /**
-   * Unscoped records only: the ids of the records whose private level this user may see, as a sub-select
-   * (groups: the hidden groups the user is a member of). Lists and totals ask `list`; single reads and the
-   * write path ask `read` (default: `list`), which may let more people read a record than find it in a list
-   * (a hidden group's invitees). Served by an index led by the user id: totals add it up per user.
+   * Unscoped records that are themselves the scopes of a kind (a group is the scope `group`, its id the scope
+   * id): the kind's relations are theirs. Its members see a private record (lists, totals: a hidden group), its
+   * readers read it too (`ScopeKind.readers`: a hidden group's invitees, who find it in no list), its managers
+   * manage it, and its events are in its own scope, so whoever may read the scope's private records learns of
+   * them. Served by indexes led by the user id: totals add a user's private records up per user.
    */
-  privateTo?: {
-    list: (userId: UserRef) => Prisma.Sql;
-    read?: (userId: UserRef) => Prisma.Sql;
-    /**
-     * The users `read` lets see the record (its inverse: a group's members and invitees), as a sub-select over
-     * the record's id: a deletion's event keeps them, for the memberships go with the record, and who is told
-     * of a gone record is decided when its event is delivered (docs/policy-design.md, D14).
-     */
-    readersOf?: (recordId: Prisma.Sql) => Prisma.Sql;
-  };
+  isScope?: string;
   /**
-   * Fields only some readers see (a group's private description, to its members): reads and lists answer
-   * null in them to everyone else but administrators, in the same statement. `shownTo`: the ids of the
-   * records whose fields this user sees, as a sub-select. The write path reads the stored values.
+   * Fields only some readers see, null to everyone else but administrators: `members`, the members of the
+   * record (`isScope`: a group's private description, to its members), masked in the read's and list's own
+   * statement; `self`, the record itself (an account's e-mail address and role, to its owner), which a reader
+   * knows without asking the database, so the type's fields answer it (src/graphql/area.ts). The write path
+   * reads the stored values.
    */
-  privateFields?: { fields: string[]; shownTo: (userId: UserRef) => Prisma.Sql };
+  privateFields?: { fields: string[]; shownTo: "members" | "self" };
   /**
    * A boolean (or 0/1 integer) field that hides the record's author (anonymous posts): its events name no actor
    * but to the author and administrators, and a change of it makes who is shown as the author be decided again.
    */
   anonymous?: string;
-  /**
-   * Unscoped records whose ids are a scope kind's ids (a group is the scope `group`, its id the scope id):
-   * their events are in that scope, so whoever may read the scope's private records learns of them.
-   */
-  selfScope?: string;
   /** Records only administrators read (plugin records): every read, list, total and subscription finds none for anyone else. */
   administratorsOnly?: true;
-  /** Unscoped records only: the ids of the records this user manages (changes, deletes), as a sub-select (a group's managers). */
-  managedBy?: (userId: UserRef) => Prisma.Sql;
   /**
    * Records shown to an audience instead of by state and level (activity entries, to their recipients):
-   * the condition, over the record's id column, that the user (null: anonymous callers) is in it.
-   * `published` and `access` are then not asked; totals are counted (src/common/paging.ts); events say 'private'.
+   * `hears`, the condition over the record's id column that the user (null: anonymous callers) is in it;
+   * `total`, the exact number of one scope's records the viewer hears, as one SQL value, for a list with no other
+   * condition (src/common/paging.ts; absent, or with a search or filter, the rows are counted). `published` and
+   * `access` are then not asked; events say 'private'. The recipients are the area's own table, read through the
+   * scope kinds' relations (src/activity/readers.ts), which is why this one part of a policy is SQL the area
+   * gives: docs/decisions.md, "Activity's total" (D8).
    */
-  audience?: (id: Prisma.Sql, userId: UserRef | null) => Prisma.Sql;
-  /**
-   * With `audience`: the exact number of one scope's records the viewer hears, as one SQL value, for a list
-   * with no other condition (src/common/paging.ts); absent, or with a search or filter, the rows are counted.
-   */
-  audienceTotal?: (viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }) => Prisma.Sql;
+  audience?: {
+    hears: (id: Prisma.Sql, userId: UserRef | null) => Prisma.Sql;
+    total?: (viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }) => Prisma.Sql;
+  };
   /** Creators see their own records whatever their state (the contract's rule); absent: they do not. */
   creator?: string;
   /**
-   * What the creator rule asks too, over the record's alias (a forum reply: its author reads it only where
-   * its thread is readable to them). `visibleAs` gives another alias's visibility, the creator rule plain.
+   * Records under a parent record of the same kind (a forum reply under its thread, `field` its id): the creator
+   * reads theirs only where they may read the parent, whose creator rule is asked plain (no recursion). A record
+   * whose `root` field holds the value has no parent (a thread's starter). The parent is asked by primary key, as
+   * a scalar sub-select: an EXISTS became a hashed scan of every post.
    */
-  creatorAlso?: (alias: string, visibleAs: (alias: string) => Prisma.Sql) => Prisma.Sql;
+  parent?: { field: string; root: { field: string; value: number } };
   /**
    * The relation to a record's scope whose holders see its every record whatever its state and level, as a
    * creator sees theirs (`managers`: a group's managers moderating its forum), as each scope kind declares it.
@@ -103,12 +94,14 @@ export const declaredRecords = (): readonly RecordsDeclaration[] => declarations
 
 /** Refuses a declaration the kit cannot serve (records() asks it of every declaration). */
 export function checkRecordsDeclaration(declaration: RecordsDeclaration): RecordsDeclaration {
-  if (declaration.privateTo && declaration.scoped) throw new Error(`${declaration.model}: privateTo is for unscoped records (a scope's members see its private records)`);
+  if (declaration.isScope && declaration.scoped) throw new Error(`${declaration.model}: isScope is for unscoped records (a record in a scope is not one itself)`);
   // countedTotal (src/common/paging.ts) adds the private records a user may see to the counted ones; with a
   // window it would add them before taking off the ones outside it, so they would be counted twice.
-  if (declaration.privateTo && declaration.window) {
-    throw new Error(`${declaration.model}: privateTo and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
+  if (declaration.isScope && declaration.window) {
+    throw new Error(`${declaration.model}: isScope and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
   }
+  if (declaration.parent && !declaration.creator) throw new Error(`${declaration.model}: parent narrows the creator rule, and there is no creator`);
+  if (declaration.privateFields?.shownTo === "members" && !declaration.isScope) throw new Error(`${declaration.model}: privateFields shown to the record's members need isScope (whose members they are)`);
   return declaration;
 }
 
@@ -129,12 +122,39 @@ export const accessFieldOf = (declaration: RecordsDeclaration): string => declar
 /** Why a visibility rule is asked: a list or total (`list`), or one record's read or write (`read`). */
 export type Purpose = "list" | "read";
 
-/** The sub-select of unscoped record ids whose private level `userId` may see, for `purpose`; null: none. */
+/**
+ * The kind whose scopes the records are (`isScope`), looked up when asked: kinds register before any request,
+ * not necessarily before the declaration is made.
+ */
+export const ownKindOf = (declaration: RecordsDeclaration): ScopeKind | undefined => (declaration.isScope ? scopeKind(declaration.isScope, "isScope") : undefined);
+
+/**
+ * The sub-select of unscoped record ids whose private level `userId` may see, for `purpose` (lists and totals
+ * its kind's members, reads its readers: `ScopeKind.readers`); null: none.
+ */
 export function privateToSql(declaration: RecordsDeclaration, userId: UserRef, purpose: Purpose): Prisma.Sql | null {
-  const privateTo = declaration.privateTo;
-  if (!privateTo) return null;
-  return (purpose === "read" ? (privateTo.read ?? privateTo.list) : privateTo.list)(userId);
+  const kind = ownKindOf(declaration);
+  const relation = purpose === "read" ? (kind?.readers ?? kind?.members) : kind?.members;
+  return relation?.scopesOf(userId) ?? null;
 }
+
+/**
+ * The users who read the record `recordId` where it is private (the inverse of `privateToSql` for reads: a
+ * group's members and invitees), as a sub-select: a deletion's event keeps them, for the memberships go with the
+ * record, and who is told of a gone record is decided when its event is delivered (docs/policy-design.md, D14).
+ */
+export function recordReadersSql(declaration: RecordsDeclaration, recordId: Prisma.Sql): Prisma.Sql | null {
+  const kind = ownKindOf(declaration);
+  return (kind?.readers ?? kind?.members)?.usersOf(recordId) ?? null;
+}
+
+/** The sub-select of the records `userId` manages as records of their own (`isScope`: the kind's managers); null: none. */
+export function recordsManagedSql(declaration: RecordsDeclaration, userId: UserRef): Prisma.Sql | null {
+  return ownKindOf(declaration)?.managers?.scopesOf(userId) ?? null;
+}
+
+/** The scope a record's events are in when it has no scope column: its own (`isScope`), or the site. */
+export const unscopedEventScope = (declaration: RecordsDeclaration): string => declaration.isScope ?? "site";
 
 // ---------------------------------------------------------------------------------------------------
 // The model: table and column names (Prisma's runtime data model) and relations (Pothos' DMMF copy).
@@ -393,11 +413,28 @@ export function rowsStatement<Row>(
  */
 export const maskedVersion = (version: string) => `${version}-masked`;
 
+/**
+ * Whether `viewer` is shown the private field `field` of the record `recordId` where a reader knows it without
+ * the database (`privateFields.shownTo` "self"); undefined where the statement masks it instead (or it is not
+ * private).
+ */
+export function privateFieldShown(declaration: RecordsDeclaration, field: string, viewer: RequestContext["viewer"], recordId: number): boolean | undefined {
+  const privateFields = declaration.privateFields;
+  if (!privateFields?.fields.includes(field) || privateFields.shownTo !== "self") return undefined;
+  return viewer.user !== null && (viewer.user.isAdmin || viewer.user.id === recordId);
+}
+
 /** Each private field's condition for this reader (none for administrators; false for anonymous callers). */
 function privateFieldMasks(info: ModelInfo, declaration: RecordsDeclaration, viewer: RequestContext["viewer"], alias: string): Map<string, Prisma.Sql> | undefined {
   const privateFields = declaration.privateFields;
   if (!privateFields || viewer.user?.isAdmin) return undefined;
-  const shown = viewer.user ? Prisma.sql`${column(info, alias, "id")} IN (${privateFields.shownTo(viewer.user.id)})` : Prisma.sql`FALSE`;
+  const members = viewer.user && privateFields.shownTo === "members" ? privateToSql(declaration, viewer.user.id, "list") : null;
+  const shown =
+    viewer.user && privateFields.shownTo === "self"
+      ? Prisma.sql`${column(info, alias, "id")} = ${viewer.user.id}`
+      : members
+        ? Prisma.sql`${column(info, alias, "id")} IN (${members})`
+        : Prisma.sql`FALSE`;
   return new Map(privateFields.fields.map((field) => [field, shown]));
 }
 
@@ -446,7 +483,7 @@ export function visibleSql(
   now = new Date(),
   listScope?: FixedScope,
   purpose: Purpose = "read",
-  /** The creator rule without `creatorAlso` (how `creatorAlso` reads another record: no recursion). */
+  /** The creator rule without its `parent` (how the parent is read: no recursion). */
   plainCreator = false,
 ): Prisma.Sql {
   const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, prisma);
@@ -458,7 +495,7 @@ export function visibleSql(
  * src/common/cached-totals.ts), by the leaves the rule still asks once who they are is known: about the list's
  * scope, decided once per statement (`once`, in this order — the cases of a caller who moderates the scope or is
  * secluded from it are the simplest —: moderates it, is secluded from it, belongs to it), and about each row
- * (`perRow`: membership of unscoped records private to some users, `privateTo`'s sub-select). `known(own)` is
+ * (`perRow`: membership of unscoped records private to some users, `privateToSql`). `known(own)` is
  * what a total knows of the rule for the others' rows (`own` false) or the caller's own (true); a total of an
  * audience's records is counted otherwise (paging.ts, listStatements), so `hears` is false.
  */
@@ -497,7 +534,7 @@ export function totalQuestions(
 /**
  * Who may change (update, delete) a record, as SQL over its row at `alias` (the write path evaluates it on
  * the locked row): the declaration's `manages` rule — administrators, its creator, whoever its scope's kind says
- * manages the scope, its own managers (`managedBy`). `lock` (default): asked inside a write, the kind's managers
+ * manages the scope, its own managers (`isScope`: the kind's managers). `lock` (default): asked inside a write, the kind's managers
  * locked; unlocked, who hears a record's events for its managers (`readableBy`, for many viewers at once: the
  * viewer's id may be a column).
  */
@@ -519,7 +556,7 @@ export function searchConditionSql(prisma: PrismaClient, declaration: RecordsDec
 
 /**
  * The creator rule for the signed-in viewer, over the record's alias: their own record, and what
- * `creatorAlso` asks too (a forum reply: its thread readable to them). Null without a creator field. The
+ * its `parent` asks too (a forum reply: its thread readable to them). Null without a creator field. The
  * list totals count the viewer's own rows by it (src/common/cached-totals.ts).
  */
 export function ownRecordSql(
@@ -568,12 +605,20 @@ export function rowLeaves(
           return user !== null;
         case "own":
           return user && declaration.creator ? Prisma.sql`${column(info, alias, declaration.creator)} = ${user.id}` : false;
-        case "parentReadable":
-          return plainCreator || !declaration.creatorAlso ? true : declaration.creatorAlso(alias, (other) => visibleSql(prisma!, declaration, viewer, other, now, listScope, purpose, true));
+        case "parentReadable": {
+          const parent = declaration.parent;
+          if (plainCreator || !parent) return true;
+          const other = `${alias}_parent`;
+          return Prisma.sql`(${column(info, alias, parent.root.field)} = ${Prisma.raw(String(parent.root.value))} OR COALESCE((SELECT TRUE FROM ${table(info, other)} WHERE ${column(info, other, "id")} = ${column(
+            info,
+            alias,
+            parent.field,
+          )} AND ${visibleSql(prisma!, declaration, viewer, other, now, listScope, purpose, true)}), FALSE))`;
+        }
         case "moderates":
           return (user && declaration.scoped && moderatedScopeSql(declaration, user.id, scope(), scopeId())) || false;
         case "hears":
-          return declaration.audience ? declaration.audience(column(info, alias, "id"), user?.id ?? null) : false;
+          return declaration.audience ? declaration.audience.hears(column(info, alias, "id"), user?.id ?? null) : false;
         case "published":
           return publishedSql(info, declaration, alias, now);
         case "member": {
@@ -585,7 +630,10 @@ export function rowLeaves(
         case "managesScope":
           return (user && declaration.scoped && recordScopeSql(scope(), scopeId(), "managers", user.id, { lock })) || false;
         case "managesRecord":
-          return user && declaration.managedBy ? Prisma.sql`${column(info, alias, "id")} IN (${declaration.managedBy(user.id)})` : false;
+        {
+          const managed = user && recordsManagedSql(declaration, user.id);
+          return managed ? Prisma.sql`${column(info, alias, "id")} IN (${managed})` : false;
+        }
         case "secluded":
           return (declaration.scoped && secludedScopeSql(scope(), scopeId(), user?.id ?? null, listScope)) || false;
       }

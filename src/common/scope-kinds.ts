@@ -65,6 +65,12 @@ export interface ScopeKind {
    */
   managers?: Relation;
   /**
+   * Who reads the scope's own record where it is private (a hidden group), its members included: those it lets
+   * look in besides them (a group's invitees, who read the group they are invited to, not its content). Asked
+   * only of records that are scopes of the kind (`isScope`, src/common/records.ts). Absent: its members.
+   */
+  readers?: Relation;
+  /**
    * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
    * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
    * `userId` (null: an anonymous caller). Nobody's but administrators' and, for their own records, the

@@ -13,6 +13,8 @@ import {
   createdAnswer,
   decodeScalars,
   managesSql,
+  recordReadersSql,
+  unscopedEventScope,
   maskedVersion,
   modelInfo,
   ownRecordSql,
@@ -435,7 +437,7 @@ export function eventStatement(
   when: Prisma.Sql = Prisma.sql`TRUE`,
   /** The person the event is about (an invitee, an applicant): with a `managers` audience, they learn of it too. */
   subjectId: number | null = null,
-  /** The event is the record's deletion: it keeps the record's own readers (`privateTo.readersOf`, D14). */
+  /** The event is the record's deletion: it keeps the record's own readers (`recordReadersSql`, D14). */
   { deletion = false }: { deletion?: boolean } = {},
 ): Prisma.Sql {
   const { records } = target;
@@ -459,13 +461,13 @@ export function eventStatement(
   const publishedNow = records.audience ? Prisma.sql`TRUE` : Prisma.sql`(${publishedOver(records, field, NOW)})`;
   // The record's author, for who is told of it once it is gone (docs/policy-design.md, D13): its creator, where
   // its creator rule holds for them over the row as written (a forum reply's author, while they may read its
-  // thread). With a rule beyond the creator (`creatorAlso`), the rule reads the source's row under its columns'
+  // thread). With a rule beyond the creator (a `parent`), the rule reads the source's row under its columns'
   // names (`written`, a sub-select of the source's fields, seen only inside it): the table itself would not
   // show a row this statement inserts, and the rule's own sub-selects read other rows (the thread).
   const creator = records.creator;
   const author = !creator
     ? Prisma.sql`NULL`
-    : !records.creatorAlso
+    : !records.parent
       ? field(creator)
       : Prisma.sql`(SELECT CASE WHEN ${ownRecordSql(writer.db, records, { user: { id: column(info, "written", creator), isAdmin: false } }, "written", new Date())!} THEN ${column(
           info,
@@ -477,12 +479,12 @@ export function eventStatement(
     "",
   )})`;
   // A deleted record's own readers, whose memberships go with it (a hidden group's members and invitees: D14).
-  const readersOf = records.privateTo?.readersOf;
   // (The id named as `deleted.record_id`, where no table of the readers' sub-select can capture it.)
-  const readers = deletion && readersOf ? Prisma.sql`(SELECT ARRAY(${readersOf(Prisma.raw("deleted.record_id"))}) FROM (SELECT ${field("id")} AS record_id) AS deleted)` : Prisma.sql`NULL`;
+  const readersOf = deletion ? recordReadersSql(records, Prisma.raw("deleted.record_id")) : null;
+  const readers = readersOf ? Prisma.sql`(SELECT ARRAY(${readersOf}) FROM (SELECT ${field("id")} AS record_id) AS deleted)` : Prisma.sql`NULL`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, author_id, reader_ids, changed, payload)
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${hidesAuthorSql(target, field) ?? Prisma.sql`false`},
-           ${records.scoped ? field("scope") : Prisma.sql`${records.selfScope ?? "site"}`}, ${records.scoped ? field("scopeId") : records.selfScope ? field("id") : Prisma.sql`0`}, ${visibility},
+           ${records.scoped ? field("scope") : Prisma.sql`${unscopedEventScope(records)}`}, ${records.scoped ? field("scopeId") : records.isScope ? field("id") : Prisma.sql`0`}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${readers}::int[], ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
 }

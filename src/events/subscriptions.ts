@@ -406,7 +406,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
       ...(signedIn.length ? [readBy(signedInViewers, asked)] : []),
       ...(listed && anonymousAt.length ? [listedBy(anonymousViewers, { user: null })] : []),
       ...(listed && signedIn.length ? [listedBy(signedInViewers, asked)] : []),
-      // Who manages the record, as a write asks it (its creator, the scope kind's managers, `managedBy`), unlocked;
+      // Who manages the record, as a write asks it (its creator, the scope kind's managers, the record's own: `isScope`), unlocked;
       // asked only for an area with events for its managers in the batch.
       ...(signedIn.length && events.some((event) => event.area === area && event.audience === "managers")
         ? [
@@ -434,7 +434,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     const records = writtenRecordsOf(event.area)?.records;
     if (!records || present.has(`${event.area}:${event.recordId}`)) continue;
     // Membership as the live rule asks it: of the record's scope (scoped records), or of the record itself
-    // (`privateTo`: a hidden group's members), by its id; moderation, of the record's scope.
+    // (`isScope`: a hidden group's members), by its id; moderation, of the record's scope.
     const [scopeSql, scopeIdSql] = [Prisma.sql`${event.scope}::text`, Prisma.sql`${event.scopeId}::int`];
     const privateTo = records.scoped ? null : privateToSql(records, asked.user!.id, "list");
     // A deleted record's own readers are on its deletion's event: its memberships went with it (D14).
@@ -451,7 +451,7 @@ export async function readableBy(db: PrismaClient, viewers: Viewer[], events: St
     // Its author (D13), by the same rule with the creator leaves theirs (which answers it from authorship alone:
     // writtenRecords refuses a rule that would not).
     const author = event.authorId != null && fold(rule, goneKnows(event, { signedIn: true, administrator: false, author: true }, asks)) === true;
-    // Keyed by what the condition reads: the event's scope, or for unscoped records the record itself (`privateTo`).
+    // Keyed by what the condition reads: the event's scope, or for unscoped records the record itself (`isScope`).
     const about = records.scoped ? `${event.scope} ${event.scopeId}` : `record ${event.recordId}${event.readerIds ? ` readers of ${event.id}` : ""}`;
     const question: boolean | string = typeof signedIn === "boolean" ? signedIn : `gone ${event.area} ${about} ${event.visibility} ${event.published}`;
     if (typeof question === "string" && !goneQuestions.has(question)) {

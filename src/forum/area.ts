@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Prisma, type ForumPost } from "../generated/prisma/client.js";
+import type { ForumPost } from "../generated/prisma/client.js";
 import { accessLevels } from "../common/access.js";
 import { defineArea } from "../common/area.js";
 import { idOrZero, zeroOrOne } from "../common/validation.js";
@@ -32,11 +32,8 @@ export const FORUM_POSTS = records({
   // An anonymous post's author is shown to them and administrators only, in its answers and its events.
   anonymous: "anonymous",
   // A reply's author reads it only where they may read its thread (issue 15: a reply is never readable where
-  // its thread is not), the thread asked by primary key (a scalar sub-select: an EXISTS became a hashed scan of every post).
-  creatorAlso: (alias, visibleAs) =>
-    Prisma.sql`(${Prisma.raw(`${alias}.starter`)} = 1 OR COALESCE((SELECT TRUE FROM forum_posts ${Prisma.raw(`${alias}_thread`)} WHERE ${Prisma.raw(
-      `${alias}_thread.id = ${alias}.thread_id`,
-    )} AND ${visibleAs(`${alias}_thread`)}), FALSE))`,
+  // its thread is not); a thread's starter has no parent.
+  parent: { field: "threadId", root: { field: "starter", value: 1 } },
   // A group's managers moderate its forum: they see its unpublished and private posts (issue 15).
   moderatedBy: "managers",
 });

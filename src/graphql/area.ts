@@ -1,6 +1,8 @@
 import type { ObjectRef } from "@pothos/core";
 import { prismaDatamodel } from "../common/datamodel.js";
 import { declaredAreas, type AnyArea, type ListFilter, type Shown } from "../common/area.js";
+import type { RequestContext } from "../common/context.js";
+import { privateFieldShown, type RecordsDeclaration } from "../common/records.js";
 import { accessEnum } from "./access.js";
 import { builder, type Types } from "./builder.js";
 import { recordFields } from "./crud.js";
@@ -41,7 +43,7 @@ function argumentsOf(t: LooseObjectFieldBuilder, args: NonNullable<Exclude<Shown
   );
 }
 
-function shownField(t: LooseObjectFieldBuilder, model: string, name: string, shown: Shown): unknown {
+function shownField(t: LooseObjectFieldBuilder, model: string, name: string, shown: Shown, records?: RecordsDeclaration): unknown {
   const options = typeof shown === "object" ? shown : { description: typeof shown === "string" ? shown : undefined };
   const { description } = options;
   const args = "args" in options && options.args ? { args: argumentsOf(t, options.args) } : {};
@@ -56,6 +58,16 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
     return t.field({ type, nullable: options.nullable ?? false, description, ...args, ...select, resolve: (row: unknown, given: unknown, ctx: unknown) => resolve(row, given, ctx) });
   }
   const from = ("from" in options && options.from) || name;
+  // A field only the record itself sees (an account's e-mail, to its owner): null to everyone else but administrators.
+  if (records?.privateFields?.shownTo === "self" && records.privateFields.fields.includes(from)) {
+    const scalar = scalarType(model, from, name);
+    return t.field({
+      type: scalar.type,
+      nullable: true,
+      description,
+      resolve: (row: Record<string, unknown>, _args: unknown, ctx: RequestContext) => (privateFieldShown(records, from, ctx.viewer, row.id as number) ? row[from] : null),
+    });
+  }
   if ("levels" in options && options.levels) {
     return t.field({ type: accessEnum(options.levels), description, resolve: (row: Record<string, unknown>) => row[from] });
   }
@@ -64,12 +76,12 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
 }
 
 /** A Prisma model's object type with these fields. */
-function recordType(model: string, description: string, shown: Record<string, Shown>): ObjectRef<Types, object> {
+function recordType(model: string, description: string, shown: Record<string, Shown>, records?: RecordsDeclaration): ObjectRef<Types, object> {
   // Pothos types Prisma fields by the model's name literal; one helper serves every model, so the fields
   // are built loosely here and the schema is held to its SDL by codegen:check.
   return (builder.prismaObject as (model: string, options: object) => ObjectRef<Types, object>)(model, {
     description,
-    fields: (t: LooseObjectFieldBuilder) => Object.fromEntries(Object.entries(shown).map(([name, field]) => [name, shownField(t, model, name, field)])),
+    fields: (t: LooseObjectFieldBuilder) => Object.fromEntries(Object.entries(shown).map(([name, field]) => [name, shownField(t, model, name, field, records)])),
   });
 }
 
@@ -78,7 +90,7 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
   let type = types.get(area.area);
   if (!type) {
     for (const [model, related] of Object.entries(area.related ?? {})) recordType(model, related!.description, related!.shown);
-    type = recordType(area.model, area.description, area.shownFields);
+    type = recordType(area.model, area.description, area.shownFields, area.records);
     types.set(area.area, type);
     if (area.rootFields === false) return type;
     const writers = area.writes.by === "administrators" ? "admin" : "user";

@@ -1,8 +1,6 @@
-import { Prisma } from "../generated/prisma/client.js";
 import { accessLevels, namedNumbers } from "../common/access.js";
 import { records } from "../common/records.js";
-import { HIDDEN, groupsManagedBy, groupsOfMember } from "./scope.js";
-import type { UserRef } from "../common/scope-kinds.js";
+import { HIDDEN } from "./scope.js";
 
 /**
  * A group's discoverability, as the records kit's access levels (stored in `discoverability`, the
@@ -38,33 +36,21 @@ export function joinPolicyOf(value: number): JoinPolicy {
   return entry.label;
 }
 
-/** Who reads a hidden group: its members and its invitees (an invitee may read the group that invited them). */
-const READER_STATUSES = Prisma.sql`status IN ('member', 'invitee')`;
-
-/** The groups a user reads as a member or an invitee. */
-const groupsOfMemberOrInvitee = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND ${READER_STATUSES}`;
-
 /**
  * Groups and who sees them — THE rule (identity.ts asks it too): administrators all; everyone visible
- * groups; a hidden group its members, in lists and totals, and its members and invitees when read.
- * Groups have no creator rule (a creator who left a hidden group no longer sees it).
+ * groups; a hidden group its members, in lists and totals, and its members and invitees when read (the group
+ * scope kind's members and readers: a group is a scope). Managers change and delete their group (besides
+ * administrators). Groups have no creator rule (a creator who left a hidden group no longer sees it).
  */
 export const GROUPS = records({
   model: "Group",
   scoped: false,
+  // Each group is the scope `group` of its own id (src/groups/scope.ts): its events are in it, so a hidden
+  // group's are its members'.
+  isScope: "group",
   published: { field: "published", value: 1 },
   access: GROUP_DISCOVERABILITY,
   accessField: "discoverability",
-  privateTo: {
-    list: groupsOfMember,
-    read: groupsOfMemberOrInvitee,
-    // The same relation the other way: a group's readers.
-    readersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND ${READER_STATUSES}`,
-  },
   // The private description: to the group's members (managers are members) and administrators.
-  privateFields: { fields: ["privateDescription"], shownTo: groupsOfMember },
-  // A group's events are in its own scope (scope group, scope id = gidNumber): a hidden group's are its members'.
-  selfScope: "group",
-  // Managers change and delete their group (besides administrators).
-  managedBy: groupsManagedBy,
+  privateFields: { fields: ["privateDescription"], shownTo: "members" },
 });

@@ -50,6 +50,15 @@ const MANAGERS: Relation = {
   usersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status = 'member' AND manager`,
 };
 
+/** Who reads a hidden group itself: its members and its invitees (an invitee may read the group that invited them). */
+const READER_STATUSES = Prisma.sql`status IN ('member', 'invitee')`;
+
+/** Members and invitees: they read the group (not its content), served by the same index as members. */
+const READERS: Relation = {
+  scopesOf: (userId) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND ${READER_STATUSES}`,
+  usersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND ${READER_STATUSES}`,
+};
+
 /**
  * `scope=group`, `scope_id` = the group's id: the group must exist; its members see its private records
  * and write in it; its managers manage every record in it; a hidden group's records are secluded from
@@ -67,6 +76,8 @@ export const GROUP_SCOPE = defineScopeKind({
   writers: MEMBERS,
   writeRefused: "Only members of this group can write in it.",
   managers: MANAGERS,
+  // A group is itself a scope of this kind (src/groups/records.ts, isScope): its invitees read it too.
+  readers: READERS,
   // A hidden group's records, at every level, are its members' (and administrators'; creators keep their own).
   secluded: hiddenGroupsSecludedFrom,
   secludedBy: ["discoverability"],

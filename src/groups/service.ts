@@ -79,7 +79,7 @@ export async function groupMembers(ctx: RequestContext, raw: string, args: { lis
   const key = parseGroupKey(raw);
   const lists = parseMemberLists(args.list);
   const { take, skip } = pageWindow(args);
-  // Whether the caller manages the group: the records' rule (GROUPS.managedBy, administrators), as the write path asks it.
+  // Whether the caller manages the group: the records' rule (the group kind's managers, as GROUPS.isScope says, and administrators), as the write path asks it.
   const manages = managesSql(modelInfo(ctx.db, GROUPS.model), GROUPS, "g", ctx.viewer);
   const condition: Record<MemberList, Prisma.Sql> = {
     members: Prisma.sql`m.status = 'member'`,

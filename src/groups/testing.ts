@@ -62,7 +62,7 @@ export const testing: AreaTesting = {
    * suite's record rules are skipped with the reason; the groups' own rules are groups.test.ts,
    * membership.test.ts, test/group-deletion.test.ts and the authorization matrix, which seeds a visible and a
    * hidden group (`access`: the discoverability levels) and makes its callers their members, managers,
-   * invitees and applicants (the records' `selfScope`: each group is a scope of its own).
+   * invitees and applicants (the records' `isScope`: each group is a scope of its own).
    */
   // The rest (rows, list, discoverability as the access levels) is the declaration's (contractOf).
   contract: contractOf(GROUP_AREA, {

@@ -1,10 +1,5 @@
 import { defineArea } from "../common/area.js";
-import type { RequestContext } from "../common/context.js";
-import { accountRules, anyoneMayCreateAccounts, canSeeAccountDetails, createUser, USER_RECORDS } from "./service.js";
-
-/** What the account fields only their owner and administrators see answer to everyone else. */
-const shownToOwner = (value: (user: { id: number; email: string; isAdmin: boolean }) => unknown) => (user: never, _args: never, ctx: RequestContext) =>
-  canSeeAccountDetails(ctx, (user as { id: number }).id) ? value(user) : null;
+import { accountRules, anyoneMayCreateAccounts, createUser, USER_RECORDS } from "./service.js";
 
 /**
  * Accounts (the contract's Authentication), declared as one (src/common/area.ts). They are not listed, not read
@@ -38,19 +33,9 @@ export const USERS_AREA = defineArea({
     id: true,
     username: true,
     name: true,
-    email: {
-      description: "Shown to the account's owner and to administrators; null for everyone else.",
-      type: "String",
-      nullable: true,
-      resolve: shownToOwner((user) => user.email),
-    },
-    admin: {
-      description: "Site administrator. Shown to the account's owner and to administrators; null for everyone else.",
-      from: "isAdmin",
-      type: "Boolean",
-      nullable: true,
-      resolve: shownToOwner((user) => user.isAdmin),
-    },
+    // Null to everyone but the account's owner and administrators (the records' privateFields).
+    email: { description: "Shown to the account's owner and to administrators; null for everyone else.", nullable: true },
+    admin: { description: "Site administrator. Shown to the account's owner and to administrators; null for everyone else.", from: "isAdmin", nullable: true },
     created: true,
   },
   hidden: ["usernameKey", "emailKey", "passwordHash"],

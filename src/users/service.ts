@@ -33,11 +33,6 @@ const newUserInput = z.object({ ...accountRules, isAdmin: accountRules.isAdmin.o
 
 export type NewUserInput = z.input<typeof newUserInput>;
 
-/** E-mail address and administrator flag are shown to the account's owner and to administrators only. */
-export function canSeeAccountDetails(ctx: RequestContext, userId: number): boolean {
-  return ctx.viewer.user !== null && (ctx.viewer.user.isAdmin || ctx.viewer.user.id === userId);
-}
-
 /** The signed-in caller (401 for anonymous callers). */
 export async function currentUser(ctx: RequestContext, query: { select?: Prisma.UserSelect; include?: Prisma.UserInclude } = {}) {
   return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: requireUser(ctx).id } });
@@ -46,9 +41,16 @@ export async function currentUser(ctx: RequestContext, query: { select?: Prisma.
 /**
  * Accounts, as the kit reads and writes their rows (src/users/area.ts: no list, no read by id, no events): no
  * scope, no access levels, none published (`id` is never 0): nobody but administrators would see one through
- * the kit's reads, which accounts do not have. Who sees an account's fields is the type's (the area's `shown`).
+ * the kit's reads, which accounts do not have. Who sees an account's private fields is `privateFields` (self), which the type answers.
  */
-export const USER_RECORDS = records({ model: "User", scoped: false, published: { field: "id", value: 0 }, counted: false });
+export const USER_RECORDS = records({
+  model: "User",
+  scoped: false,
+  published: { field: "id", value: 0 },
+  counted: false,
+  // E-mail address and administrator flag: to the account's owner and to administrators only.
+  privateFields: { fields: ["email", "isAdmin"], shownTo: "self" },
+});
 
 /** Whether anyone, signed in or not, may create an account (an administrator always may): REGISTRATION=open. */
 export const anyoneMayCreateAccounts = (config: Config): boolean => config.registration === "open";
