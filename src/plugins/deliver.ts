@@ -23,10 +23,11 @@ import "./installed.js";
 export async function deliverToPlugins(tx: SqlClient, event: StoredEvent, options: { budgetMs?: number } = {}): Promise<void> {
   const listening = pluginsListeningTo(event.type);
   if (!listening.length) return;
+  const { authorId: _author, readerIds: _readers, ...told } = event;
   for (const { plugin, params } of await enabledRecords(tx, listening)) {
     const listener = plugin.listeners![event.type]!;
     await tx.query(Prisma.sql`SAVEPOINT plugin_listener`);
-    const run = await runIsolated(plugin, event.type, options.budgetMs ?? DEFAULT_BUDGET_MS, (signal) => listener(event, { sql: untilAborted(tx, signal), params, signal }));
+    const run = await runIsolated(plugin, event.type, options.budgetMs ?? DEFAULT_BUDGET_MS, (signal) => listener(told, { sql: untilAborted(tx, signal), params, signal }));
     // A listener that caught its own failed statement returns normally over an aborted savepoint: RELEASE
     // fails then, and its work is rolled back like a failure's, so the batch goes on.
     const released = run.ok && (await tx.query(Prisma.sql`RELEASE SAVEPOINT plugin_listener`).then(() => true, () => false));

@@ -432,6 +432,7 @@ describe("deliverToPlugins (the dispatcher's hook)", () => {
 
   it("retries the batch when a listener meets a passing database failure (a deadlock), not when it fails on its own", async () => {
     const seen: string[] = [];
+    const fields: string[] = [];
     let failOnce = true;
     definePlugin({
       folder: "aac",
@@ -440,6 +441,7 @@ describe("deliverToPlugins (the dispatcher's hook)", () => {
       listeners: {
         "wiki.pageCreated": async (event) => {
           seen.push(event.id);
+          fields.push(...Object.keys(event));
           if (failOnce) {
             failOnce = false;
             throw Object.assign(new Error("deadlock detected"), { code: "40P01" });
@@ -453,6 +455,10 @@ describe("deliverToPlugins (the dispatcher's hook)", () => {
     // The dispatcher's retry comes after its delay (a second or so).
     await eventually(async () => seen.length >= 2, 10_000);
     expect(new Set(seen).size).toBe(1);
+    // As subscribers and webhooks receive it: not the server's own reading of who is told.
+    expect(fields).toEqual(expect.arrayContaining(["id", "type", "actorId", "recordId"]));
+    expect(fields).not.toContain("authorId");
+    expect(fields).not.toContain("readerIds");
   });
 
   it("isolates a listener that throws or overruns its budget: the others still run, and it is counted", async () => {

@@ -40,7 +40,12 @@ export interface TriggerContext extends ListenerContext {
  * crash or a timeout), so a listener must be idempotent by `event.id`: write with a key on it
  * (ON CONFLICT DO NOTHING), as the notifications do.
  */
-export type Listener = (event: StoredEvent, context: ListenerContext) => Promise<void>;
+/**
+ * An event as a plugin's listener receives it: as stored, without the server's own reading of who is told (its
+ * author and a deleted record's readers, `readableBy`'s alone), as subscribers and webhooks receive it.
+ */
+export type PluginEvent = Omit<StoredEvent, "authorId" | "readerIds">;
+export type Listener = (event: PluginEvent, context: ListenerContext) => Promise<void>;
 
 export interface TriggerDefinition {
   access: TriggerAccess;
