@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import "../src/areas.js";
 import { defineArea, type AreaDeclaration } from "../src/common/area.js";
 import { USER_RECORDS } from "../src/users/service.js";
+import "../src/scope-kinds.js";
+import { checkRecordsDeclaration, declaredRecords, ownKindOf } from "../src/common/records.js";
 
 /**
  * defineArea refuses, when the area is declared, the parts its REST rows or GraphQL fields would ask for and
@@ -38,5 +40,24 @@ describe("an area that leaves parts out", () => {
     expect(refused({ ...withoutCreate, events: { checkCreated: "c", checkUpdated: "u", checkDeleted: "d" }, writes: { ...base.writes, remove: "r", openedBy: () => true } })).toThrow(
       /writes.openedBy without own.create/,
     );
+  });
+});
+
+/** The records declarations' policy parts the kit interprets (src/common/records.ts) are refused when they cannot hold. */
+describe("a records declaration", () => {
+  it("that is a scope names a registered kind (every declaration the application makes)", () => {
+    const scopes = declaredRecords().filter((records) => records.isScope);
+    expect(scopes.map((records) => records.model)).toContain("Group");
+    for (const records of scopes) expect(ownKindOf(records)?.name).toBe(records.isScope);
+    expect(() => ownKindOf({ ...scopes[0]!, isScope: "nowhere" })).toThrow(/no module registered/);
+  });
+  it("refuses private fields, parents and scopes it could not serve", () => {
+    const plain = { model: "ForumPost", scoped: true, published: { field: "state", value: 1 }, creator: "createdById" } as const;
+    expect(() => checkRecordsDeclaration({ ...plain, privateFields: { fields: ["title"], shownTo: "self" } })).toThrow(/an account's/);
+    expect(() => checkRecordsDeclaration({ ...plain, privateFields: { fields: ["title"], shownTo: "members" } })).toThrow(/need isScope/);
+    expect(() => checkRecordsDeclaration({ ...plain, parent: { field: "threadId", root: { field: "starter", value: 0.5 } } })).toThrow(/must be an integer/);
+    const { creator: _creator, ...uncreated } = plain;
+    expect(() => checkRecordsDeclaration({ ...uncreated, parent: { field: "threadId", root: { field: "starter", value: 1 } } })).toThrow(/there is no creator/);
+    expect(() => checkRecordsDeclaration({ ...plain, isScope: "group" })).toThrow(/isScope is for unscoped records/);
   });
 });

@@ -95,7 +95,7 @@ export interface ListContract {
    */
   skips?: Partial<Record<SharedSuite, string>>;
   /**
-   * Unscoped records private to some users (`privateTo`, src/common/records.ts): how a user comes to see a
+   * Records that are scopes themselves (`isScope`, src/common/records.ts), private to their members: how a user comes to see a
    * record's private level and stops (a hidden group's membership), for test/totals.test.ts.
    */
   privateTo?: {

@@ -4,7 +4,7 @@ import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from 
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
-import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKind, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
+import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKindIfRegistered, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
 import { fold, leavesOf, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
 
 /**
@@ -101,6 +101,9 @@ export function checkRecordsDeclaration(declaration: RecordsDeclaration): Record
     throw new Error(`${declaration.model}: isScope and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
   }
   if (declaration.parent && !declaration.creator) throw new Error(`${declaration.model}: parent narrows the creator rule, and there is no creator`);
+  if (declaration.parent && !Number.isSafeInteger(declaration.parent.root.value)) throw new Error(`${declaration.model}: parent.root.value must be an integer`);
+  // "self": the record is an account, its id the viewer's user id.
+  if (declaration.privateFields?.shownTo === "self" && declaration.model !== "User") throw new Error(`${declaration.model}: privateFields shown to "self" are an account's (the User model's): its id is its owner's`);
   if (declaration.privateFields?.shownTo === "members" && !declaration.isScope) throw new Error(`${declaration.model}: privateFields shown to the record's members need isScope (whose members they are)`);
   return declaration;
 }
@@ -126,7 +129,13 @@ export type Purpose = "list" | "read";
  * The kind whose scopes the records are (`isScope`), looked up when asked: kinds register before any request,
  * not necessarily before the declaration is made.
  */
-export const ownKindOf = (declaration: RecordsDeclaration): ScopeKind | undefined => (declaration.isScope ? scopeKind(declaration.isScope, "isScope") : undefined);
+export function ownKindOf(declaration: RecordsDeclaration): ScopeKind | undefined {
+  if (!declaration.isScope) return undefined;
+  const kind = scopeKindIfRegistered(declaration.isScope);
+  // A programming error, not a caller's: test/area-declaration.test.ts checks every declaration's kind is registered.
+  if (!kind) throw new Error(`${declaration.model}: isScope names the scope kind ${JSON.stringify(declaration.isScope)}, which no module registered`);
+  return kind;
+}
 
 /**
  * The sub-select of unscoped record ids whose private level `userId` may see, for `purpose` (lists and totals
@@ -629,8 +638,7 @@ export function rowLeaves(
         }
         case "managesScope":
           return (user && declaration.scoped && recordScopeSql(scope(), scopeId(), "managers", user.id, { lock })) || false;
-        case "managesRecord":
-        {
+        case "managesRecord": {
           const managed = user && recordsManagedSql(declaration, user.id);
           return managed ? Prisma.sql`${column(info, alias, "id")} IN (${managed})` : false;
         }

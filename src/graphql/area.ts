@@ -48,6 +48,18 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
   const { description } = options;
   const args = "args" in options && options.args ? { args: argumentsOf(t, options.args) } : {};
   const nullable = "nullable" in options && options.nullable !== undefined ? { nullable: options.nullable } : {};
+  const from = ("from" in options && options.from) || name;
+  // A field only the record itself sees (an account's e-mail, to its owner): null to everyone else but administrators.
+  if (records?.privateFields?.shownTo === "self" && records.privateFields.fields.includes(from)) {
+    if (("resolve" in options && options.resolve) || ("relation" in options && options.relation)) throw new Error(`${model}.${name}: a private field is answered by the kit (privateFields), not by its own resolver`);
+    const scalar = scalarType(model, from, name);
+    return t.field({
+      type: scalar.type,
+      nullable: true,
+      description,
+      resolve: (row: Record<string, unknown>, _args: unknown, ctx: RequestContext) => (privateFieldShown(records, from, ctx.viewer, row.id as number) ? row[from] : null),
+    });
+  }
   if ("relation" in options && options.relation) {
     return t.relation(name, { description, ...nullable, ...args, ...("query" in options && options.query ? { query: options.query } : {}) });
   }
@@ -56,17 +68,6 @@ function shownField(t: LooseObjectFieldBuilder, model: string, name: string, sho
     const select = "select" in options && options.select ? { select: options.select } : {};
     const resolve = options.resolve as (row: unknown, args: unknown, ctx: unknown) => unknown;
     return t.field({ type, nullable: options.nullable ?? false, description, ...args, ...select, resolve: (row: unknown, given: unknown, ctx: unknown) => resolve(row, given, ctx) });
-  }
-  const from = ("from" in options && options.from) || name;
-  // A field only the record itself sees (an account's e-mail, to its owner): null to everyone else but administrators.
-  if (records?.privateFields?.shownTo === "self" && records.privateFields.fields.includes(from)) {
-    const scalar = scalarType(model, from, name);
-    return t.field({
-      type: scalar.type,
-      nullable: true,
-      description,
-      resolve: (row: Record<string, unknown>, _args: unknown, ctx: RequestContext) => (privateFieldShown(records, from, ctx.viewer, row.id as number) ? row[from] : null),
-    });
   }
   if ("levels" in options && options.levels) {
     return t.field({ type: accessEnum(options.levels), description, resolve: (row: Record<string, unknown>) => row[from] });
