@@ -39,6 +39,18 @@ export interface StoredEvent extends Required<DomainEvent> {
   readerIds?: number[] | null;
 }
 
+/**
+ * An event as anyone outside the server's own reading of who is told receives it (subscribers, webhooks,
+ * plugin listeners): without its author and a deleted record's readers, which `readableBy` alone reads.
+ */
+export type PublicEvent = Omit<StoredEvent, "authorId" | "readerIds">;
+
+/** The event without what only `readableBy` reads (`PublicEvent`). */
+export function publicEvent(stored: StoredEvent): PublicEvent {
+  const { authorId: _author, readerIds: _readers, ...event } = stored;
+  return event;
+}
+
 export const OUTBOX_START: OutboxCursor = { xid: "0", id: "0" };
 
 /**

@@ -6,7 +6,7 @@ import { managesSql, modelInfo, table, column, visibleSql, moderatedScopeSql, pr
 import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
 import { fold, goneKnows, policyOf, renderSql } from "../common/policy.js";
 import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
-import { onOutboxWritten, readCommittedEvents, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
+import { onOutboxWritten, publicEvent, readCommittedEvents, type PublicEvent, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
 
 /**
  * GraphQL subscriptions to domain events (docs/events.md, "Subscriptions").
@@ -43,7 +43,7 @@ export const MAX_ANONYMOUS_SUBSCRIPTIONS = 2000;
  * subscriber is neither the actor nor an administrator; without the server's own reading of who is told
  * (`authorId`, `readerIds`); with its cursor.
  */
-export type DeliveredEvent = Omit<StoredEvent, "authorId" | "readerIds"> & { cursor: string };
+export type DeliveredEvent = PublicEvent & { cursor: string };
 
 /**
  * The last thing a failed subscription yields (lagging): its field resolves by throwing `error`, so the
@@ -344,8 +344,8 @@ function distinctViewers(viewers: Viewer[]): Viewer[] {
  * (`WrittenRecords.actorOnlyNames`), only for the actor and administrators.
  */
 export function shownTo(viewer: Viewer, stored: StoredEvent): DeliveredEvent {
-  // The author is the server's own reading of who is told (D13), not part of the event as delivered.
-  const { authorId: _author, readerIds: _readers, ...event } = stored;
+  // The author and readers are the server's own reading of who is told (D13, D14), not part of the event as delivered.
+  const event = publicEvent(stored);
   const cursor = `${event.xid}:${event.id}`;
   if (viewer.user?.isAdmin) return { ...event, cursor };
   const actor = viewer.user !== null && viewer.user.id === event.actorId;

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { isBusyDatabase, type SqlClient } from "../db/sql.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
-import type { StoredEvent } from "../common/outbox.js";
+import { publicEvent, type StoredEvent } from "../common/outbox.js";
 import { DEFAULT_BUDGET_MS, enabledRecords, registeredPlugins, runIsolated } from "./registry.js";
 import "./installed.js";
 
@@ -23,7 +23,7 @@ import "./installed.js";
 export async function deliverToPlugins(tx: SqlClient, event: StoredEvent, options: { budgetMs?: number } = {}): Promise<void> {
   const listening = pluginsListeningTo(event.type);
   if (!listening.length) return;
-  const { authorId: _author, readerIds: _readers, ...told } = event;
+  const told = publicEvent(event);
   for (const { plugin, params } of await enabledRecords(tx, listening)) {
     const listener = plugin.listeners![event.type]!;
     await tx.query(Prisma.sql`SAVEPOINT plugin_listener`);

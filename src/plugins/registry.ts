@@ -2,7 +2,7 @@ import { Counter } from "prom-client";
 import { Prisma } from "../generated/prisma/client.js";
 import type { SqlClient } from "../db/sql.js";
 import { eventCatalogue, type EventType } from "../common/events.js";
-import type { StoredEvent } from "../common/outbox.js";
+import type { PublicEvent } from "../common/outbox.js";
 import type { RequestContext } from "../common/context.js";
 import type { Logger } from "../observability/logger.js";
 
@@ -40,12 +40,8 @@ export interface TriggerContext extends ListenerContext {
  * crash or a timeout), so a listener must be idempotent by `event.id`: write with a key on it
  * (ON CONFLICT DO NOTHING), as the notifications do.
  */
-/**
- * An event as a plugin's listener receives it: as stored, without the server's own reading of who is told (its
- * author and a deleted record's readers, `readableBy`'s alone), as subscribers and webhooks receive it.
- */
-export type PluginEvent = Omit<StoredEvent, "authorId" | "readerIds">;
-export type Listener = (event: PluginEvent, context: ListenerContext) => Promise<void>;
+/** An event as a plugin's listener receives it: as subscribers and webhooks do (`PublicEvent`). */
+export type Listener = (event: PublicEvent, context: ListenerContext) => Promise<void>;
 
 export interface TriggerDefinition {
   access: TriggerAccess;
