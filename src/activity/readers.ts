@@ -3,7 +3,7 @@ import type { SqlClient } from "../db/sql.js";
 import type { Viewer } from "../common/context.js";
 import { anonymous } from "../common/context.js";
 import type { StoredEvent } from "../common/outbox.js";
-import { column, modelInfo, publishedSql, table, unscopedEventScope } from "../common/records.js";
+import { column, modelInfo, publishedSql, recordEventScope, table } from "../common/records.js";
 import { eventStatement, hidesAuthorSql, NOW, returningScalars, writtenRecordsOf } from "../common/write-path.js";
 import { readableBy, viewerKey } from "../events/subscriptions.js";
 import { followedAreasList } from "./sources.js";
@@ -68,8 +68,7 @@ async function recordFacts(db: PrismaClient, tx: SqlClient, area: string, ids: n
   const written = writtenRecordsOf(area)!;
   const { records } = written;
   const info = modelInfo(db, records.model);
-  const scope = records.scoped ? column(info, "t", "scope") : Prisma.sql`${unscopedEventScope(records)}::text`;
-  const scopeId = records.scoped ? column(info, "t", "scopeId") : records.isScope ? column(info, "t", "id") : Prisma.sql`0`;
+  const { scope, scopeId } = recordEventScope(records, (name) => column(info, "t", name));
   const published = records.audience ? Prisma.sql`TRUE` : publishedSql(info, records, "t", new Date());
   const hidden = hidesAuthorSql(written, (field) => column(info, "t", field)) ?? Prisma.sql`FALSE`;
   const rows = await tx.query<RecordFacts>(

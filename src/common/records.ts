@@ -143,9 +143,11 @@ export function ownKindOf(declaration: RecordsDeclaration): ScopeKind | undefine
  */
 export function privateToSql(declaration: RecordsDeclaration, userId: UserRef, purpose: Purpose): Prisma.Sql | null {
   const kind = ownKindOf(declaration);
-  const relation = purpose === "read" ? (kind?.readers ?? kind?.members) : kind?.members;
-  return relation?.scopesOf(userId) ?? null;
+  return (purpose === "read" ? readersOf(kind) : kind?.members)?.scopesOf(userId) ?? null;
 }
+
+/** Who reads a record that is a scope of `kind` where it is private: the kind's readers, else its members. */
+const readersOf = (kind: ScopeKind | undefined) => kind?.readers ?? kind?.members;
 
 /**
  * The users who read the record `recordId` where it is private (the inverse of `privateToSql` for reads: a
@@ -153,8 +155,7 @@ export function privateToSql(declaration: RecordsDeclaration, userId: UserRef, p
  * record, and who is told of a gone record is decided when its event is delivered (docs/policy-design.md, D14).
  */
 export function recordReadersSql(declaration: RecordsDeclaration, recordId: Prisma.Sql): Prisma.Sql | null {
-  const kind = ownKindOf(declaration);
-  return (kind?.readers ?? kind?.members)?.usersOf(recordId) ?? null;
+  return readersOf(ownKindOf(declaration))?.usersOf(recordId) ?? null;
 }
 
 /** The sub-select of the records `userId` manages as records of their own (`isScope`: the kind's managers); null: none. */
@@ -162,8 +163,14 @@ export function recordsManagedSql(declaration: RecordsDeclaration, userId: UserR
   return ownKindOf(declaration)?.managers?.scopesOf(userId) ?? null;
 }
 
-/** The scope a record's events are in when it has no scope column: its own (`isScope`), or the site. */
-export const unscopedEventScope = (declaration: RecordsDeclaration): string => declaration.isScope ?? "site";
+/**
+ * The scope a record's events and activity are in, over its fields (`field`: a column of the statement): its
+ * scope columns; for a record that is a scope (`isScope`), its own kind and id; else the site.
+ */
+export function recordEventScope(declaration: RecordsDeclaration, field: (name: string) => Prisma.Sql): { scope: Prisma.Sql; scopeId: Prisma.Sql } {
+  if (declaration.scoped) return { scope: field("scope"), scopeId: field("scopeId") };
+  return { scope: Prisma.sql`${declaration.isScope ?? "site"}::text`, scopeId: declaration.isScope ? field("id") : Prisma.sql`0` };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The model: table and column names (Prisma's runtime data model) and relations (Pothos' DMMF copy).

@@ -14,7 +14,7 @@ import {
   decodeScalars,
   managesSql,
   recordReadersSql,
-  unscopedEventScope,
+  recordEventScope,
   maskedVersion,
   modelInfo,
   ownRecordSql,
@@ -480,11 +480,12 @@ export function eventStatement(
   )})`;
   // A deleted record's own readers, whose memberships go with it (a hidden group's members and invitees: D14).
   // (The id named as `deleted.record_id`, where no table of the readers' sub-select can capture it.)
+  const eventScope = recordEventScope(records, field);
   const readersOf = deletion ? recordReadersSql(records, Prisma.raw("deleted.record_id")) : null;
   const readers = readersOf ? Prisma.sql`(SELECT ARRAY(${readersOf}) FROM (SELECT ${field("id")} AS record_id) AS deleted)` : Prisma.sql`NULL`;
   return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, author_id, reader_ids, changed, payload)
     SELECT ${NOW}, ${type}, ${target.area}, ${field("id")}, ${actor}::int, ${hidesAuthorSql(target, field) ?? Prisma.sql`false`},
-           ${records.scoped ? field("scope") : Prisma.sql`${unscopedEventScope(records)}`}, ${records.scoped ? field("scopeId") : records.isScope ? field("id") : Prisma.sql`0`}, ${visibility},
+           ${eventScope.scope}, ${eventScope.scopeId}, ${visibility},
            ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${readers}::int[], ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
       FROM ${source} WHERE ${when}`;
 }
