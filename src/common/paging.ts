@@ -295,7 +295,7 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
   // The rule (src/common/policy.ts) as the counters read it: what the statement decides once about the list's
   // scope, and what only rows tell.
   const { once, perRow, known } = totalQuestions(records, caller.viewer, scope);
-  const rows = rowLeaves(info, records, caller.viewer, "f", now, scope ?? undefined, "list", false, caller.db);
+  const rows = rowLeaves(info, records, caller.viewer, "f", utcTimestamp(now), scope ?? undefined, "list", false, caller.db);
   const rule = policyOf(records).visible;
   const onceSql = (leaf: Leaf) => once.get(leaf)!;
 

@@ -193,11 +193,17 @@ export function readershipFieldsOf(declaration: RecordsDeclaration, { author = f
  * and seclusion leaves over it). Whoever may read a record that is gone is decided from it (`goneKnows`).
  */
 export function eventVisibilitySql(declaration: RecordsDeclaration, leafSql: (leaf: Leaf) => Prisma.Sql): Prisma.Sql {
-  const readBy = nobodysRules(declaration);
+  const readBy = (signedIn: boolean) =>
+    fold(policyOf(declaration).visible, (leaf) => {
+      if (leaf === "signedIn") return signedIn;
+      if (leaf === "published") return true;
+      if (leaf === "secluded" || isLevel(leaf)) return undefined;
+      return false; // a nobody: no administrator, creator, member, moderator, or recipient
+    });
   const cases: Prisma.Sql[] = [];
   const asked = new Set<string>();
   for (const [signedIn, visibility] of [[false, Prisma.raw("'public'")], [true, Prisma.raw("'registered'")]] as const) {
-    const rule = readBy[signedIn ? 1 : 0];
+    const rule = readBy(signedIn);
     if (rule === true) return cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE ${visibility} END` : visibility;
     if (rule === false) continue;
     const condition = renderSql(rule, leafSql);
@@ -207,27 +213,6 @@ export function eventVisibilitySql(declaration: RecordsDeclaration, leafSql: (le
     asked.add(text);
   }
   return cases.length ? Prisma.sql`CASE ${Prisma.join(cases, " ")} ELSE 'private' END` : Prisma.sql`'private'`;
-}
-
-const nobodys = new WeakMap<RecordsDeclaration, readonly [Rule, Rule]>();
-
-/**
- * The rule for an anonymous caller and for a signed-in user who belongs nowhere, over a published record: the
- * declaration's alone, so folded once per declaration, not on every write's event (eventVisibilitySql).
- */
-function nobodysRules(declaration: RecordsDeclaration): readonly [Rule, Rule] {
-  let rules = nobodys.get(declaration);
-  if (!rules) {
-    const readBy = (signedIn: boolean) =>
-      fold(policyOf(declaration).visible, (leaf) => {
-        if (leaf === "signedIn") return signedIn;
-        if (leaf === "published") return true;
-        if (leaf === "secluded" || isLevel(leaf)) return undefined;
-        return false; // a nobody: no administrator, creator, member, moderator, or recipient
-      });
-    nobodys.set(declaration, (rules = [readBy(false), readBy(true)]));
-  }
-  return rules;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { prismaDatamodel } from "./datamodel.js";
-import { decodeTimestamp, isConnectionLost, utcTimestamp, type SqlClient } from "../db/sql.js";
+import { decodeTimestamp, isConnectionLost, utcTimestamp, utcTimestampText, type SqlClient } from "../db/sql.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
-import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKindIfRegistered, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
+import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKindCount, scopeKindIfRegistered, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
 import { fold, leavesOf, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
+import { Slot, TemplateCache } from "./sql-template.js";
 
 /**
  * The records an area lists and reads, declared once (src/<area>/service.ts): which Prisma model, whether
@@ -502,8 +503,48 @@ export function visibleSql(
   /** The creator rule without its `parent` (how the parent is read: no recursion). */
   plainCreator = false,
 ): Prisma.Sql {
-  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, prisma);
+  return ruleSql(declaration, `visible ${alias} ${purpose} ${plainCreator}`, viewer, now, listScope, (viewer, at, listScope) =>
+    renderVisible(prisma, declaration, viewer, alias, at, listScope, purpose, plainCreator),
+  )!;
+}
+
+function renderVisible(prisma: PrismaClient, declaration: RecordsDeclaration, viewer: RuleViewer, alias: string, at: Prisma.Sql, listScope: FixedScope | undefined, purpose: Purpose, plainCreator: boolean) {
+  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, at, listScope, purpose, plainCreator, prisma);
   return renderSql(fold(policyOf(declaration).visible, leaves.known), leaves.sql, { enclosed: true });
+}
+
+const VIEWER_ID = new Slot("the viewer's id");
+const MOMENT = new Slot("the moment");
+const LISTED_SCOPE_ID = new Slot("the listed scope's id");
+const ruleTemplates = new TemplateCache<RecordsDeclaration>();
+
+/**
+ * A rule's SQL for one declaration, folded and rendered once per shape of question (`shape`: what the SQL is
+ * and over which alias; the viewer's class; the listed scope's kind) and filled with this question's values
+ * after: the viewer's id, the moment, the listed scope's id (src/common/sql-template.ts). `render` gets those
+ * as slots (the moment as SQL) and must only interpolate them; every leaf is decided by what the key names.
+ */
+function ruleSql(
+  declaration: RecordsDeclaration,
+  shape: string,
+  viewer: RuleViewer,
+  now: Date,
+  listScope: FixedScope | undefined,
+  render: (viewer: RuleViewer, at: Prisma.Sql, listScope: FixedScope | undefined) => Prisma.Sql | null,
+): Prisma.Sql | null {
+  const user = viewer.user;
+  const key = `${shape} ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"} ${listScope?.scope ?? "-"} ${scopeKindCount()}`;
+  return ruleTemplates.filled(
+    declaration,
+    key,
+    () =>
+      render(
+        { user: user && { id: VIEWER_ID as unknown as UserRef, isAdmin: user.isAdmin } },
+        Prisma.sql`${MOMENT}::timestamp(3)`,
+        listScope && { scope: listScope.scope, scopeId: LISTED_SCOPE_ID as unknown as number },
+      ),
+    (slot) => (slot === VIEWER_ID ? user!.id : slot === MOMENT ? utcTimestampText(now) : listScope!.scopeId),
+  );
 }
 
 /**
@@ -555,8 +596,10 @@ export function totalQuestions(
  * viewer's id may be a column).
  */
 export function managesSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RuleViewer, { lock = true }: { lock?: boolean } = {}): Prisma.Sql {
-  const leaves = rowLeaves(info, declaration, viewer, alias, new Date(), undefined, "read", true, undefined, lock);
-  return renderSql(fold(policyOf(declaration).manages, leaves.known), leaves.sql, { enclosed: true });
+  return ruleSql(declaration, `manages ${alias} ${lock}`, viewer, new Date(), undefined, (viewer, at) => {
+    const leaves = rowLeaves(info, declaration, viewer, alias, at, undefined, "read", true, undefined, lock);
+    return renderSql(fold(policyOf(declaration).manages, leaves.known), leaves.sql, { enclosed: true });
+  })!;
 }
 
 /**
@@ -585,9 +628,11 @@ export function ownRecordSql(
   purpose: Purpose = "read",
   plainCreator = false,
 ): Prisma.Sql | null {
-  const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, now, listScope, purpose, plainCreator, prisma);
-  const own = fold(policyOf(declaration).own, leaves.known);
-  return own === false ? null : renderSql(own, leaves.sql);
+  return ruleSql(declaration, `own ${alias} ${purpose} ${plainCreator}`, viewer, now, listScope, (viewer, at, listScope) => {
+    const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, at, listScope, purpose, plainCreator, prisma);
+    const own = fold(policyOf(declaration).own, leaves.known);
+    return own === false ? null : renderSql(own, leaves.sql);
+  });
 }
 
 /**
@@ -599,7 +644,8 @@ export function rowLeaves(
   declaration: RecordsDeclaration,
   viewer: RuleViewer,
   alias: string,
-  now: Date,
+  /** The moment the rule is asked at, as SQL (a window's bounds are compared with it). */
+  at: Prisma.Sql,
   listScope: FixedScope | undefined,
   purpose: Purpose,
   plainCreator: boolean,
@@ -629,14 +675,14 @@ export function rowLeaves(
             info,
             alias,
             parent.field,
-          )} AND ${visibleSql(prisma!, declaration, viewer, other, now, listScope, purpose, true)}), FALSE))`;
+          )} AND ${renderVisible(prisma!, declaration, viewer, other, at, listScope, purpose, true)}), FALSE))`;
         }
         case "moderates":
           return (user && declaration.scoped && moderatedScopeSql(declaration, user.id, scope(), scopeId())) || false;
         case "hears":
           return declaration.audience ? declaration.audience.hears(column(info, alias, "id"), user?.id ?? null) : false;
         case "published":
-          return publishedSql(info, declaration, alias, now);
+          return publishedOver(declaration, (field) => column(info, alias, field), at);
         case "member": {
           if (!user) return false;
           const privateTo = privateToSql(declaration, user.id, purpose);

@@ -116,6 +116,9 @@ export function defineScopeKind<Kind extends ScopeKind>(kind: Kind): Kind {
 /** The registered kinds, in registration order. */
 export const scopeKinds = (): ScopeKind[] => [...kinds.values()];
 
+/** How many kinds are registered (never fewer than before): SQL built from them is kept under this count (src/common/sql-template.ts). */
+export const scopeKindCount = (): number => kinds.size;
+
 const kindList = () => {
   const names = [...kinds.keys()];
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "none registered");
