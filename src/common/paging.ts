@@ -1,11 +1,11 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { sqlClientOf, utcTimestamp } from "../db/sql.js";
+import { sqlClientOf } from "../db/sql.js";
 import { badInput } from "./errors.js";
 import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
-import { describeScopeKinds, scopeKind } from "./scope-kinds.js";
-import { accessFieldOf, column, modelInfo, publishedSql, rowLeaves, rowsStatement, table, totalQuestions, visibleSql, type ModelInfo, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { describeScopeKinds, scopeKind, type FixedScope } from "./scope-kinds.js";
+import { accessFieldOf, column, modelInfo, publishedOver, questionSql, rowLeaves, rowsStatement, table, totalQuestions, visibleSql, type ModelInfo, type QuestionSlots, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Leaf, type Rule } from "./policy.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
@@ -272,9 +272,15 @@ function searchSql(info: ModelInfo, search: NonNullable<ListSpec["search"]>, ali
  * after today, plus today's rows still ahead of `now`, counted through the publish_up/publish_down indexes.
  * The cost depends on the days ahead that have buckets and on today's rows, not on how many records wait.
  */
-function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scope: string; scopeId: number } | null, now: Date): Prisma.Sql {
-  const info = modelInfo(caller.db, records.model);
-  const user = caller.viewer.user;
+function countedTotal(caller: Caller, records: RecordsDeclaration, scope: FixedScope | null, now: Date): Prisma.Sql {
+  // The same statement for every caller of one class and every scope of one kind: rendered once, then filled.
+  return questionSql(records, "counted total", { viewer: caller.viewer, now, listScope: scope ?? undefined }, (slots) => renderCountedTotal(caller.db, records, slots))!;
+}
+
+function renderCountedTotal(db: PrismaClient, records: RecordsDeclaration, { viewer, at, nextMidnight, listScope }: QuestionSlots): Prisma.Sql {
+  const scope = listScope ?? null;
+  const info = modelInfo(db, records.model);
+  const user = viewer.user;
   const creator = user && !user.isAdmin && records.creator ? user.id : null;
   const key = scope ?? { scope: "", scopeId: 0 };
   // Count rows (list_counts `c`, list_count_days `d`) of this table and scope: all creators' and the caller's own.
@@ -294,8 +300,8 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
 
   // The rule (src/common/policy.ts) as the counters read it: what the statement decides once about the list's
   // scope, and what only rows tell.
-  const { once, perRow, known } = totalQuestions(records, caller.viewer, scope);
-  const rows = rowLeaves(info, records, caller.viewer, "f", utcTimestamp(now), scope ?? undefined, "list", false, caller.db);
+  const { once, perRow, known } = totalQuestions(records, viewer, scope);
+  const rows = rowLeaves(info, records, viewer, "f", at, listScope, "list", false, db);
   const rule = policyOf(records).visible;
   const onceSql = (leaf: Leaf) => once.get(leaf)!;
 
@@ -314,23 +320,22 @@ function countedTotal(caller: Caller, records: RecordsDeclaration, scope: { scop
     if (records.window) {
       const ends = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")} AND c.ends`);
       // Records that close (+) or open (−) after today, from the day buckets.
-      const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
       const afterToday = Prisma.sql`(SELECT coalesce(sum(CASE d.edge WHEN 'down' THEN ${others("d")} ELSE -${others("d")} END), 0) FROM list_count_days d WHERE ${ofKey(
         "d",
-      )} AND d.day >= ${tomorrow.toISOString().slice(0, 10)}::date AND ${allowed("d")})`;
+      )} AND d.day >= (${nextMidnight})::date AND ${allowed("d")})`;
       // Today's rows of this scope, the others', published at an allowed level, as a filter over the table itself.
       const todays = (condition: Prisma.Sql) =>
         countRows([...ofScope, ...notMine, Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`, allowedRow, condition]);
       const up = column(info, "f", records.window.up);
       const down = column(info, "f", records.window.down);
-      const [at, midnight] = [utcTimestamp(now), utcTimestamp(tomorrow)];
+      const midnight = nextMidnight;
       const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
       const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
       total = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
     }
     // What the counters cannot tell (a private record of a hidden group, to its members): counted from the rows,
     // bounded by the user's own sub-select.
-    if (counting.rest) total = Prisma.sql`(${total} + ${countRows([...notMine, publishedSql(info, records, "f", now), renderSql(counting.rest, rows.sql)])})`;
+    if (counting.rest) total = Prisma.sql`(${total} + ${countRows([...notMine, publishedOver(records, (field) => column(info, "f", field), at), renderSql(counting.rest, rows.sql)])})`;
     return total;
   };
   // The caller's own records, as the creator rule shows them (the tree's `own`): all of them from the counters,

@@ -503,7 +503,7 @@ export function visibleSql(
   /** The creator rule without its `parent` (how the parent is read: no recursion). */
   plainCreator = false,
 ): Prisma.Sql {
-  return ruleSql(declaration, `visible ${alias} ${purpose} ${plainCreator}`, viewer, now, listScope, (viewer, at, listScope) =>
+  return questionSql(declaration, `visible ${alias} ${purpose} ${plainCreator}`, { viewer, now, listScope }, ({ viewer, at, listScope }) =>
     renderVisible(prisma, declaration, viewer, alias, at, listScope, purpose, plainCreator),
   )!;
 }
@@ -515,35 +515,54 @@ function renderVisible(prisma: PrismaClient, declaration: RecordsDeclaration, vi
 
 const VIEWER_ID = new Slot("the viewer's id");
 const MOMENT = new Slot("the moment");
+const NEXT_MIDNIGHT = new Slot("the next UTC midnight");
 const LISTED_SCOPE_ID = new Slot("the listed scope's id");
-const ruleTemplates = new TemplateCache<RecordsDeclaration>();
+const questionTemplates = new TemplateCache<RecordsDeclaration>();
+
+/** What a rule's SQL is asked about: a viewer, at a moment, in a list of one scope or not. */
+export interface Question {
+  viewer: RuleViewer;
+  now: Date;
+  listScope?: FixedScope;
+}
+
+/** A question as its SQL is rendered once for every question of its shape: the values that differ are slots. */
+export interface QuestionSlots {
+  viewer: RuleViewer;
+  /** The moment, as a `timestamp(3)`. */
+  at: Prisma.Sql;
+  /** The UTC midnight after the moment, as a `timestamp(3)` (the totals' day buckets). */
+  nextMidnight: Prisma.Sql;
+  listScope: FixedScope | undefined;
+}
 
 /**
- * A rule's SQL for one declaration, folded and rendered once per shape of question (`shape`: what the SQL is
- * and over which alias; the viewer's class; the listed scope's kind) and filled with this question's values
- * after: the viewer's id, the moment, the listed scope's id (src/common/sql-template.ts). `render` gets those
- * as slots (the moment as SQL) and must only interpolate them; every leaf is decided by what the key names.
+ * SQL about one declaration's records for a question (a rule's condition, a list's total), rendered once per
+ * shape (`shape`: what the SQL is and over which alias; the viewer's class: anonymous, a user, an administrator;
+ * the listed scope's kind) and filled with the question's values after: the viewer's id, the moment, the listed
+ * scope's id (src/common/sql-template.ts). `render` gets them as slots and must only interpolate them: whatever
+ * it decides, the key must name.
  */
-function ruleSql(
-  declaration: RecordsDeclaration,
-  shape: string,
-  viewer: RuleViewer,
-  now: Date,
-  listScope: FixedScope | undefined,
-  render: (viewer: RuleViewer, at: Prisma.Sql, listScope: FixedScope | undefined) => Prisma.Sql | null,
-): Prisma.Sql | null {
+export function questionSql(declaration: RecordsDeclaration, shape: string, question: Question, render: (slots: QuestionSlots) => Prisma.Sql | null): Prisma.Sql | null {
+  const { viewer, now, listScope } = question;
   const user = viewer.user;
   const key = `${shape} ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"} ${listScope?.scope ?? "-"} ${scopeKindCount()}`;
-  return ruleTemplates.filled(
+  return questionTemplates.filled(
     declaration,
     key,
     () =>
-      render(
-        { user: user && { id: VIEWER_ID as unknown as UserRef, isAdmin: user.isAdmin } },
-        Prisma.sql`${MOMENT}::timestamp(3)`,
-        listScope && { scope: listScope.scope, scopeId: LISTED_SCOPE_ID as unknown as number },
-      ),
-    (slot) => (slot === VIEWER_ID ? user!.id : slot === MOMENT ? utcTimestampText(now) : listScope!.scopeId),
+      render({
+        viewer: { user: user && { id: VIEWER_ID as unknown as UserRef, isAdmin: user.isAdmin } },
+        at: Prisma.sql`${MOMENT}::timestamp(3)`,
+        nextMidnight: Prisma.sql`${NEXT_MIDNIGHT}::timestamp(3)`,
+        listScope: listScope && { scope: listScope.scope, scopeId: LISTED_SCOPE_ID as unknown as number },
+      }),
+    (slot) => {
+      if (slot === VIEWER_ID) return user!.id;
+      if (slot === MOMENT) return utcTimestampText(now);
+      if (slot === NEXT_MIDNIGHT) return utcTimestampText(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)));
+      return listScope!.scopeId;
+    },
   );
 }
 
@@ -596,7 +615,7 @@ export function totalQuestions(
  * viewer's id may be a column).
  */
 export function managesSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, viewer: RuleViewer, { lock = true }: { lock?: boolean } = {}): Prisma.Sql {
-  return ruleSql(declaration, `manages ${alias} ${lock}`, viewer, new Date(), undefined, (viewer, at) => {
+  return questionSql(declaration, `manages ${alias} ${lock}`, { viewer, now: new Date() }, ({ viewer, at }) => {
     const leaves = rowLeaves(info, declaration, viewer, alias, at, undefined, "read", true, undefined, lock);
     return renderSql(fold(policyOf(declaration).manages, leaves.known), leaves.sql, { enclosed: true });
   })!;
@@ -628,7 +647,7 @@ export function ownRecordSql(
   purpose: Purpose = "read",
   plainCreator = false,
 ): Prisma.Sql | null {
-  return ruleSql(declaration, `own ${alias} ${purpose} ${plainCreator}`, viewer, now, listScope, (viewer, at, listScope) => {
+  return questionSql(declaration, `own ${alias} ${purpose} ${plainCreator}`, { viewer, now, listScope }, ({ viewer, at, listScope }) => {
     const leaves = rowLeaves(modelInfo(prisma, declaration.model), declaration, viewer, alias, at, listScope, purpose, plainCreator, prisma);
     const own = fold(policyOf(declaration).own, leaves.known);
     return own === false ? null : renderSql(own, leaves.sql);
