@@ -97,7 +97,8 @@ export type RelationName = "members" | "managers";
 /**
  * A user as the rules ask about them: their id, or an expression of the statement holding it (a column of an
  * `unnest` of many viewers' ids), so one statement asks a rule for many users at once (src/events/
- * subscriptions.ts, `readableBy`) instead of one statement part per user. The rules only interpolate it.
+ * subscriptions.ts, `readableBy`) instead of one statement part per user. The rules only interpolate it: a
+ * rule's SQL is rendered once per class of viewer with a placeholder for it (src/common/sql-template.ts).
  */
 export type UserRef = number | Prisma.Sql;
 
