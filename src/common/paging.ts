@@ -284,14 +284,15 @@ function renderCountedTotal(db: PrismaClient, records: RecordsDeclaration, { vie
   const creator = user && !user.isAdmin && records.creator ? user.id : null;
   const key = scope ?? { scope: "", scopeId: 0 };
   // Count rows (list_counts `c`, list_count_days `d`) of this table and scope: all creators' and the caller's own.
-  const owners = creator ? [0, creator] : [0];
+  // (`creator` is a placeholder while the statement is rendered: ask whether there is one, never what it is.)
+  const owners = creator !== null ? [0, creator] : [0];
   const ofKey = (alias: string) =>
     Prisma.sql`${Prisma.raw(alias)}.table_name = ${info.table} AND ${Prisma.raw(alias)}.scope = ${key.scope} AND ${Prisma.raw(alias)}.scope_id = ${
       key.scopeId
     } AND ${Prisma.raw(alias)}.created_by IN (${Prisma.join(owners)})`;
   // A count row's rows as the others' (all creators' minus the caller's own).
   const others = (alias: string) =>
-    creator ? Prisma.sql`CASE ${Prisma.raw(alias)}.created_by WHEN 0 THEN ${Prisma.raw(alias)}.rows ELSE -${Prisma.raw(alias)}.rows END` : Prisma.raw(`${alias}.rows`);
+    creator !== null ? Prisma.sql`CASE ${Prisma.raw(alias)}.created_by WHEN 0 THEN ${Prisma.raw(alias)}.rows ELSE -${Prisma.raw(alias)}.rows END` : Prisma.raw(`${alias}.rows`);
   // Rows `f` of the listed table in this scope, where a total counts rows rather than reading the counters.
   const ofScope = scope ? [Prisma.sql`${column(info, "f", "scope")} = ${scope.scope} AND ${column(info, "f", "scopeId")} = ${scope.scopeId}`] : [];
   const sum = (rows: Prisma.Sql, filter: Prisma.Sql) => Prisma.sql`coalesce(sum(${rows}) FILTER (WHERE ${filter}), 0)`;
@@ -314,7 +315,7 @@ function renderCountedTotal(db: PrismaClient, records: RecordsDeclaration, { vie
     const values = counting.levels?.flatMap((level) => records.access!.valuesOf(level));
     const allowed = (alias: string) => (values ? Prisma.sql`${Prisma.raw(alias)}.access IN (${Prisma.join(values.length ? values : [-1])})` : Prisma.sql`TRUE`);
     const allowedRow = values ? Prisma.sql`${column(info, "f", accessFieldOf(records))} IN (${Prisma.join(values.length ? values : [-1])})` : Prisma.sql`TRUE`;
-    const notMine = creator ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : [];
+    const notMine = creator !== null ? [Prisma.sql`${column(info, "f", records.creator!)} <> ${creator}`] : [];
     const counted = sum(others("c"), Prisma.sql`c.published AND ${allowed("c")}`);
     let total = counted;
     if (records.window) {
@@ -350,7 +351,7 @@ function renderCountedTotal(db: PrismaClient, records: RecordsDeclaration, { vie
     return countRows([...ofScope, Prisma.sql`${column(info, "f", records.creator!)} = ${creator}`, renderSql(mine, rows.sql)]);
   };
   const othersTotal = renderCases(casesOf(fold(rule, known(false)), [...once.keys()]), onceSql, othersOf);
-  const total = creator ? Prisma.sql`${mineOf(fold(policyOf(records).own, known(true)))} + ${othersTotal}` : othersTotal;
+  const total = creator !== null ? Prisma.sql`${mineOf(fold(policyOf(records).own, known(true)))} + ${othersTotal}` : othersTotal;
   return Prisma.sql`SELECT (${total})::int ${from}`;
 }
 

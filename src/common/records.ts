@@ -52,7 +52,8 @@ export interface RecordsDeclaration {
   administratorsOnly?: true;
   /**
    * Records shown to an audience instead of by state and level (activity entries, to their recipients):
-   * `hears`, the condition over the record's id column that the user (null: anonymous callers) is in it;
+   * `hears`, the condition over the record's id column that the user (null: anonymous callers) is in it (the
+   * user's id may be a column or a placeholder, `UserRef`: decide only whether it is null, else interpolate it);
    * `total`, the exact number of one scope's records the viewer hears, as one SQL value, for a list with no other
    * condition (src/common/paging.ts; absent, or with a search or filter, the rows are counted). `published` and
    * `access` are then not asked; events say 'private'. The recipients are the area's own table, read through the
@@ -539,9 +540,9 @@ export interface QuestionSlots {
 /**
  * SQL about one declaration's records for a question (a rule's condition, a list's total), rendered once per
  * shape (`shape`: what the SQL is and over which alias; the viewer's class: anonymous, a user, an administrator;
- * the listed scope's kind) and filled with the question's values after: the viewer's id, the moment, the listed
- * scope's id (src/common/sql-template.ts). `render` gets them as slots and must only interpolate them: whatever
- * it decides, the key must name.
+ * the listed scope's kind; the scope kinds registered) and filled with the question's values after: the viewer's
+ * id, the moment, the listed scope's id (src/common/sql-template.ts). `render` gets them as slots and must only
+ * interpolate them, each as a value of its own (not inside an array): whatever it decides, the key must name.
  */
 export function questionSql(declaration: RecordsDeclaration, shape: string, question: Question, render: (slots: QuestionSlots) => Prisma.Sql | null): Prisma.Sql | null {
   const { viewer, now, listScope } = question;
@@ -561,7 +562,8 @@ export function questionSql(declaration: RecordsDeclaration, shape: string, ques
       if (slot === VIEWER_ID) return user!.id;
       if (slot === MOMENT) return utcTimestampText(now);
       if (slot === NEXT_MIDNIGHT) return utcTimestampText(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)));
-      return listScope!.scopeId;
+      if (slot === LISTED_SCOPE_ID) return listScope!.scopeId;
+      throw new Error(`questionSql has no value for ${slot.name}`);
     },
   );
 }

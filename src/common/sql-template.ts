@@ -33,6 +33,8 @@ export class TemplateCache<Owner extends object> {
     let template = templates.get(key);
     if (template === undefined) {
       const sql = build();
+      // A slot inside another value (an array parameter) would reach the database unfilled.
+      if (sql?.values.some((value) => !(value instanceof Slot) && containsSlot(value))) throw new Error(`${key}: a slot is inside a value (an array?): interpolate each slot on its own`);
       template = sql && { sql, slots: sql.values.flatMap((value, index) => (value instanceof Slot ? [index] : [])) };
       templates.set(key, template);
     }
@@ -43,4 +45,11 @@ export class TemplateCache<Owner extends object> {
     // A value that is SQL itself (a viewer's id as a column) is spliced in by the constructor.
     return new Prisma.Sql(template.sql.strings, values);
   }
+}
+
+function containsSlot(value: unknown): boolean {
+  if (value instanceof Slot) return true;
+  if (Array.isArray(value)) return value.some(containsSlot);
+  if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value).some(containsSlot);
+  return false;
 }
