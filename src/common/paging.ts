@@ -5,7 +5,7 @@ import type { RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { describeScopeKinds, scopeKind, type FixedScope } from "./scope-kinds.js";
-import { accessFieldOf, column, modelInfo, publishedOver, questionSql, rowLeaves, rowsStatement, table, totalQuestions, visibleSql, type ModelInfo, type QuestionSlots, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { accessFieldOf, column, modelInfo, questionSql, rowLeaves, rowsStatement, table, totalQuestions, visibleSql, type ModelInfo, type QuestionSlots, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
 import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Leaf, type Rule } from "./policy.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */
@@ -329,14 +329,13 @@ function renderCountedTotal(db: PrismaClient, records: RecordsDeclaration, { vie
         countRows([...ofScope, ...notMine, Prisma.sql`${column(info, "f", records.published.field)} = ${records.published.value}`, allowedRow, condition]);
       const up = column(info, "f", records.window.up);
       const down = column(info, "f", records.window.down);
-      const midnight = nextMidnight;
-      const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${midnight} AND ${down} > ${up}`);
-      const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${midnight} AND (${down} IS NULL OR ${down} > ${up})`);
+      const closingToday = todays(Prisma.sql`${down} > ${at} AND ${down} < ${nextMidnight} AND ${down} > ${up}`);
+      const openingToday = todays(Prisma.sql`${up} > ${at} AND ${up} < ${nextMidnight} AND (${down} IS NULL OR ${down} > ${up})`);
       total = Prisma.sql`(${counted} - ${ends} + ${afterToday} + ${closingToday} - ${openingToday})`;
     }
     // What the counters cannot tell (a private record of a hidden group, to its members): counted from the rows,
     // bounded by the user's own sub-select.
-    if (counting.rest) total = Prisma.sql`(${total} + ${countRows([...notMine, publishedOver(records, (field) => column(info, "f", field), at), renderSql(counting.rest, rows.sql)])})`;
+    if (counting.rest) total = Prisma.sql`(${total} + ${countRows([...notMine, rows.sql("published"), renderSql(counting.rest, rows.sql)])})`;
     return total;
   };
   // The caller's own records, as the creator rule shows them (the tree's `own`): all of them from the counters,

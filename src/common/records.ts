@@ -471,9 +471,9 @@ export interface RuleViewer {
 const inList = (expression: Prisma.Sql, values: readonly number[]) =>
   values.length ? Prisma.sql`${expression} IN (${Prisma.join(values)})` : Prisma.sql`FALSE`;
 
-/** Published and, for windowed records, inside the window at `now`. */
-export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, now: Date): Prisma.Sql {
-  return publishedOver(declaration, (field) => column(info, alias, field), utcTimestamp(now));
+/** Published and, for windowed records, inside the window at `now` (a moment, or one as SQL: a template's slot). */
+export function publishedSql(info: ModelInfo, declaration: RecordsDeclaration, alias: string, now: Date | Prisma.Sql): Prisma.Sql {
+  return publishedOver(declaration, (field) => column(info, alias, field), now instanceof Date ? utcTimestamp(now) : now);
 }
 
 /** Published and, for windowed records, inside the window at `at`, over the fields as `fieldSql` gives them. */
@@ -703,7 +703,7 @@ export function rowLeaves(
         case "hears":
           return declaration.audience ? declaration.audience.hears(column(info, alias, "id"), user?.id ?? null) : false;
         case "published":
-          return publishedOver(declaration, (field) => column(info, alias, field), at);
+          return publishedSql(info, declaration, alias, at);
         case "member": {
           if (!user) return false;
           const privateTo = privateToSql(declaration, user.id, purpose);
