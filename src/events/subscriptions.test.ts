@@ -6,6 +6,7 @@ import { sqlClientOf } from "../db/sql.js";
 import { subscribeOverSse } from "../../test/sse.js";
 import { endOfOutbox, hubOf, MAX_QUEUED } from "./subscriptions.js";
 import { Prisma } from "../generated/prisma/client.js";
+import { anonymous } from "../common/context.js";
 import type { SqlClient } from "../db/sql.js";
 import { purgeDeliveredEvents } from "./dispatcher.js";
 import { allEventsReadable } from "../../test/outbox.js";
@@ -198,6 +199,19 @@ describe("subscriptions over SSE", () => {
     } finally {
       await resumed.close();
     }
+  });
+
+  it("counts a subscription as open only once it has its place in the outbox: an event committed after the count reaches it", async () => {
+    // The gauge and the test helpers wait for this count before writing; counting a subscription still reading the
+    // outbox's end let a write committed before that end go unseen (a GraphiQL browser test timed out on it in CI).
+    const hub = hubOf(server.app.db.prisma);
+    const before = hub.size;
+    const opening = hub.subscribe(anonymous, () => true);
+    expect(hub.size).toBe(before);
+    const stream = await opening;
+    expect(hub.size).toBe(before + 1);
+    await stream.return!();
+    expect(hub.size).toBe(before);
   });
 
   it("closes a subscription that falls more than 1,000 events behind with one clear error event, and forgets its queue", async () => {

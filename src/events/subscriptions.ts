@@ -78,9 +78,19 @@ export class SubscriptionHub {
 
   constructor(private readonly db: PrismaClient) {}
 
-  /** How many subscriptions are open (metrics, tests). */
+  /**
+   * How many subscriptions are open (metrics, tests): those that have their place in the outbox, so an event
+   * committed after this count went up reaches them. One still reading the outbox's end is not counted yet.
+   */
   get size(): number {
-    return this.subscribers.size;
+    let listening = 0;
+    for (const subscriber of this.subscribers) if (subscriber.start && !subscriber.closed) listening++;
+    return listening;
+  }
+
+  /** Whether anyone has subscribed, even one still opening (whose early events a read would keep). */
+  get hasSubscribers(): boolean {
+    return this.subscribers.size > 0;
   }
 
   /**
@@ -541,7 +551,7 @@ export function tailOutbox(db: PrismaClient, hub: SubscriptionHub, options: { po
   const reads = serialReads(async () => ({ value: undefined, pending: await hub.readNew() }), options.pollMs, (error) =>
     options.log("reading the outbox for subscriptions failed", error),
   );
-  const read = () => void (hub.size && reads.run());
+  const read = () => void (hub.hasSubscribers && reads.run());
   const stopWaking = onOutboxWritten(db, read);
   const poll = options.pollMs > 0 ? setInterval(read, options.pollMs) : undefined;
   poll?.unref();
