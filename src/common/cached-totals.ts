@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
 import { accessFieldOf, column, modelInfo, ownRecordSql, publishedSql, table, totalQuestions, type RecordsDeclaration } from "./records.js";
-import { caseOf, casesOf, countingOf, fold, policyOf, renderSql, type Leaf, type Rule } from "./policy.js";
+import { caseOf, casesOf, countingOf, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -109,7 +109,9 @@ export function cachedTotal(
   const { once, privateTo, perRow, known } = totalQuestions(records, viewer, scope);
   const [belongs, secluded, moderated] = [once.get("member") ?? null, once.get("secluded") ?? null, once.get("moderates") ?? null];
   const asksMembership = once.size > 0 || privateTo !== null;
-  const othersCases = casesOf(fold(rule, known(false)), [...once.keys()]);
+  // The rule's cases for this class of caller and what the statement asks once (src/common/policy.ts, ruleOnce).
+  const shape = `cached total ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"} ${[...once.keys()].join(",")} ${privateTo ? "private" : "-"} ${perRow.join(",")}`;
+  const othersCases = ruleOnce(records, shape, () => casesOf(fold(rule, known(false)), [...once.keys()]));
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
   const published = publishedSql(info, records, "t", now);
@@ -154,7 +156,7 @@ export function cachedTotal(
   const combine = (entries: Counted[], membership: boolean | number, isSecluded: boolean, moderates: boolean) => {
     const [everyone, own] = entries as [Counted, Counted | undefined];
     const decided = (leaf: Leaf) => (leaf === "moderates" ? moderates : leaf === "secluded" ? isSecluded : membership === true);
-    const counting = countingOf(caseOf(othersCases, decided), perRow);
+    const counting = ruleOnce(records, `${shape} counting ${moderates} ${isSecluded} ${membership === true}`, () => countingOf(caseOf(othersCases, decided), perRow));
     const shownOf = (entry: Counted) => {
       if ("every" in counting) return entry.all;
       if ("none" in counting) return 0;

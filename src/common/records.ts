@@ -5,7 +5,7 @@ import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
 import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKindCount, scopeKindIfRegistered, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
-import { fold, leavesOf, policyOf, renderSql, type Known, type Leaf } from "./policy.js";
+import { fold, leavesOf, policyOf, renderSql, ruleOnce, type Known, type Leaf } from "./policy.js";
 import { Slot, TemplateCache } from "./sql-template.js";
 
 /**
@@ -583,7 +583,9 @@ export function totalQuestions(
   scope: FixedScope | null,
 ): { once: Map<Leaf, Prisma.Sql>; privateTo: Prisma.Sql | null; perRow: Leaf[]; known(own: boolean): Known } {
   const user = viewer.user;
-  const asked = leavesOf(fold(policyOf(declaration).visible, (leaf) => (leaf === "administrator" ? (user?.isAdmin ?? false) : leaf === "signedIn" ? user !== null : leaf === "own" ? false : undefined)));
+  const asked = ruleOnce(declaration, `total asks ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"}`, () =>
+    leavesOf(fold(policyOf(declaration).visible, (leaf) => (leaf === "administrator" ? (user?.isAdmin ?? false) : leaf === "signedIn" ? user !== null : leaf === "own" ? false : undefined))),
+  );
   const once = new Map<Leaf, Prisma.Sql>();
   const inScope = scope && declaration.scoped ? scope : null;
   const moderates = user && inScope && asked.includes("moderates") ? moderatedScopeSql(declaration, user.id, Prisma.sql`${inScope.scope}::text`, Prisma.sql`${inScope.scopeId}::int`) : null;
