@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { concatAST, parse } from "graphql";
 import { schema } from "../src/graphql/schema.js";
+import { loadConfig } from "../src/config.js";
 import { checkFacadeTable } from "./check.js";
 import { restFacade } from "./router.js";
 import { restOperations } from "./table.js";
@@ -41,7 +42,7 @@ describe("the facade's start-up check", () => {
 
   it("the router refuses to start with a broken row, naming the row and the problem", () => {
     const broken = withParam(read, "version_id", { variable: "versionid" });
-    const start = () => restFacade({ schema, operations: [...restOperations, broken], contextFor: () => ({}) as never, log: () => {}, bodyLimit: 1024 });
+    const start = () => restFacade({ schema, operations: [...restOperations, broken], core: {} as never, config: loadConfig(), log: () => {}, bodyLimit: 1024 });
     expect(start).toThrow(/facade row GET \/wiki\/\{id\} \(v1\.0\): parameter "version_id" feeds \$versionid, but WikiPageRead does not declare \$versionid \(it declares \$id, \$versionId\)/);
   });
 

@@ -13,6 +13,9 @@ import {
   parse,
 } from "graphql";
 import { errorHandler } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { anonymous, createContext } from "../src/common/context.js";
+import { executionCore } from "../src/execution/core.js";
 import { registerRequestParser } from "./request-parsers.js";
 import { registerResponseKind } from "./responses.js";
 import { restFacade } from "./router.js";
@@ -147,7 +150,10 @@ beforeAll(async () => {
   const app = express();
   app.set("query parser", "extended");
   app.use("/api", selectVersion(["1.0", "1.1"]));
-  const facade = restFacade({ schema: testSchema, operations: rows, contextFor: () => ({}) as never, log: () => {}, bodyLimit: 16 * 1024 });
+  const config = loadConfig();
+  // The rows run through an execution core of the tiny schema, as the app's run through its own.
+  const core = executionCore({ schema: testSchema, config, contextFor: () => createContext(null as never, anonymous, config), logError: () => {} });
+  const facade = restFacade({ schema: testSchema, operations: rows, core, config, log: () => {}, bodyLimit: 16 * 1024 });
   app.use("/api", facade.readBody, facade.router);
   app.use(errorHandler(() => {}));
   server = await new Promise<Server>((resolve) => {

@@ -21,6 +21,7 @@ import { documentRoot, restEncoding, restNameOf, showsRestNames } from "./render
 import { isFieldsParam } from "./fields-param.js";
 import { IGNORED_PARAMETERS_HEADER, mustBeGiven } from "./params.js";
 import { orNull } from "./nullable-schemas.js";
+import { changesOneRecord, runsMutation } from "../src/execution/conditions.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
 import type { HttpMethod, JsonSchema, MediaTypeObject, OperationObject, ParameterObject, PathsObject } from "./openapi-types.js";
@@ -56,7 +57,7 @@ export function facadePaths({ schema, operations, security }: FacadePathsOptions
           version === "1.0" ? " (1.0 is the version of a request that names none)" : ""
         }.`,
         tags: [operation.area],
-        ...withWriteConditionHeaders(operation, requestOf(operation)),
+        ...withWriteConditionHeaders(schema, operation, requestOf(operation)),
         responses: {
           [String(operation.status)]: {
             description: successDescription(operation.status),
@@ -83,15 +84,21 @@ export const IGNORED_PARAMETERS_HEADER_COMPONENT = {
   schema: { type: "string" },
 };
 
-/** The headers of safe retries and conditional writes (src/http/write-conditions.ts) as parameters of the rows that take them. */
-function withWriteConditionHeaders(operation: RestOperation, request: Pick<OperationObject, "parameters" | "requestBody">) {
+/**
+ * The headers of safe retries and conditional writes (src/execution/conditions.ts) as parameters of the
+ * rows they apply to, by the execution core's own rules: Idempotency-Key where a POST row runs a mutation,
+ * If-Match where it changes one record.
+ */
+function withWriteConditionHeaders(schema: GraphQLSchema, operation: RestOperation, request: Pick<OperationObject, "parameters" | "requestBody">) {
   const header = (name: string, description: string): ParameterObject => ({ name, in: "header", required: false, description, schema: { type: "string" } });
-  const headers =
-    operation.method === "POST"
-      ? [header("Idempotency-Key", "Makes a retry safe: a POST repeated with the same key (1-255 visible ASCII characters, kept a day) gets the first answer again instead of writing twice; the key with another request is 422, and while the first is still running 409.")]
-      : ["PUT", "PATCH", "DELETE"].includes(operation.method)
-        ? [header("If-Match", "The ETag of the record as last read: the write is made only if the record is still at that version, else 412 and nothing changes.")]
-        : [];
+  const headers = [
+    ...(operation.method === "POST" && runsMutation(operation.document)
+      ? [header("Idempotency-Key", "Makes a retry safe: the request repeated with the same key (1-255 visible ASCII characters, kept a day) gets the first answer again instead of writing twice; the key with another request is 422, and while the first is still running 409.")]
+      : []),
+    ...(changesOneRecord(schema, operation.document)
+      ? [header("If-Match", "The ETag of the record as last read: the write is made only if the record is still at that version, else 412 and nothing changes.")]
+      : []),
+  ];
   return headers.length ? { ...request, parameters: [...(request.parameters ?? []), ...headers] } : request;
 }
 

@@ -1,17 +1,15 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
-import { Kind, type GraphQLError, type GraphQLSchema } from "graphql";
-import { compiledDocument, type RunDocument } from "../src/graphql/compiled.js";
+import { parse, print, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
 import { match } from "path-to-regexp";
 import { ApiError, badInput, notFound, unauthenticated, type ParameterProblem } from "../src/common/errors.js";
 import { illFormedTextPath } from "../src/common/json-bounds.js";
 import type { Config } from "../src/config.js";
-import { clientFaultFromDatabase } from "../src/db/errors.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
 import { assertWithinQueryLimits } from "../src/graphql/limits.js";
-import type { RequestContext } from "../src/common/context.js";
+import type { ExecutionCore } from "../src/execution/core.js";
+import { runsMutation } from "../src/execution/conditions.js";
+import { compileNow } from "../src/graphql/compiled.js";
 import { assertCsrfToken } from "../src/auth/http.js";
-import { readWriteConditions, replay, runRemembered } from "../src/http/write-conditions.js";
-import { recordEtag } from "../src/common/write-path.js";
 import { checkFacadeTable, readsPlaceholder } from "./check.js";
 import { IGNORED_PARAMETERS_HEADER, mustBeGiven, readParams } from "./params.js";
 import { numbersToEnumNames, numericEnumVariables } from "./enums.js";
@@ -26,8 +24,9 @@ export interface RestFacadeOptions {
   schema: GraphQLSchema;
   /** The facade table. */
   operations: RestOperation[];
-  /** The same request context GraphQL gets. */
-  contextFor(req: Request): RequestContext;
+  /** The execution core the rows' documents run through, as /graphql's do. */
+  core: ExecutionCore;
+  config: Config;
   /** Where unexpected errors are reported. */
   log(line: string, error?: unknown): void;
   /** BODY_LIMIT, in bytes. */
@@ -60,13 +59,15 @@ interface Route {
   projection: { param: RestParam; selectable: string[] } | null;
   /** The parameters that feed GraphQL variables (all but a `fields` one). */
   variableParams: RestParam[];
-  /** The row's document, compiled once (src/graphql/compiled.ts). */
-  run: RunDocument;
   /**
    * The row runs a mutation: a GET that has effects (GET /plugins/trigger) is treated as an unsafe method —
    * a cookie caller echoes the CSRF token, and the answer is never stored (`Cache-Control: no-store`).
    */
   effectful: boolean;
+  /** The row's document, parsed, checked and compiled once, here: the core runs it as it is. */
+  document: DocumentNode;
+  /** Its text, as the chain's parse is called with it (src/execution/core.ts runTrusted). */
+  source: string;
   /** How many placeholders its path has: the fewer, the more specific. */
   placeholders: number;
   /** Every name the row reads a value under (its parameters, their other names, `orGiven` names) and the version selectors. */
@@ -97,6 +98,7 @@ function prepareRoutes(schema: GraphQLSchema, operations: readonly RestOperation
   checkFacadeTable(schema, [...operations]);
   const routes: Route[] = operations.map((operation) => {
     assertWithinQueryLimits(schema, operation.document, `facade row ${operation.method} ${operation.path}`);
+
     const matcher = match(operation.path.replace(/\{(\w+)\}/g, ":$1"), { decode: decodePathSegment });
     return {
       operation,
@@ -105,14 +107,14 @@ function prepareRoutes(schema: GraphQLSchema, operations: readonly RestOperation
         return result ? (result.params as Record<string, string>) : null;
       },
       plan: renderPlan(schema, operation.document),
+      ...compiledRow(schema, operation.document),
       pathParams: new Map(operation.params.map((param) => [readsPlaceholder(param), param.name])),
       fileParams: new Set(operation.params.filter((param) => param.type === "file").map((param) => param.name)),
       respond: responseKind(operation.response.kind)!,
       enums: numericEnumVariables(schema, operation.document),
       projection: projectionOf(schema, operation),
       variableParams: operation.params.filter((param) => !isFieldsParam(param)),
-      run: compiledDocument(schema, operation.document),
-      effectful: runsMutation(operation),
+      effectful: runsMutation(operation.document),
       placeholders: placeholders(operation.path),
       reads: readNames(operation),
       otherVersions: new Map(),
@@ -135,7 +137,7 @@ function prepareRoutes(schema: GraphQLSchema, operations: readonly RestOperation
  * (checkFacadeTable: the server does not start with a broken row); a request only coerces parameters,
  * executes the prepared document and renders the result.
  */
-export function restFacade({ schema, operations, contextFor, log, bodyLimit, describesArea = () => true }: RestFacadeOptions): RestFacade {
+export function restFacade({ schema, operations, core, config, log, bodyLimit, describesArea = () => true }: RestFacadeOptions): RestFacade {
   const routes = routesOf(schema, operations);
   const areas = [...new Set(operations.map((operation) => operation.area))].filter(describesArea);
 
@@ -203,10 +205,9 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
         assertCsrfToken(req);
         res.set("Cache-Control", "no-store");
       }
-      const ctx = contextFor(req);
       // Anonymous callers of a row that needs a user are refused before any parameter is looked at: a
       // stranger is not told how to shape a call it may not make (contract, "Parameters").
-      if (refusesAnonymous(route.operation, Boolean(ctx.viewer?.user), ctx.config)) throw unauthenticated();
+      if (refusesAnonymous(route.operation, Boolean(req.viewer?.user), config)) throw unauthenticated();
       // Only then is the text looked at (docs/decisions.md, "Anonymous writes").
       refuseIllFormedText(req);
       const body = isObject(req.body) ? req.body : {};
@@ -223,20 +224,14 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
       if (kept && "problem" in kept) problems.push(kept.problem);
       if (problems.length) throw invalidParameters(problems);
 
-      const precondition = await readWriteConditions(req, ctx, ctx.db);
-      if (precondition) return replay(res, precondition.replay);
-      await runRemembered(res, ctx, async () => {
-        const result = await route.run(variables, ctx);
-        if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
-        const { operation } = route;
-        const data = result.data as Record<string, unknown>;
-        // A record's answer names its version, which If-Match on its writes checks (src/http/write-conditions.ts).
-        if (ctx.recordVersion && operation.response.kind === "record") res.set("ETag", recordEtag(ctx.recordVersion));
-        return () => {
-          const rendered = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
-          route.respond.send(res, operation as never, kept && "keys" in kept ? project(rendered, kept.keys) : rendered);
-        };
-      });
+      // The core sets the answer's ETag (a record's version, which If-Match on its writes checks) and
+      // answers a retried Idempotency-Key with the first result (src/execution/conditions.ts).
+      const result = await core.runTrusted({ req, res, document: route.document, source: route.source, variables, row: `${res.locals.operation as string} ${version}` });
+      if (result.errors?.length) throw restError(result.errors[0]!, route.operation, log);
+      const { operation } = route;
+      const data = result.data as Record<string, unknown>;
+      const rendered = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
+      route.respond.send(res, operation as never, kept && "keys" in kept ? project(rendered, kept.keys) : rendered);
     } catch (error) {
       next(error);
     }
@@ -251,7 +246,7 @@ export function restFacade({ schema, operations, contextFor, log, bodyLimit, des
     if (!forMethod?.length) return false;
     // The row the router will choose (chooseRoute): the same version, so the two never disagree.
     const row = rowOfVersion(forMethod, (res.locals.askedVersion as string | null | undefined) ?? null).found;
-    return Boolean(row && refusesAnonymous(row.route.operation, Boolean(req.viewer?.user), contextFor(req).config));
+    return Boolean(row && refusesAnonymous(row.route.operation, Boolean(req.viewer?.user), config));
   };
   return { readBody: readBody({ limit: bodyLimit, fileParams: fileParamsFor, refusedBeforeReading }), router };
 }
@@ -394,21 +389,25 @@ function invalidParameters(problems: ParameterProblem[]): ApiError {
   return new ApiError(400, message, problems);
 }
 
-/** Turns a GraphQL error into the contract's REST error, naming parameters the REST way. */
+/**
+ * The contract's REST error for the first error of a row's result, as the core's mask left it: a
+ * service's ApiError, or a request error the chain made (a variable's value, a limit: 400 or its own
+ * status); parameters named the REST way. A field error that is neither is the server's fault.
+ */
 function restError(error: GraphQLError, operation: RestOperation, log: RestFacadeOptions["log"]): ApiError {
-  const original = error.originalError;
-  if (original instanceof ApiError) {
-    if (!original.problems.length) return original;
-    const renamed = original.problems.map((problem) => ({ ...problem, parameter: restName(problem.parameter, operation) }));
-    let message = original.message;
-    for (const [index, problem] of original.problems.entries()) message = message.replace(`"${problem.parameter}"`, `"${renamed[index]!.parameter}"`);
-    return new ApiError(original.status, message, renamed);
+  const found = error instanceof ApiError ? error : error.originalError instanceof ApiError ? error.originalError : null;
+  if (!found && error.path) {
+    log(`unexpected error in ${operation.method} ${operation.path}`, error);
+    return new ApiError(500, "Internal server error.");
   }
-  if (!original && !error.path) return new ApiError(400, error.message);
-  const clientFault = clientFaultFromDatabase(original);
-  if (clientFault) return clientFault;
-  log(`unexpected error in ${operation.method} ${operation.path}`, original ?? error);
-  return new ApiError(500, "Internal server error.");
+  const failure = found ?? new ApiError((error.extensions.http as { status?: number } | undefined)?.status ?? 400, error.message, (error.extensions.errors as ParameterProblem[] | undefined) ?? []);
+  if (!failure.problems.length) return failure;
+  const renamed = failure.problems.map((problem) => ({ ...problem, parameter: restName(problem.parameter, operation) }));
+  let message = failure.message;
+  for (const [index, problem] of failure.problems.entries()) message = message.replace(`"${problem.parameter}"`, `"${renamed[index]!.parameter}"`);
+  const answer = new ApiError(failure.status, message, renamed);
+  Object.assign(answer.extensions, failure.extensions.http ? { http: failure.extensions.http } : {});
+  return answer;
 }
 
 /** Service problems name GraphQL input fields (`scopeId`, `tags.1`); REST callers get the row's name. */
@@ -497,6 +496,14 @@ function describeArea(area: string, version: string, operations: RestOperation[]
   };
 }
 
-/** Whether a row's document is a mutation (check.ts holds every document to one operation). */
-const runsMutation = (operation: RestOperation) =>
-  operation.document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === "mutation");
+/**
+ * A row's document as the core runs it: its printed text, parsed again so the locations of its errors point
+ * into that text (which the chain's parse is called with, and yoga's parse cache may keep under it), and
+ * compiled now (graphql-jit), so its first request runs compiled too; the same DocumentNode finds it.
+ */
+function compiledRow(schema: GraphQLSchema, template: DocumentNode): { document: DocumentNode; source: string } {
+  const source = print(template);
+  const document = parse(source);
+  compileNow(schema, document);
+  return { document, source };
+}

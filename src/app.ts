@@ -1,9 +1,5 @@
 import express, { type ErrorRequestHandler, type Request } from "express";
 import cors from "cors";
-import { GraphQLError } from "graphql";
-import { useEngine } from "@envelop/core";
-import { createYoga } from "graphql-yoga";
-import { executeCompiledWhenRepeated } from "./graphql/compiled.js";
 import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
 import { anonymous, createContext } from "./common/context.js";
@@ -12,9 +8,6 @@ import { clientFaultFromDatabase } from "./db/errors.js";
 import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";
-import { introspectionPlugin, queryLimitPlugins } from "./graphql/limits.js";
-import { variableProblem } from "./graphql/variable-problem.js";
-import { graphqlBody, graphqlRequestChecks } from "./graphql/http.js";
 import { authRoutes, identifyCaller } from "./auth/http.js";
 import { AUTH_CHANGED_CHANNEL, BearerCache, CHANGES_AUTH } from "./auth/bearer-cache.js";
 import { answeredByProtocolEndpoint } from "./auth/api-description.js";
@@ -33,13 +26,14 @@ import { restFacade } from "../rest-facade/router.js";
 import { IGNORED_PARAMETERS_HEADER } from "../rest-facade/params.js";
 import { restOperations } from "../rest-facade/table.js";
 import { selectVersion } from "../rest-facade/versions.js";
-import { graphiqlAssets, graphiqlOptions, renderGraphiQLPage } from "./graphiql/page.js";
+import { graphiqlAssets } from "./graphiql/page.js";
+import { graphqlBody } from "./graphql/http.js";
+import { executionCore } from "./execution/core.js";
 import { apiDocsAssets, apiDocsRoutes, apiDocument } from "./api-docs/page.js";
 import { createLogger, currentLogger, type Logger } from "./observability/logger.js";
 import { requestLogging } from "./observability/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { pluginFailures, setPluginLogger } from "./plugins/registry.js";
-import { logGraphQLErrors, nameGraphQLOperations } from "./observability/graphql.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { refuseUnlistedPreflights } from "./http/cors.js";
 import { frontDoorRoutes } from "./front-door/page.js";
@@ -142,49 +136,9 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
     return ctx;
   };
 
-  const yoga = createYoga<{ req: Request }>({
-    schema,
-    graphqlEndpoint: "/graphql",
-    // Served from the installed package, not yoga's CDN page: works without internet access.
-    graphiql: graphiqlOptions,
-    renderGraphiQL: renderGraphiQLPage,
-    context: ({ req }) => contextFor(req),
-    logging: false,
-    // Documents run again are compiled (graphql-jit), else graphql-js's own execute; yoga's default executor
-    // (@graphql-tools/executor) adds @defer/@stream handling the schema does not use (docs/performance.md).
-    plugins: [useEngine({ execute: executeCompiledWhenRepeated }), graphqlRequestChecks(), ...queryLimitPlugins(),
-      introspectionPlugin(config.introspection, (context) => Boolean((context as { req?: Request }).req?.viewer?.user)),
-      nameGraphQLOperations(),
-      logGraphQLErrors(),
-      metrics.graphqlPlugin,
-    ],
-    // CORS is the express middleware below, one allow-list for /api and /graphql alike.
-    cors: false,
-    maskedErrors: {
-      maskError(error, message) {
-        if (!(error instanceof GraphQLError)) {
-          logError("unexpected GraphQL error", error);
-          return new ApiError(500, message);
-        }
-        const original = error.originalError;
-        if (error instanceof ApiError || original instanceof ApiError) return error;
-        if (!error.path) {
-          // Request errors (JSON, parsing, validation, variable coercion) are the client's; show them without their cause.
-          const { http, code } = error.extensions;
-          const problem = variableProblem(error.message);
-          return new GraphQLError(error.message, {
-            nodes: error.nodes,
-            extensions: { code: code ?? "BAD_REQUEST", ...(problem ? { errors: [problem] } : {}), ...(http ? { http } : {}) },
-          });
-        }
-        if (!original) return error;
-        const clientFault = clientFaultFromDatabase(original);
-        if (clientFault) return clientFault;
-        logError("unexpected GraphQL error", original);
-        return new ApiError(500, message);
-      },
-    },
-  });
+  // One execution core for /graphql and the REST rows (src/execution/core.ts).
+  const core = executionCore({ schema, config, contextFor, logError, observers: [metrics.graphqlPlugin] });
+  const { yoga } = core;
 
   const app = express();
   app.disable("x-powered-by");
@@ -222,8 +176,9 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
       cors({
         origin: config.corsOrigins,
         credentials: true,
-        allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token"],
-        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag", IGNORED_PARAMETERS_HEADER],
+        // Safe retries and conditional requests (src/execution/conditions.ts) from a trusted page as from any client.
+        allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token", "Idempotency-Key", "If-Match", "If-None-Match"],
+        exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag", "Idempotent-Replayed", IGNORED_PARAMETERS_HEADER],
         maxAge: 600,
       }),
     );
@@ -244,7 +199,8 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   const facade = restFacade({
     schema,
     operations: restOperations,
-    contextFor,
+    core,
+    config,
     log: logError,
     bodyLimit: byteLimit(config.bodyLimit),
     describesArea: (area) => !answeredByProtocolEndpoint(area),

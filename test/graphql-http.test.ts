@@ -73,6 +73,11 @@ describe("CORS", () => {
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get("access-control-allow-headers")).toMatch(/X-CSRF-Token/i);
+    // A trusted page may retry safely and write conditionally on both surfaces, and read what came back.
+    const allowed = preflight.headers.get("access-control-allow-headers")!.toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(["idempotency-key", "if-match", "if-none-match"]));
+    const exposed = (await fetch(`${server.url}/api/wiki/list`, { headers: { origin: "https://app.example.test" } })).headers.get("access-control-expose-headers")!.toLowerCase();
+    expect(exposed.split(/,\s*/)).toEqual(expect.arrayContaining(["etag", "idempotent-replayed"]));
   });
 
   it("lets a trusted page send PATCH, the facade's partial update", async () => {

@@ -66,6 +66,14 @@ describe("/metrics with METRICS_TOKEN", () => {
     expect(sample(text, "graphql_envelop_phase_parse_count", { operationType: "query" })).toBeGreaterThanOrEqual(2);
   });
 
+  it("sees REST rows execute through the same chain: their executions are in the GraphQL phase timings", async () => {
+    const executions = async () => sample(await scrape(), "graphql_envelop_phase_execute_count", { operationType: "query" }) ?? 0;
+    const before = await executions();
+    await fetch(`${server.url}/api/wiki/list?search=c`);
+    await fetch(`${server.url}/api/blog/list`);
+    expect(await executions()).toBe(before + 2);
+  });
+
   it("keeps at most 100 GraphQL operation names apart; later names share one label", async () => {
     for (let i = 0; i < 105; i++) await graphql(server, `query Name${i} { wikiPages(limit: 1) { total } }`);
     const text = await scrape();

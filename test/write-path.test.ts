@@ -8,7 +8,7 @@ import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
 import { nextIdSql, writtenRecordsOf } from "../src/common/write-path.js";
 import { clientFaultFromDatabase } from "../src/db/errors.js";
-import { canonicalJson } from "../src/http/write-conditions.js";
+import { canonicalJson } from "../src/execution/conditions.js";
 import "../src/areas.js";
 import { restOperations } from "../rest-facade/table.js";
 import { startServer, type Cast, type TestServer } from "./server.js";
@@ -402,8 +402,12 @@ describe("Idempotency-Key", () => {
     // The key's row and the record's row were last written by one transaction (their xmin): an answer is
     // never kept without its write, nor a write without its answer (stored after commit, a failure there
     // left a key that told its retry only which record was made).
+    const thread = await server.rest("POST", "/forum", { token: cast.alice.token, body: { category_id: 0, title: "A thread keyed replies go to", comment: "x", state: 1 } });
     const creates: [string, string, string, Record<string, unknown>][] = [
       ["wiki_pages", "/wiki", cast.member.token, { title: "Keyed page", pagetext: "Text.", scope: "group", scope_id: cast.groupId }],
+      // A thread and a reply: their answers read the forum's counts, in the key's transaction too.
+      ["forum_posts", "/forum", cast.member.token, { category_id: 0, title: "Keyed thread", comment: "Text.", state: 1 }],
+      ["forum_posts", "/forum", cast.member.token, { category_id: 0, thread: String(thread.body.id), comment: "Keyed reply", state: 1 }],
       ["blog_entries", "/blog", cast.alice.token, { scope: "site", scope_id: 0, title: "Keyed entry", content: "Text." }],
       ["groups", "/groups", cast.alice.token, { cn: "keyedgroup", title: "Keyed group", join_policy: "open", discoverability: "visible" }],
       ["announcements", `/groups/${cast.groupId}/announcements`, cast.manager.token, { title: "Keyed news", content: "Text." }],
@@ -411,17 +415,119 @@ describe("Idempotency-Key", () => {
       ["users", "/members", cast.admin.token, { username: "keyeduser", email: "keyeduser@example.test", password: "a-long-keyed-password-81", name: "Keyed user" }],
     ];
     for (const [table, path, token, body] of creates) {
-      const key = `same-transaction-${path}`;
+      const key = `same-transaction-${path}-${JSON.stringify(body).length}`;
       const first = await server.rest("POST", path, { token, body, headers: { "Idempotency-Key": key } });
       expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(201);
-      const [written] = await sql().query<{ record: string; key: string; answer: string }>(
-        Prisma.sql`SELECT r.xmin::text AS record, k.xmin::text AS key, k.answer FROM ${Prisma.raw(table)} r, idempotency_keys k WHERE r.id = ${first.body.id ?? first.body.gidNumber} AND k.key = ${key}`,
+      const [written] = await sql().query<{ record: string; key: string; result: string }>(
+        Prisma.sql`SELECT r.xmin::text AS record, k.xmin::text AS key, k.result::text AS result FROM ${Prisma.raw(table)} r, idempotency_keys k WHERE r.id = ${first.body.id ?? first.body.gidNumber} AND k.key = ${key}`,
       );
       expect(written!.key, path).toBe(written!.record);
-      expect(JSON.parse(written!.answer)).toEqual(first.body);
+      // The execution result, which the retry's surface renders again as it rendered the first answer.
+      expect(Object.keys(JSON.parse(written!.result)), path).toEqual(["data"]);
       const again = await server.rest("POST", path, { token, body, headers: { "Idempotency-Key": key } });
       expect([again.status, again.body]).toEqual([201, first.body]);
     }
+  });
+
+  it("leaves a REST PUT, PATCH or DELETE to repeat as it is: the key is read on POST rows only, as documented", async () => {
+    const created = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Unkeyed change", pagetext: "Text.", state: 1 } });
+    const headers = { "Idempotency-Key": "not-on-patch" };
+    for (const title of ["Unkeyed change 2", "Unkeyed change 3"]) {
+      const changed = await server.rest("PATCH", `/wiki/${created.body.id}`, { token: cast.alice.token, body: { title }, headers });
+      expect([changed.status, changed.body.title, changed.headers.get("idempotent-replayed")]).toEqual([200, title, null]);
+    }
+    expect(await sql().query(Prisma.sql`SELECT 1 FROM idempotency_keys WHERE key = 'not-on-patch'`)).toEqual([]);
+  });
+
+  it("keeps the answer of a keyed mutation outside the write path too: a webhook endpoint's change is answered once", async () => {
+    // A literal public address: nothing resolves it. Site endpoints are the administrators'.
+    const made = await graphqlWith(`mutation { createWebhookEndpoint(input: { url: "https://93.184.216.34/once", eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 }) { endpoint { id } } }`, {}, cast.admin.token, {});
+    const id = made.body.data!.createWebhookEndpoint.endpoint.id as string;
+    const query = `mutation { updateWebhookEndpoint(id: "${id}", input: { description: "Changed once" }) { id description } }`;
+    const headers = { "Idempotency-Key": "graphql-webhook-once" };
+    const first = await graphqlWith(query, {}, cast.admin.token, headers);
+    const again = await graphqlWith(query, {}, cast.admin.token, headers);
+    expect(first.body.errors, first.text).toBeUndefined();
+    expect([again.text, again.headers.get("idempotent-replayed")]).toEqual([first.text, "true"]);
+  });
+
+  it("wakes the webhook senders once a keyed operation has committed, not from inside its transaction", async () => {
+    const made = await graphqlWith(`mutation { createWebhookEndpoint(input: { url: "https://93.184.216.34/woken", eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 }) { endpoint { id } } }`, {}, cast.admin.token, {});
+    const id = made.body.data!.createWebhookEndpoint.endpoint.id as string;
+    expect((await graphqlWith(`mutation { updateWebhookEndpoint(id: "${id}", input: { enabled: false }) { id } }`, {}, cast.admin.token, {})).body.errors).toBeUndefined();
+    // Enabling one wakes the senders: from inside the key's transaction that wake-up's statement was refused,
+    // and the operation with it (400 naming the key).
+    const enabled = await graphqlWith(`mutation { updateWebhookEndpoint(id: "${id}", input: { enabled: true }) { id enabled } }`, {}, cast.admin.token, { "Idempotency-Key": "graphql-enable-webhook" });
+    expect(enabled.body.errors, enabled.text).toBeUndefined();
+    expect(enabled.body.data!.updateWebhookEndpoint.enabled).toBe(true);
+  });
+
+  it("takes no key for an operation that answers a secret shown once, which would be kept in clear for a day", async () => {
+    const query = `mutation { createWebhookEndpoint(input: { url: "https://93.184.216.34/secret-once", eventTypes: ["wiki.pageCreated"], scope: "site", scopeId: 0 }) { endpoint { id } secret } }`;
+    const refused = await graphqlWith(query, {}, cast.admin.token, { "Idempotency-Key": "graphql-secret" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.errors![0]!.extensions.errors[0].parameter).toBe("Idempotency-Key");
+    expect(await sql().query(Prisma.sql`SELECT 1 FROM webhook_endpoints WHERE url = 'https://93.184.216.34/secret-once'`)).toEqual([]);
+    expect(await sql().query(Prisma.sql`SELECT 1 FROM idempotency_keys WHERE key = 'graphql-secret'`)).toEqual([]);
+  });
+
+  it("keeps an answer of at most 1 MB for a retry: a larger one is undone and refused, naming the key", async () => {
+    const text = "y".repeat(700_000);
+    const query = `mutation Big($text: String!) { createWikiPage(input: { title: "Kept too large", pagetext: $text, state: 1 }) { a: pagetext b: pagetext } }`;
+    const refused = await graphqlWith(query, { text }, cast.alice.token, { "Idempotency-Key": "kept-too-large" });
+    expect(refused.status, refused.text.slice(0, 300)).toBe(400);
+    expect(refused.body.errors![0]!.extensions.errors[0].parameter).toBe("Idempotency-Key");
+    expect((await server.rest("GET", "/wiki/list", { query: { search: "Kept too large" } })).body.total).toBe(0);
+    // Without the key it runs.
+    expect((await graphqlWith(query, { text }, cast.alice.token, {})).body.errors).toBeUndefined();
+  });
+
+  it("refuses a keyed operation of a caller who holds 1,000 live keys (429 naming the key); keys past their day do not count", async () => {
+    const holder = await server.user();
+    const insertKeys = (hoursAgo: number, count: number, prefix: string) =>
+      sql().query(Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, created, result)
+        SELECT ${holder.id}, ${prefix} || n, 'x', (now() AT TIME ZONE 'UTC') - make_interval(hours => ${hoursAgo}), '{}'::json FROM generate_series(1, ${count}) AS n`);
+    await insertKeys(25, 5, "old-");
+    await insertKeys(1, 999, "live-");
+    const body = { title: "One key more", pagetext: "Text.", state: 1 };
+    expect((await server.rest("POST", "/wiki", { token: holder.token, body, headers: { "Idempotency-Key": "the-thousandth" } })).status).toBe(201);
+    const refused = await server.rest("POST", "/wiki", { token: holder.token, body: { ...body, title: "One key too many" }, headers: { "Idempotency-Key": "the-thousand-and-first" } });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(429);
+    expect(refused.body.errors[0].parameter).toBe("Idempotency-Key");
+    // A retry of a key held is still answered.
+    expect((await server.rest("POST", "/wiki", { token: holder.token, body, headers: { "Idempotency-Key": "the-thousandth" } })).headers.get("idempotent-replayed")).toBe("true");
+
+    // And so many bytes of answers: 16 MB held in a few keys is as many as 1,000.
+    const heavy = await server.user();
+    await sql().query(Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, created, result, result_bytes)
+      VALUES (${heavy.id}, 'heavy', 'x', (now() AT TIME ZONE 'UTC'), '{}'::json, ${16 * 1024 * 1024})`);
+    const full = await server.rest("POST", "/wiki", { token: heavy.token, body: { ...body, title: "Over the bytes" }, headers: { "Idempotency-Key": "over-the-bytes" } });
+    expect(full.status, JSON.stringify(full.body)).toBe(429);
+  });
+
+  it("tells a retry of a key answered before results were kept that it was, never writing twice (409)", async () => {
+    const legacy = await server.user();
+    await sql().query(Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, record_id, created, status, answer)
+      VALUES (${legacy.id}, 'from-before', 'an-older-fingerprint', 4242, (now() AT TIME ZONE 'UTC'), 201, '{"id":4242}')`);
+    const retry = await server.rest("POST", "/wiki", { token: legacy.token, body: { title: "From before", pagetext: "Text.", state: 1 }, headers: { "Idempotency-Key": "from-before" } });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(409);
+    expect(retry.body.message).toContain("record 4242");
+    expect((await server.rest("GET", "/wiki/list", { query: { search: "From before" } })).body.total).toBe(0);
+  });
+
+  it("refuses a keyed request whose body nests deeper than any input (400 naming the key), before walking it", async () => {
+    // Written by hand: a body nested far deeper than JSON.stringify's own recursion goes.
+    const depth = 20_000;
+    const deep = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const query = JSON.stringify("mutation Create($input: CreateWikiPageInput!) { createWikiPage(input: $input) { id title } }");
+    const response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${cast.alice.token}`, "Idempotency-Key": "deep-variables" },
+      body: `{"query":${query},"variables":{"input":{"title":"Deep","pagetext":"x","state":1},"extra":${deep}}}`,
+    });
+    const text = await response.text();
+    expect(response.status, text.slice(0, 300)).toBe(400);
+    expect(JSON.parse(text).errors[0].extensions.errors[0].parameter).toBe("Idempotency-Key");
   });
 
   it("takes a retry whose body has the same fields in another order for the same request", async () => {
@@ -482,7 +588,134 @@ describe("If-Match", () => {
     const now = await server.rest("GET", `/wiki/${created.body.id}`);
     expect(now.body.title).toBe("Versioned page 2");
     expect(now.headers.get("etag")).toBe(newer);
-    expect((await server.rest("DELETE", `/wiki/${created.body.id}`, { token: cast.alice.token, headers: { "If-Match": `"1", ${newer}` } })).status).toBe(204);
+    // An empty If-Match names no version: no condition (a client's blank default header), as before.
+    expect((await server.rest("PATCH", `/wiki/${created.body.id}`, { token: cast.alice.token, body: { title: "Versioned page 3" }, headers: { "If-Match": "" } })).status).toBe(200);
+    const current = (await server.rest("GET", `/wiki/${created.body.id}`)).headers.get("etag")!;
+    expect((await server.rest("DELETE", `/wiki/${created.body.id}`, { token: cast.alice.token, headers: { "If-Match": `"1", ${current}` } })).status).toBe(204);
+  });
+});
+
+/** A GraphQL request with headers of its own (Idempotency-Key, If-Match), over HTTP. */
+async function graphqlWith(query: string, variables: Record<string, unknown>, token: string | undefined, headers: Record<string, string>) {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as { data?: Record<string, any> | null; errors?: { message: string; extensions: Record<string, any> }[] } };
+}
+
+describe("GraphQL: Idempotency-Key and If-Match, as on REST (one execution core)", () => {
+  const CREATE = "mutation Create($input: CreateWikiPageInput!) { createWikiPage(input: $input) { id title } }";
+  const pagesTitled = async (title: string) => (await server.rest("GET", "/wiki/list", { query: { search: title } })).body.total as number;
+
+  it("answers a retried mutation with the first answer and makes no second record; another body is 422", async () => {
+    const input = { title: "GraphQL once", pagetext: "Text.", state: 1 };
+    const headers = { "Idempotency-Key": "graphql-once-1" };
+    const first = await graphqlWith(CREATE, { input }, cast.alice.token, headers);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.data!.createWikiPage.title).toBe("GraphQL once");
+    expect(first.headers.get("etag")).toMatch(/^"\d+"$/);
+    const again = await graphqlWith(CREATE, { input }, cast.alice.token, headers);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(await pagesTitled("GraphQL once")).toBe(1);
+
+    const other = await graphqlWith(CREATE, { input: { ...input, title: "GraphQL twice" } }, cast.alice.token, headers);
+    expect(other.status).toBe(422);
+    expect(other.body.errors![0]!.extensions.errors[0].parameter).toBe("Idempotency-Key");
+    expect(await pagesTitled("GraphQL twice")).toBe(0);
+    // The same key on REST is another request (its path and body): 422 too, never the GraphQL answer.
+    expect((await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "GraphQL once", pagetext: "Text." }, headers })).status).toBe(422);
+  });
+
+  it("writes one record for parallel mutations with one key; the others are 409 naming the key", async () => {
+    const headers = { "Idempotency-Key": "graphql-parallel-1" };
+    const answers = await Promise.all([1, 2, 3].map(() => graphqlWith(CREATE, { input: { title: "GraphQL raced once", pagetext: "Text.", state: 1 } }, cast.alice.token, headers)));
+    const shown = JSON.stringify(answers.map((answer) => [answer.status, answer.text]));
+    for (const answer of answers) {
+      if (answer.body.errors) {
+        expect(answer.status, shown).toBe(409);
+        expect(answer.body.errors[0]!.extensions.errors[0].parameter, shown).toBe("Idempotency-Key");
+      } else expect(answer.status, shown).toBe(200);
+    }
+    expect(answers.filter((answer) => answer.status === 200).length, shown).toBeGreaterThanOrEqual(1);
+    expect(await pagesTitled("GraphQL raced once")).toBe(1);
+  });
+
+  it("refuses a keyed answer over the size limit before it commits: nothing written, no key kept", async () => {
+    const text = "x".repeat(900_000);
+    const creates = ["A", "B", "C", "D", "E"].map((name) => `${name.toLowerCase()}: createWikiPage(input: { title: "Too big to answer ${name}", pagetext: $text, state: 1 }) { pagetext }`);
+    const answer = await graphqlWith(`mutation Big($text: String!) { ${creates.join(" ")} }`, { text }, cast.alice.token, { "Idempotency-Key": "graphql-too-big" });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(400);
+    expect(answer.body.errors![0]!.message).toMatch(/larger than 4 MB/);
+    expect(await pagesTitled("Too big to answer")).toBe(0);
+    expect(await sql().query(Prisma.sql`SELECT 1 FROM idempotency_keys WHERE key = 'graphql-too-big'`)).toEqual([]);
+  });
+
+  it("gives a record's answer replaced for its size no ETag", async () => {
+    const page = await server.rest("POST", "/wiki", { token: cast.alice.token, body: { title: "Five large revisions", pagetext: "1".repeat(900_000), state: 1 } });
+    for (const digit of ["2", "3", "4", "5"]) {
+      expect((await server.rest("PATCH", `/wiki/${page.body.id}`, { token: cast.alice.token, body: { pagetext: digit.repeat(900_000) } })).status).toBe(200);
+    }
+    const read = (fields: string) => graphqlWith(`query Read($id: ID!) { wikiPage(id: $id) { ${fields} } }`, { id: String(page.body.id) }, undefined, {});
+    expect((await read("id")).headers.get("etag")).toMatch(/^"\d+"$/);
+    const big = await read("revisions(limit: 5) { pagetext }");
+    expect(big.status, big.text.slice(0, 300)).toBe(400);
+    expect(big.headers.get("etag")).toBeNull();
+  });
+
+  it("is all or nothing: an error in any mutation undoes every write of the request and keeps no key", async () => {
+    const query = `mutation Two($input: CreateWikiPageInput!) {
+      first: createWikiPage(input: $input) { id }
+      second: updateWikiPage(id: 999999, input: { title: "Nowhere" }) { id }
+    }`;
+    const headers = { "Idempotency-Key": "graphql-all-or-nothing" };
+    const answer = await graphqlWith(query, { input: { title: "Undone with its sibling", pagetext: "Text.", state: 1 } }, cast.alice.token, headers);
+    expect(answer.body.errors![0]!.extensions.code, answer.text).toBe("NOT_FOUND");
+    expect(answer.body.data ?? null).toBeNull();
+    expect(await pagesTitled("Undone with its sibling")).toBe(0);
+    expect(await sql().query(Prisma.sql`SELECT 1 FROM idempotency_keys WHERE key = 'graphql-all-or-nothing'`)).toEqual([]);
+    // Without the key the first mutation stands, as GraphQL runs mutations one after the other.
+    await graphqlWith(query, { input: { title: "Kept without a key", pagetext: "Text.", state: 1 } }, cast.alice.token, {});
+    expect(await pagesTitled("Kept without a key")).toBe(1);
+  });
+
+  it("says so, at once, when part of a keyed operation would be read outside its transaction", async () => {
+    const revoke = await graphqlWith("mutation { revokeOtherSessions }", {}, cast.alice.token, { "Idempotency-Key": "graphql-outside" });
+    expect(revoke.status, revoke.text).toBe(400);
+    expect(revoke.body.errors![0]!.extensions.errors[0].parameter).toBe("Idempotency-Key");
+    // And it runs without the key.
+    expect((await graphqlWith("mutation { revokeOtherSessions }", {}, cast.alice.token, {})).body.errors).toBeUndefined();
+  });
+
+  it("takes If-Match for one mutation of one record: a stale version fails and changes nothing; elsewhere it is 400", async () => {
+    const created = await graphqlWith(CREATE, { input: { title: "GraphQL versioned", pagetext: "One.", state: 1 } }, cast.alice.token, {});
+    const id = created.body.data!.createWikiPage.id as string;
+    const read = await graphqlWith("query Read($id: ID!) { wikiPage(id: $id) { id title } }", { id }, undefined, {});
+    const etag = read.headers.get("etag")!;
+    expect(etag).toMatch(/^"\d+"$/);
+    expect(etag).toBe((await server.rest("GET", `/wiki/${id}`)).headers.get("etag"));
+    const UPDATE = "mutation Update($id: ID!, $title: String!) { updateWikiPage(id: $id, input: { title: $title }) { id title } }";
+    const changed = await graphqlWith(UPDATE, { id, title: "GraphQL versioned 2" }, cast.alice.token, { "If-Match": etag });
+    expect(changed.body.errors, changed.text).toBeUndefined();
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    const stale = await graphqlWith(UPDATE, { id, title: "Lost update" }, cast.alice.token, { "If-Match": etag });
+    expect(stale.body.errors![0]!.extensions.code).toBe("PRECONDITION_FAILED");
+    // A condition of the request's headers failed: the request's status, as on REST.
+    expect(stale.status, stale.text).toBe(412);
+    expect((await server.rest("GET", `/wiki/${id}`)).body.title).toBe("GraphQL versioned 2");
+
+    // A query, two mutations, a create, and a mutation that takes an id but changes no record through the write path.
+    for (const query of ["query Read($id: ID!) { wikiPage(id: $id) { id } }", `mutation Two($id: ID!) { a: deleteWikiPage(id: $id) b: deleteWikiPage(id: $id) }`, CREATE, "mutation Revoke($id: ID!) { revokeSession(id: $id) }"]) {
+      const variables = query === CREATE ? { input: { title: "Not conditional", pagetext: "x", state: 1 } } : { id };
+      const refused = await graphqlWith(query, variables, cast.alice.token, { "If-Match": etag });
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.errors![0]!.extensions.errors[0].parameter).toBe("If-Match");
+    }
+    expect((await server.rest("GET", `/wiki/${id}`)).status).toBe(200);
+    expect(await pagesTitled("Not conditional")).toBe(0);
   });
 });
 

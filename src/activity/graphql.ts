@@ -2,7 +2,7 @@ import { builder } from "../graphql/builder.js";
 import "./consumer.js";
 import { listType, pageArgs } from "../graphql/list.js";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { sqlClientOf } from "../db/sql.js";
+import { sqlOf } from "../common/context.js";
 import { requireUser } from "../common/scopes.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
 import { activityFeed, channelTextsOf } from "./service.js";
@@ -35,7 +35,7 @@ builder.subscriptionField("activityFeed", (t) =>
     authScopes: { user: true },
     subscribe: async (_root, _args, ctx) => {
       const user = requireUser(ctx);
-      const mine = await channelTextsOf(sqlClientOf(ctx.db), user.id);
+      const mine = await channelTextsOf(sqlOf(ctx), user.id);
       return hubOf(ctx.db).subscribe(ctx.viewer, (event) =>
         event.type === "activity.activityEntryCreated" && String(event.payload.recipients ?? "").split(",").some((recipient) => mine.has(recipient)),
       );

@@ -12,7 +12,7 @@ import { recordScopeExistsSql, recordScopeSql, scopesInRelationSql, type UserRef
 import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { parseTimestamp } from "../common/time.js";
-import { sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
+import { utcTimestamp, type SqlClient } from "../db/sql.js";
 import { changeRecord, createRecord, insertStatement, updateStatement } from "../common/write-path.js";
 import { ACTIVITY_AREA, ACTIVITY_FIELDS, ACTIVITY_RECORDS } from "./area.js";
 
@@ -304,7 +304,7 @@ export function feedStatements(caller: Pick<RequestContext, "db" | "viewer">, ar
 export function activityFeed(ctx: RequestContext, args: { limit?: number | null; start?: number | null }, query: Query = {}): Page<ActivityEntry> {
   requireUser(ctx);
   const statements = feedStatements(ctx, args, query);
-  const sql = sqlClientOf(ctx.db);
+  const sql = sqlOf(ctx);
   let items: Promise<ActivityEntry[]> | undefined;
   let total: Promise<number> | undefined;
   return {

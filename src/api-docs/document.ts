@@ -30,12 +30,14 @@ export const DOCS_PATH = "/docs";
  * pool that stays busy (503). 409 only where something is written. 500 is never documented: the tests
  * fail on it.
  */
-function errorStatuses(method: string): number[] {
+function errorStatuses(method: string, operation?: OperationObject): number[] {
   const statuses = [400, 401, 403, 404, 413, 415, 429, 503];
   if (!SAFE_METHODS.has(method.toUpperCase())) statuses.push(409);
-  // Idempotency-Key reused with another request; If-Match of an older version (src/http/write-conditions.ts).
-  if (method.toUpperCase() === "POST") statuses.push(422);
-  if (["PUT", "PATCH", "DELETE"].includes(method.toUpperCase())) statuses.push(412);
+  // Idempotency-Key reused with another request; If-Match of an older version: where the operation takes
+  // that header (rest-facade/openapi.ts documents it by the execution core's rules, src/execution/conditions.ts).
+  const takes = (header: string) => operation?.parameters?.some((parameter) => "in" in parameter && parameter.in === "header" && parameter.name === header) ?? false;
+  if (takes("Idempotency-Key")) statuses.push(422);
+  if (takes("If-Match")) statuses.push(412);
   // The database connection broke while a write was committing: its outcome is unknown (src/db/sql.ts outcomeUnknown).
   if (!SAFE_METHODS.has(method.toUpperCase())) statuses.push(500);
   for (const status of statuses) if (!ERROR_CODES[status]) throw new Error(`no error code for ${status} (src/common/errors.ts)`);
@@ -61,11 +63,11 @@ export function buildApiDocument(schema: GraphQLSchema, operations: RestOperatio
   for (const item of Object.values(paths)) {
     for (const [method, operation] of Object.entries(item) as [HttpMethod, OperationObject][]) {
       if (typeof operation !== "object") continue;
-      for (const status of errorStatuses(method)) operation.responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(status)}` };
+      for (const status of errorStatuses(method, operation)) operation.responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(status)}` };
       if (method === "get") operation.responses["304"] ??= { description: "Not modified (If-None-Match matched the ETag)", headers: { [IGNORED_PARAMETERS_HEADER]: IGNORED_PARAMETERS_HEADER_OBJECT } };
     }
   }
-  const allStatuses = [...new Set(["GET", "POST", "PUT"].flatMap(errorStatuses))];
+  const allStatuses = [...new Set([...["GET", "POST", "PUT"].flatMap((method) => errorStatuses(method)), 412, 422])].sort();
   return {
     openapi: "3.1.0",
     info: {

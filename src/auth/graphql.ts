@@ -1,7 +1,9 @@
+import { ANSWERS_SECRET } from "../graphql/crud.js";
 import { builder } from "../graphql/builder.js";
 import { listType, pageArgs } from "../graphql/list.js";
 import { listOwnSessions, revokeOtherSessions, revokeOwnSession, type OwnSession } from "./sessions.js";
 import { listOwnTokens, revokeOtherTokens, revokeOwnToken, type OwnToken } from "./tokens.js";
+import { registerClient } from "./oauth.js";
 
 /**
  * A signed-in user's own cookie sessions and OAuth2 tokens: listed without any secret, revoked one by one
@@ -85,5 +87,36 @@ builder.mutationField("revokeOtherTokens", (t) =>
     description: "Revokes every token of the caller but the sign-in this request uses (all of them from a cookie session); returns how many.",
     authScopes: { user: true },
     resolve: (_root, _args, ctx) => revokeOtherTokens(ctx),
+  }),
+);
+
+interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  name: string;
+  grants: string[];
+}
+
+const OAuthClientCredentials = builder.objectRef<ClientCredentials>("OAuthClientCredentials").implement({
+  description: "A newly registered OAuth2 client. The secret is shown only once.",
+  fields: (t) => ({
+    clientId: t.exposeString("clientId"),
+    clientSecret: t.exposeString("clientSecret"),
+    name: t.exposeString("name"),
+    grants: t.exposeStringList("grants"),
+  }),
+});
+
+builder.mutationField("registerOAuthClient", (t) =>
+  t.field({
+    type: OAuthClientCredentials,
+    description: "Registers a confidential OAuth2 client owned by the caller; its client_credentials tokens act as the caller.",
+    extensions: ANSWERS_SECRET,
+    authScopes: { user: true },
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, { name }, ctx) => {
+      const { client, secret } = await registerClient(ctx, name);
+      return { clientId: client.id, clientSecret: secret, name: client.name, grants: client.grants };
+    },
   }),
 );

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { deletePastDayCounts } from "../common/paging.js";
-import { deleteExpiredIdempotencyKeys } from "../http/write-conditions.js";
+import { deleteExpiredIdempotencyKeys } from "../execution/conditions.js";
 import { purgeDeliveredEvents } from "../events/dispatcher.js";
 import { purgeWebhookDeliveries } from "../webhooks/delivery.js";
 

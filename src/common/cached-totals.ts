@@ -183,6 +183,9 @@ export function cachedTotal(
     if (kept) return combine(kept, isMember, isSecluded, moderates);
     // Written since: count again, with the version, in a statement of its own — one for all the requests
     // of this process that found the same stale counts (after a write, the popular searches all would).
+    // Inside a transaction (a keyed operation's) the count is its own, in that transaction: a count shared
+    // with other requests must not run on a client that is not theirs, nor fail for them if it is refused.
+    if (caller.tx) return read((await caller.tx.query<{ total: unknown }>(Prisma.sql`SELECT (${statement(true)}) AS total`))[0]!.total);
     let underWay = recounts.get(db);
     if (!underWay) recounts.set(db, (underWay = new Map()));
     // (Windowed counts hold for the moment they were counted at: shared only by requests of the same moment.)

@@ -18,14 +18,17 @@ export interface RequestContext {
   db: PrismaClient;
   viewer: Viewer;
   config: Config;
-  /** The open write transaction's client, inside the write path (src/common/write-path.ts); see `sqlOf`. */
+  /**
+   * The open write transaction's client, inside the write path (src/common/write-path.ts) or a keyed
+   * operation (src/execution/conditions.ts): set only on a context derived for it, never on the request's; see `sqlOf`.
+   */
   tx?: SqlClient;
-  /** The request's Idempotency-Key, claimed by the write path in the write's own transaction. */
-  idempotency?: IdempotencyClaim;
-  /** The versions an If-Match header accepts of the record a write changes (412 otherwise). */
-  ifMatch?: string[];
-  /** The version (row xmin) of the record a read or write answered last: REST record answers send it as ETag. */
-  recordVersion?: string;
+  /**
+   * What the execution core says about the operation it runs (If-Match, the Idempotency-Key) and is told
+   * back (the key claimed, the version of the record answered): the one channel between the core and the
+   * write path, typed. The core gives each operation its own (src/execution/core.ts).
+   */
+  conditions: OperationConditions;
   /**
    * The one scope this request's record reads and writes may touch, when its path names it (a group
    * plugin path, src/groups/plugins.ts): the kit's reads and locks find no record outside it (404), and a
@@ -38,13 +41,75 @@ export interface RequestContext {
   clientAddress?: string;
 }
 
-/** An Idempotency-Key as the HTTP layer hands it to the write path. */
-export interface IdempotencyClaim {
+/** An Idempotency-Key as the execution core hands it to the write path. */
+export interface IdempotencyKey {
   key: string;
-  /** Method, path and body of the request, hashed: a key reused for another request is 422. */
+  /** The request (method, path and body or GraphQL parameters), hashed: a key reused for another request is 422. */
   fingerprint: string;
-  /** Set by the write path once the key is claimed, so the HTTP layer knows to store the answer. */
-  claimed?: boolean;
+}
+
+/**
+ * One operation's write conditions. The execution core makes one per operation and reads it after; the
+ * write path reads `ifMatch` and the key, and reports the claim and the version answered.
+ */
+export class OperationConditions {
+  #keyClaimed = false;
+  #version: string | undefined;
+  #afterCommit: (() => void)[] = [];
+
+  constructor(
+    /** The versions an If-Match header accepts of the one record the operation changes (412 otherwise); null: no condition. */
+    readonly ifMatch: readonly string[] | null = null,
+    /** The Idempotency-Key the operation's first write claims, in its own statement; null: none. */
+    readonly idempotencyKey: IdempotencyKey | null = null,
+  ) {}
+
+  /** The key, while no write of this operation has claimed it yet. */
+  get unclaimedKey(): IdempotencyKey | null {
+    return this.#keyClaimed ? null : this.idempotencyKey;
+  }
+
+  get keyClaimed(): boolean {
+    return this.#keyClaimed;
+  }
+
+  /** A write's statement claimed the key (it is in the operation's transaction). */
+  claimKey(): void {
+    this.#keyClaimed = true;
+  }
+
+  /**
+   * The version (row xmin, or its masked form) of the record a read or write answered last; undefined when
+   * the last read found nothing the caller may see, so an answer of null carries no other record's version.
+   */
+  answered(version: string | undefined): void {
+    this.#version = version;
+  }
+
+  get version(): string | undefined {
+    return this.#version;
+  }
+
+  /** Work for once the operation's transaction has committed (`afterCommit`). */
+  deferUntilCommitted(work: () => void): void {
+    this.#afterCommit.push(work);
+  }
+
+  /** The operation committed (the execution core): its deferred work runs, once. */
+  committed(): void {
+    for (const work of this.#afterCommit.splice(0)) work();
+  }
+}
+
+/**
+ * Runs `work` (a wake-up of a background sender, a notice to other instances) once what the operation wrote
+ * is committed: now, unless the whole operation is one transaction still open (a keyed operation's,
+ * src/execution/conditions.ts), whose commit runs it — from inside, it would find nothing committed yet, and
+ * a statement it sends would run inside that transaction's context (src/db/transaction-guard.ts).
+ */
+export function afterCommit(ctx: RequestContext, work: () => void): void {
+  if (ctx.tx && ctx.conditions.idempotencyKey) ctx.conditions.deferUntilCommitted(work);
+  else work();
 }
 
 /**
@@ -69,5 +134,5 @@ export const authorShownTo = (viewer: Viewer, hidden: boolean | number, authorId
  * kind's memberships among them) belongs to this object, so it lives exactly as long as the request.
  */
 export function createContext(db: PrismaClient, viewer: Viewer, config: Config): RequestContext {
-  return { db, viewer, config };
+  return { db, viewer, config, conditions: new OperationConditions() };
 }

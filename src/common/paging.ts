@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { sqlClientOf } from "../db/sql.js";
 import { badInput } from "./errors.js";
-import type { RequestContext } from "./context.js";
+import { sqlOf, type RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { describeScopeKinds, scopeKind, type FixedScope } from "./scope-kinds.js";
@@ -123,7 +123,8 @@ export interface Page<Item> {
 }
 
 /** The caller a statement is written for (a request context; the plan test passes bare viewers). */
-export type Caller = Pick<RequestContext, "db" | "viewer">;
+/** Who asks, and the transaction they ask in, if any (a keyed operation's: src/execution/conditions.ts). */
+export type Caller = Pick<RequestContext, "db" | "viewer" | "tx">;
 
 /** The statements of one list request: its page (with or without the total) and its total alone. */
 export interface ListStatements<Item> {
@@ -203,7 +204,7 @@ export function pagedList<Item>(
   conditions?: readonly Prisma.Sql[],
 ): Page<Item> {
   const statements = listStatements<Item>(spec, ctx, args, query, filters, undefined, conditions);
-  const sql = sqlClientOf(ctx.db);
+  const sql = sqlOf(ctx);
   const countAlone = async () => statements.readTotal((await sql.query<{ total: unknown }>(Prisma.sql`SELECT (${statements.total}) AS total`))[0]!.total);
   const pageAlone = async () => {
     const page = statements.page(false);

@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { prismaDatamodel } from "./datamodel.js";
 import { decodeTimestamp, isConnectionLost, utcTimestamp, utcTimestampText, type SqlClient } from "../db/sql.js";
+import { refusedInsideTransaction } from "../db/transaction-guard.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
@@ -773,12 +774,15 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
     viewer: ctx.viewer,
     extra: Prisma.sql`t.xmin::text AS "__version"${masked}`,
   });
-  if (ctx.tx && statement.needsPrisma) throw new Error(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
+  if (ctx.tx && statement.needsPrisma) throw refusedInsideTransaction(`${declaration.model}: a read inside a write transaction may select to-one relations only (the rest loads through Prisma)`);
   const [row] = await statement.finish(await sqlOf(ctx).query(statement.sql));
-  if (!row) return null;
+  if (!row) {
+    ctx.conditions.answered(undefined);
+    return null;
+  }
   // The row's version (every update changes xmin): the ETag of REST record answers, checked by If-Match.
   // Another one when its private fields were masked for this reader, who may see them later at the same version.
-  ctx.recordVersion = row.__masked ? maskedVersion(row.__version!) : row.__version;
+  ctx.conditions.answered(row.__masked ? maskedVersion(row.__version!) : row.__version!);
   delete row.__version;
   delete row.__masked;
   return row;
@@ -790,7 +794,7 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
  * what the caller could not read (issue 7); the change itself is done either way.
  */
 export async function changedRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, id: number, query?: Selection): Promise<Row | null> {
-  return readAfterWrite(id, () => findVisible<Row>(ctx, declaration, id, query));
+  return readAfterWrite(ctx, id, () => findVisible<Row>(ctx, declaration, id, query));
 }
 
 /**
@@ -798,7 +802,10 @@ export async function changedRecord<Row>(ctx: RequestContext, declaration: Recor
  * connection for a moment must not turn it into a 503 ("nothing was kept"): the read is tried again, a few
  * times over about a second; should it still fail, the answer says the write was made.
  */
-async function readAfterWrite<T>(id: number, read: () => Promise<T>): Promise<T> {
+async function readAfterWrite<T>(ctx: RequestContext, id: number, read: () => Promise<T>): Promise<T> {
+  // Inside a keyed operation's transaction (src/execution/conditions.ts) the write is not made until it
+  // commits: a failed read undoes it with the rest, and its error says what the database said.
+  if (ctx.tx) return read();
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
@@ -825,7 +832,7 @@ export const answeredCreates = new WeakMap<object, Selection>();
 export async function createdRecord<Row>(ctx: RequestContext, declaration: RecordsDeclaration, created: number | { id: number }, query?: Selection): Promise<Row> {
   if (typeof created === "object" && query !== undefined && answeredCreates.get(created) === query) return created as Row;
   const id = typeof created === "number" ? created : created.id;
-  const row = await readAfterWrite(id, () => findVisible<Row>(ctx, declaration, id, query));
+  const row = await readAfterWrite(ctx, id, () => findVisible<Row>(ctx, declaration, id, query));
   if (!row) throw new Error(`${declaration.model} ${id} was created but cannot be read back`);
   return row;
 }

@@ -108,14 +108,9 @@ export function scopedPath(record: { scope: string; scopeId: number }, area: str
  * The request as one confined to `scope` (`RequestContext.confinedTo`): a path that names the scope (a
  * group plugin path) hands this to the area's service, so the kit finds, locks and writes records of that
  * scope only. A new object over the request's (as the write path's transaction context is), so the
- * request itself stays unconfined; `recordVersion`, which reads set, is copied back by `withinScope`.
+ * request itself stays unconfined (its `conditions`, which reads and writes report to, are the request's own).
  */
 export async function withinScope<T>(ctx: RequestContext, scope: { scope: string; scopeId: number }, work: (confined: RequestContext) => Promise<T>): Promise<T> {
-  const confined = Object.assign(Object.create(ctx) as RequestContext, { confinedTo: scope });
-  try {
-    return await work(confined);
-  } finally {
-    if (Object.hasOwn(confined, "recordVersion")) ctx.recordVersion = confined.recordVersion;
-  }
+  return work(Object.assign(Object.create(ctx) as RequestContext, { confinedTo: scope }));
 }
 

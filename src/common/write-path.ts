@@ -176,7 +176,7 @@ export async function createRecord<R extends Row>(
   const info = modelInfo(ctx.db, target.records.model);
   const answer = options.answer ? createdAnswer(ctx.db, target.records, options.answer.query, ctx.viewer, options.answer.relations) : null;
   const changed = writtenScalars(info, target.records).filter((field) => field.name !== "id").map((field) => field.name);
-  const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM created`) : null;
+  const claim = ctx.conditions.unclaimedKey ? claimStatement(ctx, Prisma.sql`SELECT id FROM created`) : null;
   const check = options.scope ? scopeWriteCheck(ctx, options.scope.scope, options.scope.scopeId, options.scope.admits) : null;
   // The check is a CTE the answer reads, so it runs in this statement and a refusal it raises undoes the
   // insert; read as the outer side of a LEFT JOIN, so it is asked even when a taken name inserted nothing
@@ -197,11 +197,11 @@ export async function createRecord<R extends Row>(
     });
   if (!ctx.tx) outboxWritten(ctx.db);
   if (!row || row.id == null) return null;
-  if (claim) ctx.idempotency!.claimed = true;
+  if (claim) ctx.conditions.claimKey();
   const { __version: version, ...created } = row;
   if (!answer || !readsOwnCreation(target.records, ctx.viewer, created)) return decodeScalars<R>(info, created);
   // The row's version, as a read would give it (the ETag of the REST answer).
-  ctx.recordVersion = version as string;
+  ctx.conditions.answered(version as string);
   const answered = answer.decode(created) as R;
   answeredCreates.set(answered, options.answer!.query);
   return answered;
@@ -247,8 +247,10 @@ export async function changeRecord<R extends Row>(
     if (!locked) throw notFound(target.notFound(id));
     if (options.authorize) options.authorize(locked);
     else if (!locked.__manages) throw locked.__visible ? forbidden(target.forbidden) : notFound(target.notFound(id));
-    if (ctx.ifMatch && !ctx.ifMatch.some((tag) => etagMatches(tag, locked.__version))) {
-      throw new ApiError(412, `The record has changed since the If-Match version was read (now ${recordEtag(locked.__version)}): read it again.`);
+    if (ctx.conditions.ifMatch && !ctx.conditions.ifMatch.some((tag) => etagMatches(tag, locked.__version))) {
+      throw new ApiError(412, `The record has changed since the If-Match version was read (now ${recordEtag(locked.__version)}): read it again.`, [
+        { parameter: "If-Match", message: "names an older version of the record" },
+      ]);
     }
     const { __visible: _visible, __manages: _manages, __version: _version, ...before } = locked;
     // A delete's event is read from the row before it goes.
@@ -257,7 +259,7 @@ export async function changeRecord<R extends Row>(
     const info = modelInfo(ctx.db, target.records.model);
     if ("update" in change) {
       const [row] = await tx.tx.query<Record<string, unknown>>(updateWithEvent(tx, target, options.event, id, change)).catch(idempotencyConflict);
-      if (tx.idempotency) tx.idempotency.claimed = true;
+      if (tx.conditions.idempotencyKey) tx.conditions.claimKey();
       return decodeScalars<R>(info, row!);
     }
     const after = change.row;
@@ -368,7 +370,7 @@ async function appendEvent(
 }
 
 /**
- * Claims the request's Idempotency-Key for the record `id` in the open transaction (`runRemembered` opens
+ * Claims the operation's Idempotency-Key for the record `id` in the open transaction (the execution core opens
  * one for a keyed request), for a write made outside createRecord/changeRecord (an account): its retry then
  * gets the stored answer, not a second attempt.
  */
@@ -378,9 +380,9 @@ export async function claimIdempotencyKey(ctx: RequestContext, id: number): Prom
 
 /** The request's Idempotency-Key, claimed for record `id` in the write's transaction (a write that changed nothing too). */
 async function claimKey(tx: RequestContext & { tx: SqlClient }, id: number) {
-  if (!tx.idempotency || tx.idempotency.claimed) return;
+  if (!tx.conditions.unclaimedKey) return;
   await tx.tx.query(claimStatement(tx, Prisma.sql`SELECT ${id}::int AS id`)).catch(idempotencyConflict);
-  tx.idempotency.claimed = true;
+  tx.conditions.claimKey();
 }
 
 /**
@@ -391,7 +393,7 @@ async function claimKey(tx: RequestContext & { tx: SqlClient }, id: number) {
 function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: WrittenRecords, type: EventType, id: number, change: { update: Prisma.Sql; with?: Prisma.Sql }) {
   const info = modelInfo(ctx.db, target.records.model);
   const compared = writtenScalars(info, target.records).filter((field) => !field.isUpdatedAt);
-  const claim = ctx.idempotency && !ctx.idempotency.claimed ? claimStatement(ctx, Prisma.sql`SELECT id FROM updated`) : null;
+  const claim = ctx.conditions.unclaimedKey ? claimStatement(ctx, Prisma.sql`SELECT id FROM updated`) : null;
   const differing = Prisma.raw(
     compared.map((field) => `CASE WHEN updated."${field.name}" IS DISTINCT FROM old."${field.name}" THEN '${field.name}' END`).join(", "),
   );
@@ -529,7 +531,7 @@ function eventParts(db: EventWriter["db"], target: WrittenRecords): EventParts {
  * so a retry whose first answer was never stored can still be told which record the write made.
  */
 function claimStatement(ctx: RequestContext, record: Prisma.Sql): Prisma.Sql {
-  const claim = ctx.idempotency!;
+  const claim = ctx.conditions.unclaimedKey!;
   return Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, record_id, created)
     SELECT ${ctx.viewer.user!.id}, ${claim.key}, ${claim.fingerprint}, written.id, ${NOW} FROM (${record}) AS written`;
 }

@@ -16,6 +16,7 @@ import { keepTemplate, makeCopyItsOwn, readTemplate } from "./embedded-template.
 import { lockDataDir } from "./data-dir-lock.js";
 import { preparedRunner } from "./pglite-statements.js";
 import { StartupError } from "../config.js";
+import { refuseOutsideStatement, refusingInsideDriverTransactions, refusingInsideDriverTransactionsClient, withinDriverTransaction } from "./transaction-guard.js";
 import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isEndedByServer, isPoolWaitTimeout, outcomeUnknown, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
 
 /** PostgreSQL connections the server keeps at most (DATABASE_POOL_SIZE); Prisma and the list kit share them. */
@@ -202,6 +203,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     registerSqlClient(prisma, {
       async query<Row>(statement: Prisma.Sql) {
+        // The pool's connection, not the open transaction's: refused from inside one (transaction-guard.ts).
+        refuseOutsideStatement();
         try {
           return await run<Row>(pool, statement);
         } catch (error) {
@@ -211,6 +214,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       async transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+        // A second transaction from inside one commits apart from it (transaction-guard.ts).
+        refuseOutsideStatement();
         const connection = await pool.connect().catch((error: Error) => {
           throw isPoolWaitTimeout(error) || isConnectionLost(error) ? serviceBusy() : error;
         });
@@ -229,7 +234,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
             query: (statement) => (finished ? Promise.reject(new Error("this transaction has ended")) : run(connection, statement)),
             transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
           };
-          const result = await work(client);
+          const result = await withinDriverTransaction(() => work(client));
           commitSent = true;
           await connection.query("COMMIT");
           return result;
@@ -320,21 +325,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     registerSqlClient(prisma, {
       // PGlite runs one statement at a time and waits for an open transaction to end, so a statement
       // here never lands inside a transaction of another request.
-      query: (statement) => run(statement, false),
-      transaction: (work) =>
-        pglite.transaction(async () => {
+      query: async (statement) => {
+        // Would wait for the open transaction, which waits for it (transaction-guard.ts).
+        refuseOutsideStatement();
+        return run(statement, false);
+      },
+      transaction: (work) => {
+        // Would wait for the open transaction, which waits for it (transaction-guard.ts).
+        refuseOutsideStatement();
+        return pglite.transaction(async () => {
           // A statement sent after the transaction ended (a branch of the work still running after another
           // failed) is refused, as PGlite's own transaction does: it holds no lock of that transaction.
           let finished = false;
           try {
-            return await work({
-              query: (statement) => (finished ? Promise.reject(new Error("this transaction has ended")) : run(statement, true)),
-              transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
-            });
+            return await withinDriverTransaction(() =>
+              work({
+                query: (statement) => (finished ? Promise.reject(new Error("this transaction has ended")) : run(statement, true)),
+                transaction: () => Promise.reject(new Error("transactions do not nest (src/common/write-path.ts joins the open one)")),
+              }),
+            );
           } finally {
             finished = true;
           }
-        }),
+        });
+      },
     } satisfies SqlClient);
     closeDriver = async () => {
       await pglite.close();
@@ -549,11 +563,11 @@ function describeUrl(url: string): string {
 type AdapterFactory = NonNullable<ConstructorParameters<typeof PrismaClient>[0]>["adapter"];
 
 function clientWithQueryEvents(adapter: PrismaPg | PrismaPGlite, listeners: Set<(sql: string, values?: readonly unknown[]) => void>): PrismaClient {
-  const client = new PrismaClient({ adapter: adapter as unknown as AdapterFactory, log: [{ emit: "event", level: "query" }] });
+  const client = new PrismaClient({ adapter: refusingInsideDriverTransactions(adapter as unknown as AdapterFactory & object), log: [{ emit: "event", level: "query" }] });
   client.$on("query", (event) => {
     for (const listener of listeners) listener(event.query, parsedParams(event.params));
   });
-  return client;
+  return refusingInsideDriverTransactionsClient(client);
 }
 
 /** pg's parsers, except timestamps, which stay text for decodeTimestamp (pg would read them as local time). */

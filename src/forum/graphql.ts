@@ -1,3 +1,4 @@
+import { CHANGES_ONE_RECORD } from "../graphql/crud.js";
 import { builder } from "../graphql/builder.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
 import { resumedAfter, subscribedFrom } from "../events/subscription-request.js";
@@ -69,6 +70,7 @@ for (const { field, arg, description, run } of moderation) {
       description,
       authScopes: { user: true },
       args: { id: t.arg.id({ required: true }), [arg]: t.arg.boolean({ required: true }) } as never,
+      extensions: CHANGES_ONE_RECORD,
       resolve: (query, _root, args: Record<string, unknown>, ctx) => run(ctx, parseId(String(args.id)), args[arg] as boolean, query as never),
     }),
   );

@@ -10,7 +10,7 @@ import { belongsToRecordScopeSql, holdsRelationSql, scopeKind, secludedScopeSql 
 import { assertCanWriteInScope, conditionHolds, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement } from "../common/write-path.js";
-import { sqlClientOf, type SqlClient } from "../db/sql.js";
+import type { SqlClient } from "../db/sql.js";
 import { authorShownTo, sqlOf } from "../common/context.js";
 import { defineLoader } from "../common/loaders.js";
 import { FORUM_CATEGORIES_AREA } from "./categories.js";
@@ -109,7 +109,7 @@ const countsLoader = defineLoader(
         }
       }
       // Added up here: a key's rows are a few kept counts (one per level and state) and the caller's own posts.
-      const rows = await sqlClientOf(ctx.db).query<{ category_id: number; thread_id: number; threads: number; posts: number }>(Prisma.join(parts, " UNION ALL "));
+      const rows = await sqlOf(ctx).query<{ category_id: number; thread_id: number; threads: number; posts: number }>(Prisma.join(parts, " UNION ALL "));
       const found = new Map<string, ForumCounts>();
       for (const row of rows) {
         const key = `${row.category_id}:${row.thread_id}`;
@@ -129,7 +129,7 @@ const lastPostLoader = defineLoader(
       const pairs = keys.map((key) => key.split(":") as [string, string]);
       const visible = visibleSql(ctx.db, FORUM_POSTS, ctx.viewer, "t");
       // One index probe per key (the category's or thread's newest visible post), in one statement.
-      const rows = await sqlClientOf(ctx.db).query<{ key: string; id: number | null }>(
+      const rows = await sqlOf(ctx).query<{ key: string; id: number | null }>(
         Prisma.sql`SELECT k.key, CASE WHEN k.kind = 'thread'
                      THEN (SELECT t.id FROM forum_posts t WHERE t.thread_id = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1)
                      ELSE (SELECT t.id FROM forum_posts t WHERE t.category_id = k.ref AND ${visible} ORDER BY t.id DESC LIMIT 1) END AS id
@@ -192,7 +192,7 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
   scopeKind(scope);
   if ((scope !== DEFAULT_SCOPE.scope || scopeId !== DEFAULT_SCOPE.scopeId) && (thread.scope !== scope || thread.scopeId !== scopeId)) throw missing();
   if (args.category || args.section) {
-    const [found] = await sqlClientOf(ctx.db).query<{ category: string; section: string }>(
+    const [found] = await sqlOf(ctx).query<{ category: string; section: string }>(
       Prisma.sql`SELECT c.alias AS category, s.alias AS section FROM forum_categories c JOIN forum_sections s ON s.id = c.section_id WHERE c.id = ${thread.categoryId}`,
     );
     if (args.category && found?.category !== args.category) throw missing();
@@ -220,7 +220,7 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
     offset: skip,
     viewer: ctx.viewer,
   });
-  const sql = sqlClientOf(ctx.db);
+  const sql = sqlOf(ctx);
   const [rows, total] = await Promise.all([
     sql.query<Record<string, unknown>>(statement.sql).then((found) => statement.finish(found)),
     threadTotal(ctx, thread, where, Boolean(startId || args.startAt || state !== 1)),
@@ -237,7 +237,7 @@ export async function readForumThread(ctx: RequestContext, id: number, args: Thr
  * replies, or an unpublished thread (its author's, a moderator's view) count the rows on the thread's index.
  */
 async function threadTotal(ctx: RequestContext, thread: ForumPost, where: Prisma.Sql, ranged: boolean): Promise<number> {
-  const sql = sqlClientOf(ctx.db);
+  const sql = sqlOf(ctx);
   if (ranged || thread.state !== 1) return (await sql.query<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM forum_posts t WHERE ${where}`))[0]!.total;
   const user = ctx.viewer.user;
   // The starter is counted too when it is published (it is): the replies are the rest.
@@ -480,7 +480,7 @@ const MAX_LINKED_CATEGORIES = 1000;
 /** The categories named, 0 standing for the site's default category. */
 async function categoryIds(ctx: RequestContext, given: number[]): Promise<number[]> {
   if (!given.includes(0)) return [...new Set(given)];
-  const [found] = await sqlClientOf(ctx.db).query<{ id: number }>(
+  const [found] = await sqlOf(ctx).query<{ id: number }>(
     defaultCategorySql(DEFAULT_SCOPE, false),
   );
   return [...new Set(given.map((id) => (id === 0 ? (found?.id ?? 0) : id)))];
@@ -500,7 +500,7 @@ export async function createForumUserCategories(ctx: RequestContext, input: User
   // One statement: the categories the caller may see and the user, held FOR KEY SHARE (a deletion racing the
   // link is waited for, and what it deleted then counts as missing), linked only when all are there: a missing
   // one stores nothing.
-  const [row] = await sqlClientOf(ctx.db).query<{ found: number[]; user_found: boolean }>(
+  const [row] = await sqlOf(ctx).query<{ found: number[]; user_found: boolean }>(
     Prisma.sql`WITH found AS (SELECT c.id FROM forum_categories c WHERE c.id = ANY(${ids}::int[]) AND ${visibleSql(ctx.db, FORUM_CATEGORIES_AREA.records, ctx.viewer, "c")} FOR KEY SHARE OF c),
                     target AS (SELECT id FROM users WHERE id = ${target} FOR KEY SHARE),
                     linked AS (INSERT INTO forum_user_categories (user_id, category_id)
@@ -518,7 +518,7 @@ export async function createForumUserCategories(ctx: RequestContext, input: User
 export async function destroyForumUserCategories(ctx: RequestContext, input: UserCategoriesInput): Promise<number[]> {
   const { target, given } = linkTarget(ctx, input);
   const ids = await categoryIds(ctx, given);
-  const rows = await sqlClientOf(ctx.db).query<{ category_id: number }>(
+  const rows = await sqlOf(ctx).query<{ category_id: number }>(
     Prisma.sql`DELETE FROM forum_user_categories WHERE user_id = ${target} AND category_id = ANY(${ids}::int[]) RETURNING category_id`,
   );
   return rows.map((row) => row.category_id);

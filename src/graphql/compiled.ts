@@ -19,7 +19,7 @@ import { compileQuery, isCompiledQuery } from "graphql-jit";
  *
  * Resolvers and scalars are the schema's own either way, and a compiled document answers what graphql-js
  * answers (src/graphql/compiled.test.ts runs both on the same documents): variables are checked by
- * graphql-js first, so a bad variable is refused with graphql-js's own error (which src/app.ts turns into
+ * graphql-js first, so a bad variable is refused with graphql-js's own error (which src/execution/core.ts's maskError turns into
  * a 400 naming the input field); errors are rebuilt as graphql-js builds them (`asGraphQLJsErrors`); and
  * `@skip`/`@include` are decided per response path (graphql-jit's default merges them across the places a
  * fragment is spread). test/contract.test.ts compares the SQL statements of nested selections run both ways.
@@ -107,7 +107,7 @@ function sharingResponsePaths(schema: GraphQLSchema): void {
  * the nodes or source positions graphql-js's do, and yoga builds each error anew from those before
  * writing it, which dropped the locations: rebuilt with the document's source and the positions of those
  * locations. And the ones graphql-jit makes itself (null for a non-null field, a value its scalar cannot
- * serialize) have no `originalError`, where graphql-js's do: src/app.ts's maskError logs and masks an
+ * serialize) have no `originalError`, where graphql-js's do: src/execution/core.ts's maskError logs and masks an
  * error by its cause, so they get one, as they would under graphql-js.
  */
 function asGraphQLJsErrors(document: DocumentNode): (result: ExecutionResult) => ExecutionResult {
@@ -142,7 +142,9 @@ const RAN_ONCE = "ran once";
 const seen = new WeakMap<DocumentNode, Map<string, typeof RAN_ONCE | RunDocument>>();
 
 /**
- * `execute` for documents sent to /graphql: a document runs interpreted the first time and compiled from
+ * The execution core's `execute` (src/execution/core.ts), for both surfaces: a REST row's document was
+ * compiled at start-up (`compileNow`) and runs compiled from its first request; a document sent to /graphql
+ * runs interpreted the first time and compiled from
  * its second run on. Compiling costs several executions (≈1–7 ms for a list query, 15–80 ms for
  * GraphiQL's introspection), so a document seen once — a one-off query, a stream of distinct ones — never
  * pays it. Kept by the parsed document, which yoga's parser cache (1,024 texts, each for an hour) holds on
@@ -163,4 +165,14 @@ export function executeCompiledWhenRepeated(args: ExecutionArgs): ReturnType<typ
   const run = compiledDocument(args.schema, args.document, args.operationName);
   byOperation.set(operation, run);
   return run(args.variableValues ?? {}, args.contextValue);
+}
+
+/**
+ * Compiles a trusted document (a REST row's, at start-up) for `executeCompiledWhenRepeated`, so it runs
+ * compiled from its first request on. Its only operation, unnamed in the call.
+ */
+export function compileNow(schema: GraphQLSchema, document: DocumentNode): void {
+  let byOperation = seen.get(document);
+  if (!byOperation) seen.set(document, (byOperation = new Map()));
+  if (typeof byOperation.get("") !== "function") byOperation.set("", compiledDocument(schema, document));
 }

@@ -15,6 +15,19 @@ type Scope = "public" | "user" | "admin";
 type Input = InputObjectRef<Types, object>;
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
+/**
+ * The extension of a root mutation field that changes the one record its `id` names through the write path
+ * (`changeRecord`, src/common/write-path.ts), which compares If-Match with the locked row's version: only such
+ * a field takes If-Match (src/execution/conditions.ts `changesOneRecord`).
+ */
+export const CHANGES_ONE_RECORD = { changesOneRecord: true } as const;
+
+/**
+ * Marks a mutation whose answer holds a secret shown once (a signing secret, a client secret): it takes no
+ * Idempotency-Key, whose answer is kept for a day (src/execution/conditions.ts).
+ */
+export const ANSWERS_SECRET = { answersSecret: true } as const;
+
 export interface RecordFields {
   /** The record type, as `builder.prismaObject` returned it. */
   type: ObjectRef<Types, object>;
@@ -95,6 +108,7 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
         nullable: true,
         description: "Changes the record; answers it as the caller may read it, or null when the caller may change it but not read it.",
         authScopes: { [update.scope]: true },
+        extensions: CHANGES_ONE_RECORD,
         args: { id: idArg(t), input: t.arg({ type: update.input, required: true }) },
         resolve: (query, _root, args, ctx) => update.resolve(ctx, key(args.id), args.input as object, query),
       }),
@@ -106,6 +120,7 @@ export function recordFields(model: ModelName, fields: RecordFields): void {
         type: "ID",
         description: remove.description,
         authScopes: { [remove.scope]: true },
+        extensions: CHANGES_ONE_RECORD,
         args: { id: idArg(t) },
         resolve: (_root, args, ctx) => remove.resolve(ctx, key(args.id)),
       }),
@@ -117,12 +132,13 @@ export type Resolver<R> = (query: Selection, root: unknown, args: Record<string,
 /** Root fields typed loosely (see recordFields): shared with the group plugins' twins (src/groups/plugin-graphql.ts). */
 export interface LooseFieldBuilder {
   arg: ((options: object) => unknown) & { id(options?: object): unknown };
-  prismaField(options: { type: string; nullable?: boolean; description?: string; authScopes: object; args: object; resolve: Resolver<unknown> }): unknown;
+  prismaField(options: { type: string; nullable?: boolean; description?: string; authScopes: object; args: object; extensions?: object; resolve: Resolver<unknown> }): unknown;
   field(options: {
     type: unknown;
     description?: string;
     authScopes: object;
     args: object;
+    extensions?: object;
     resolve: (root: unknown, args: Record<string, unknown>, ctx: RequestContext, info?: GraphQLResolveInfo) => unknown;
   }): unknown;
 }

@@ -1,4 +1,6 @@
+import { isTrustedRun } from "../execution/server-context.js";
 import {
+  BREAK,
   GraphQLError,
   Kind,
   Lexer,
@@ -11,6 +13,7 @@ import {
   isListType,
   isNonNullType,
   isScalarType,
+  print,
   typeFromAST,
   validate,
   visit,
@@ -28,7 +31,7 @@ import type { Plugin } from "graphql-yoga";
 import { didYouMean } from "graphql/jsutils/didYouMean.js";
 import { suggestionList } from "graphql/jsutils/suggestionList.js";
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
-import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin, maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { MAX_PAGE_SIZE } from "../common/paging.js";
@@ -36,9 +39,10 @@ import { jsonLength } from "../common/json-bounds.js";
 import { variableProblem } from "./variable-problem.js";
 
 /**
- * Bounds on what one GraphQL operation may ask for and answer. Documents sent to /graphql are checked
- * before they run; the REST facade's fixed documents are checked once, at start-up, against the worst
- * case of their variables (`assertWithinQueryLimits`).
+ * Bounds on what one GraphQL operation may ask for and answer. Every operation is checked before it runs,
+ * by the execution core's chain (src/execution/core.ts), a document sent to /graphql and a REST row's alike;
+ * the REST facade's fixed documents are also checked once, at start-up, against the worst case of their
+ * variables (`assertWithinQueryLimits`), so a row that could exceed them never serves.
  */
 export const QUERY_LIMITS = {
   /** Nesting depth: page → revisions → author → … ; 10 leaves room for every real screen. */
@@ -131,7 +135,7 @@ function undefinedInputField(schema: GraphQLSchema, operation: OperationDefiniti
       if (!field) {
         const where = next.path === next.variable ? "" : ` at "${next.path}"`;
         const message = `Variable "$${next.variable}" got invalid value {…}${where}; Field "${key}" is not defined by type "${type.name}".${didYouMean(suggestionList(key, Object.keys(fields)))}`;
-        // Answered as src/app.ts's maskError answers graphql-js's own variable errors (this result does not pass through it).
+        // Answered as src/execution/core.ts's maskError answers graphql-js's own variable errors (this result does not pass through it).
         return new GraphQLError(message, { nodes: next.definition, extensions: { code: "BAD_REQUEST", errors: [variableProblem(message)!] } });
       }
       if (holdsObjects(field.type)) pending.push({ ...next, type: field.type, value, path: `${next.path}.${key}` });
@@ -199,7 +203,7 @@ function costLimitPlugin(): Plugin {
           cost = queryCost(args.schema, args.document, { variables, operationName: args.operationName });
         } catch (error) {
           // Variables that do not fit their types: execution refuses them before running anything, and its
-          // error names the field (src/app.ts maskError), so let it.
+          // error names the field (src/execution/core.ts maskError), so let it.
           if (error instanceof GraphQLError && /^Variable "\$\w+" /.test(error.message)) return;
           // A document too large to measure.
           setResultAndStopExecution({ errors: [limitError(error instanceof Error ? error.message : "The query cannot be measured.")] });
@@ -228,12 +232,19 @@ function costLimitPlugin(): Plugin {
  * list answer's CPU, docs/performance.md). Results with errors or extensions are written by yoga, which
  * removes internal fields from them first, so those are measured by walking them.
  */
+/** The answer that replaces one larger than QUERY_LIMITS.maxResponseBytes (also a keyed operation's, before it commits: src/execution/conditions.ts). */
+export const answerTooLarge = (): ExecutionResult => ({
+  errors: [limitError(`The answer would be larger than ${QUERY_LIMITS.maxResponseBytes / 1024 / 1024} MB: ask for smaller pages (limit) or fewer text fields.`)],
+});
+
 function responseSizePlugin(): Plugin {
-  const tooLarge = () => ({
-    errors: [limitError(`The answer would be larger than ${QUERY_LIMITS.maxResponseBytes / 1024 / 1024} MB: ask for smaller pages (limit) or fewer text fields.`)],
-  });
   return {
-    onExecute() {
+    onExecute({ args }) {
+      const tooLarge = () => {
+        // The record's version was set as the answer's ETag (src/execution/core.ts); the error has none.
+        (args.contextValue as { res?: { removeHeader(name: string): void } }).res?.removeHeader("ETag");
+        return answerTooLarge();
+      };
       return {
         onExecuteDone({ result, setResult }) {
           if (!("data" in result)) return;
@@ -306,27 +317,92 @@ export function introspectionPlugin(policy: "public" | "signed-in" | "off", sign
   };
 }
 
+/**
+ * At most QUERY_LIMITS.maxTokens tokens in a document a client sends, counted while it is parsed. The limit
+ * guards the parser from clients; a trusted document (a REST row's) is parsed once, at start-up, and run
+ * as that parsed document (src/execution/core.ts `runTrusted`), so it never meets this parser.
+ */
+function tokenLimitPlugin(): Plugin {
+  const limited = maxTokensPlugin({ n: QUERY_LIMITS.maxTokens }) as Plugin;
+  return {
+    onParse(payload) {
+      if (isTrustedRun(payload.context)) return;
+      return limited.onParse?.(payload);
+    },
+  };
+}
+
+/**
+ * At most QUERY_LIMITS.maxAliases aliases in a document a client sends. A trusted document (a REST row's,
+ * run by src/execution/core.ts `runTrusted`) aliases its fields to their REST names, one alias per field:
+ * what the limit guards against, one field run many times under many names, is refused for it at
+ * start-up instead (`assertWithinQueryLimits`: no field twice in one selection), and its cost, checked per
+ * request as any document's, counts every field it runs.
+ */
+function aliasLimitPlugin(): Plugin {
+  return {
+    onValidate({ addValidationRule, context }) {
+      if (isTrustedRun(context)) return;
+      addValidationRule(maxAliasesRule({ n: QUERY_LIMITS.maxAliases }));
+    },
+  };
+}
+
 export const queryLimitPlugins = (): Plugin[] => [
   nestingLimitPlugin(),
   maxDepthPlugin({ n: QUERY_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
-  maxAliasesPlugin({ n: QUERY_LIMITS.maxAliases }),
-  maxTokensPlugin({ n: QUERY_LIMITS.maxTokens }),
+  aliasLimitPlugin(),
+  tokenLimitPlugin(),
   costLimitPlugin(),
   responseSizePlugin(),
 ];
 
 /**
  * For documents the server itself runs (the REST facade's, once at start-up): throws unless the document
- * stays within the depth and cost limits with every paged field at its largest page. Aliases and tokens
- * are not counted: the facade's aliases only rename fields, and cost already counts repeated fields.
+ * stays within the depth and cost limits with every paged field at its largest page, within the token
+ * limit, and selects no field twice in one selection (its aliases only rename fields: the alias limit's
+ * concern, a field run many times under many names, cannot arise). Depth and cost are checked again per
+ * request by the plugins, as for any document.
  */
 export function assertWithinQueryLimits(schema: GraphQLSchema, document: DocumentNode, name: string): void {
   const depthErrors = validate(schema, document, [maxDepthRule({ n: QUERY_LIMITS.maxDepth, flattenFragments: true })]);
   if (depthErrors.length) throw new Error(`${name}: ${depthErrors.map((error) => error.message).join("; ")}`);
+  const tokens = [...tokensOf(print(document))].length;
+  if (tokens > QUERY_LIMITS.maxTokens) throw new Error(`${name}: ${tokens} tokens, more than the limit of ${QUERY_LIMITS.maxTokens}`);
+  const twice = fieldSelectedTwice(document);
+  if (twice) throw new Error(`${name}: selects ${twice} twice in one selection (an alias may only rename a field)`);
   for (const operation of document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)) {
     const cost = queryCost(schema, document, { variables: placeholderVariables(schema, operation), operationName: operation.name?.value, worstCase: true });
     if (cost > QUERY_LIMITS.maxCost) throw new Error(`${name}: the document costs ${cost} at the largest page size, more than the limit of ${QUERY_LIMITS.maxCost}`);
   }
+}
+
+/** The tokens of a document's text, as the parser reads them (what maxTokens counts). */
+function* tokensOf(text: string): Generator<string> {
+  const lexer = new Lexer(new Source(text));
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) yield token.kind;
+}
+
+/** The first field a selection of the document selects twice (under two names), as "parent.field"; null when none. */
+function fieldSelectedTwice(document: DocumentNode): string | null {
+  let found: string | null = null;
+  visit(document, {
+    SelectionSet(node, _key, parent) {
+      if (found) return BREAK;
+      const seen = new Set<string>();
+      for (const selection of node.selections) {
+        if (selection.kind !== Kind.FIELD) continue;
+        const field = selection.name.value;
+        if (seen.has(field)) {
+          found = `${parent && "name" in parent && parent.name ? (parent.name as { value: string }).value : "(root)"}.${field}`;
+          return BREAK;
+        }
+        seen.add(field);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** Values that satisfy an operation's variable types, so its cost can be measured without a request. */

@@ -5,7 +5,7 @@ import { moduleFiles } from "../common/modules.js";
 import { builder } from "../graphql/builder.js";
 import { tableInput } from "../graphql/fields.js";
 import { listArgs, listType } from "../graphql/list.js";
-import type { LooseBuilder } from "../graphql/crud.js";
+import { CHANGES_ONE_RECORD, type LooseBuilder } from "../graphql/crud.js";
 import { groupOperations, groupPlugins, pluginFields, type GroupPlugin } from "./plugins.js";
 
 /**
@@ -74,6 +74,7 @@ function addTwins(plugin: GroupPlugin): void {
       description: "Changes the group's record; answers it as the caller may read it, or null when the caller may change it but not read it.",
       authScopes: { user: true },
       args: { group: group(t), id: t.arg.id({ required: true }), input: t.arg({ type: updateInput, required: true }) },
+      extensions: CHANGES_ONE_RECORD,
       resolve: (query, _root, args, ctx) => operations.update(ctx, args.group as string, parseId(args.id as string), args.input as object, query),
     }),
   );
@@ -83,6 +84,7 @@ function addTwins(plugin: GroupPlugin): void {
       description: `Deletes the group's ${plugin.noun}; returns its id.`,
       authScopes: { user: true },
       args: { group: group(t), id: t.arg.id({ required: true }) },
+      extensions: CHANGES_ONE_RECORD,
       resolve: (_root, args, ctx) => operations.remove(ctx, args.group as string, parseId(args.id as string)),
     }),
   );

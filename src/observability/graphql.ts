@@ -1,3 +1,4 @@
+import { isTrustedRun } from "../execution/server-context.js";
 import { getOperationAST, type ExecutionResult } from "graphql";
 import type { Request } from "express";
 import type { Plugin } from "graphql-yoga";
@@ -16,6 +17,8 @@ export function nameGraphQLOperations(): Plugin {
       res.locals.operation = `graphql ${describedOperation(params.query, typeof params.operationName === "string" ? params.operationName : undefined)}`;
     },
     onExecute({ args }) {
+      // A REST row's run (src/execution/core.ts runTrusted) is named after its row already.
+      if (isTrustedRun(args.contextValue)) return;
       const res = (args.contextValue as { req?: Request }).req?.res;
       if (!res) return;
       const operation = getOperationAST(args.document, args.operationName);

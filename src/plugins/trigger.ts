@@ -1,6 +1,5 @@
-import type { RequestContext } from "../common/context.js";
+import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, forbidden, unauthenticated } from "../common/errors.js";
-import { sqlClientOf } from "../db/sql.js";
 import { DEFAULT_BUDGET_MS, enabledRecords, registeredPlugins, runIsolated, type TriggerAccess } from "./registry.js";
 import "./installed.js";
 
@@ -36,7 +35,7 @@ export async function triggerPluginEvent(
   const name = dot >= 0 ? raw.slice(dot + 1) : raw;
   if (dot >= 0 && folder && folder !== group) throw badInput("folder", `names another group than the event ${raw}`);
   const candidates = registeredPlugins().filter((plugin) => (group === null || plugin.folder === group) && Object.hasOwn(plugin.triggers ?? {}, name));
-  const sql = sqlClientOf(ctx.db);
+  const sql = sqlOf(ctx);
   if (!candidates.length) {
     // An event no plugin declares is a mistake of the caller's (a misspelling), not an event without handlers: 404 naming it and
     // the events this caller may fire — of enabled plugins only, at the caller's rights: which plugins are installed is the

@@ -48,7 +48,7 @@ export const USERS_AREA = defineArea({
   },
   own: {
     // The row as the insert returned it (every scalar): a read through Prisma would not see it inside the
-    // transaction of a keyed request (src/http/write-conditions.ts), and on PGlite would wait for it.
+    // transaction of a keyed request (src/execution/conditions.ts), and on PGlite would wait for it.
     create: (ctx, input) => createUser(ctx, { ...(input as { username: string; email: string; password: string; name: string }), isAdmin: (input.admin as boolean | null | undefined) ?? undefined }),
   },
   rest: {

@@ -1,3 +1,4 @@
+import { ANSWERS_SECRET } from "../graphql/crud.js";
 import { builder } from "../graphql/builder.js";
 import { listType, pageArgs } from "../graphql/list.js";
 import {
@@ -132,6 +133,7 @@ builder.mutationField("createWebhookEndpoint", (t) =>
   t.field({
     type: CreatedWebhookEndpointType,
     description: "Registers an endpoint: site-wide (administrators) or for a group's events (its managers). Answers its secret, this once.",
+    extensions: ANSWERS_SECRET,
     authScopes: { user: true },
     args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
     resolve: (_root, { input }, ctx) => createWebhookEndpoint(ctx, input),
@@ -153,6 +155,7 @@ builder.mutationField("rotateWebhookEndpointSecret", (t) =>
   t.field({
     type: CreatedWebhookEndpointType,
     description: "Gives an endpoint a new signing secret, answered this once; every request from now on is signed with it only.",
+    extensions: ANSWERS_SECRET,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => rotateWebhookEndpointSecret(ctx, String(id)),

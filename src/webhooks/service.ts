@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
-import { sqlOf, type RequestContext } from "../common/context.js";
+import { afterCommit, sqlOf, type RequestContext } from "../common/context.js";
 import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { unknownEventTypes } from "../common/events.js";
 import { pageWindow, type Page, type PageArgs } from "../common/paging.js";
@@ -226,7 +226,7 @@ export async function updateWebhookEndpoint(ctx: RequestContext, idValue: string
   const row = await changeEndpoint(ctx, id, async (tx) =>
     (await sqlOf(tx).query<Record<string, unknown>>(Prisma.sql`UPDATE webhook_endpoints SET ${Prisma.join(sets, ", ")} WHERE id = ${id} RETURNING ${ENDPOINT_COLUMNS}`))[0]!,
   );
-  if (data.enabled === true) wakeWebhookSenders(ctx.db);
+  if (data.enabled === true) afterCommit(ctx, () => wakeWebhookSenders(ctx.db));
   return endpointOf(row);
 }
 
@@ -339,7 +339,7 @@ export async function replayWebhookDelivery(ctx: RequestContext, idValue: string
     if (!replayed) throw notFound(`Webhook delivery ${id} not found.`);
     return replayed;
   });
-  wakeWebhookSenders(ctx.db);
+  afterCommit(ctx, () => wakeWebhookSenders(ctx.db));
   return (await withAttempts(ctx, [row]))[0]!;
 }
 
