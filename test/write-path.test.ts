@@ -386,6 +386,9 @@ describe("Idempotency-Key", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
+    // The replay names the version the first answer named.
+    expect(first.headers.get("etag")).toMatch(/^"\d+"$/);
+    expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
     const listed = await server.rest("GET", "/wiki/list", { query: { search: "Once only" } });
     expect(listed.body.total).toBe(1);
 
@@ -471,6 +474,16 @@ describe("Idempotency-Key", () => {
     expect(await sql().query(Prisma.sql`SELECT 1 FROM idempotency_keys WHERE key = 'graphql-secret'`)).toEqual([]);
   });
 
+  it("takes no key for an operation that runs plugin handlers apart from it (400 naming the key); without one it runs", async () => {
+    const query = `mutation { triggerPluginEvent(event: "content.counts") }`;
+    const refused = await graphqlWith(query, {}, cast.alice.token, { "Idempotency-Key": "graphql-trigger" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.errors![0]!.extensions.errors[0].parameter).toBe("Idempotency-Key");
+    // Said before anything ran, not learnt from a handler's refused statement.
+    expect(refused.body.errors![0]!.message).toContain("plugin handlers");
+    expect((await graphqlWith(query, {}, cast.alice.token, {})).body.errors).toBeUndefined();
+  });
+
   it("keeps an answer of at most 1 MB for a retry: a larger one is undone and refused, naming the key", async () => {
     const text = "y".repeat(700_000);
     const query = `mutation Big($text: String!) { createWikiPage(input: { title: "Kept too large", pagetext: $text, state: 1 }) { a: pagetext b: pagetext } }`;
@@ -503,6 +516,13 @@ describe("Idempotency-Key", () => {
       VALUES (${heavy.id}, 'heavy', 'x', (now() AT TIME ZONE 'UTC'), '{}'::json, ${16 * 1024 * 1024})`);
     const full = await server.rest("POST", "/wiki", { token: heavy.token, body: { ...body, title: "Over the bytes" }, headers: { "Idempotency-Key": "over-the-bytes" } });
     expect(full.status, JSON.stringify(full.body)).toBe(429);
+    // Short of the budget, an answer that would pass it is undone and refused too, once its size is known.
+    const nearly = await server.user();
+    await sql().query(Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, created, result, result_bytes)
+      VALUES (${nearly.id}, 'nearly', 'x', (now() AT TIME ZONE 'UTC'), '{}'::json, ${16 * 1024 * 1024 - 1000})`);
+    const passing = await server.rest("POST", "/wiki", { token: nearly.token, body: { ...body, title: "Past the bytes", pagetext: "z".repeat(5000) }, headers: { "Idempotency-Key": "past-the-bytes" } });
+    expect(passing.status, JSON.stringify(passing.body)).toBe(429);
+    expect((await server.rest("GET", "/wiki/list", { query: { search: "Past the bytes" } })).body.total).toBe(0);
   });
 
   it("tells a retry of a key answered before results were kept that it was, never writing twice (409)", async () => {

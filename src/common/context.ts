@@ -95,20 +95,27 @@ export class OperationConditions {
     this.#afterCommit.push(work);
   }
 
-  /** The operation committed (the execution core): its deferred work runs, once. */
-  committed(): void {
-    for (const work of this.#afterCommit.splice(0)) work();
+  /** The operation committed (the execution core): its deferred work runs, once, each apart (`failed` hears what throws). */
+  committed(failed: (error: unknown) => void): void {
+    for (const work of this.#afterCommit.splice(0)) {
+      try {
+        work();
+      } catch (error) {
+        failed(error);
+      }
+    }
   }
 }
 
 /**
- * Runs `work` (a wake-up of a background sender, a notice to other instances) once what the operation wrote
- * is committed: now, unless the whole operation is one transaction still open (a keyed operation's,
- * src/execution/conditions.ts), whose commit runs it — from inside, it would find nothing committed yet, and
- * a statement it sends would run inside that transaction's context (src/db/transaction-guard.ts).
+ * Runs `work` (a wake-up of a background sender: a nudge, safe to repeat) once what the operation wrote is
+ * committed: now, outside any transaction; inside one, when the execution core ends the operation — a keyed
+ * operation's after its one transaction commits (never when it was undone), any other's once it is over and
+ * every write transaction it opened has ended. From inside, the work would find nothing committed yet, and a
+ * statement it sends would run in that transaction's context (src/db/transaction-guard.ts refuses it).
  */
 export function afterCommit(ctx: RequestContext, work: () => void): void {
-  if (ctx.tx && ctx.conditions.idempotencyKey) ctx.conditions.deferUntilCommitted(work);
+  if (ctx.tx) ctx.conditions.deferUntilCommitted(work);
   else work();
 }
 

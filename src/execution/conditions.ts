@@ -118,15 +118,19 @@ export function answersOneRecord(schema: GraphQLSchema, document: DocumentNode, 
 }
 
 /**
- * Whether the operation's answer holds a secret shown once (a webhook endpoint's signing secret, an OAuth
- * client's secret: root fields marked `answersSecret`). Such an answer is not kept for a retry, where it
- * would lie in clear beside its record's hash for a day: the operation takes no Idempotency-Key.
+ * Why the operation takes no Idempotency-Key, if it does not: a root field whose answer holds a secret shown
+ * once (`answersSecret`: a webhook endpoint's signing secret, an OAuth client's secret), which kept for a
+ * retry would lie in clear beside its record's hash for a day; or one that runs work apart from the
+ * operation (`runsApart`: plugin handlers, each isolated), which one key's transaction cannot hold.
  */
-function answersSecret(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): boolean {
+function refusesKey(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): string | null {
   const operation = operationOf(document, operationName);
   const root = operation?.operation === "mutation" ? schema.getMutationType() : null;
-  if (!operation || !root) return false;
-  return rootFields(document, operation).some((field) => root.getFields()[field.name.value]?.extensions?.answersSecret === true);
+  if (!operation || !root) return null;
+  const extensions = rootFields(document, operation).map((field) => root.getFields()[field.name.value]?.extensions ?? {});
+  if (extensions.some((extension) => extension.answersSecret === true)) return "This operation answers a secret shown once, which is not kept for a retry: send it without an Idempotency-Key.";
+  if (extensions.some((extension) => extension.runsApart === true)) return "This operation runs plugin handlers apart from it, each on its own, which one transaction for the key cannot hold: send it without an Idempotency-Key.";
+  return null;
 }
 
 /** Whether the operation runs a mutation: only those take an Idempotency-Key (a read is safe to repeat as it is). */
@@ -152,9 +156,8 @@ export function conditionsFor(schema: GraphQLSchema, document: DocumentNode, ope
   // REST: POST rows only, as the API has always documented it (a PUT or DELETE repeats safely as it is).
   if (key !== undefined && viewer.user && runsMutation(document, operationName) && (!request.lenient || request.method === "POST")) {
     if (!KEY_PATTERN.test(key)) throw headerError(400, "Idempotency-Key", 'Invalid header "Idempotency-Key": must be 1 to 255 visible ASCII characters', "must be 1 to 255 visible ASCII characters");
-    if (answersSecret(schema, document, operationName)) {
-      throw headerError(400, "Idempotency-Key", "This operation answers a secret shown once, which is not kept for a retry: send it without an Idempotency-Key.", "cannot be used with an operation that answers a secret");
-    }
+    const refused = refusesKey(schema, document, operationName);
+    if (refused) throw headerError(400, "Idempotency-Key", refused, "cannot be used with this operation");
     // The fingerprint walks the payload; a client's variables nested past any input type's depth are refused first.
     if (jsonDepth(request.payload, MAX_FINGERPRINT_DEPTH) > MAX_FINGERPRINT_DEPTH) {
       throw headerError(400, "Idempotency-Key", `The request's body is nested deeper than ${MAX_FINGERPRINT_DEPTH} levels, more than a keyed request may be.`, "body nested too deep");
@@ -176,6 +179,15 @@ export function canonicalJson(value: unknown): string {
       : inner,
   );
 }
+
+/** 429: the caller's live keys hold the most kept for one caller. */
+const keysFull = () =>
+  headerError(
+    429,
+    "Idempotency-Key",
+    `Your Idempotency-Keys of the last ${IDEMPOTENCY_KEY_HOURS} hours hold the most kept for one caller (${MAX_KEYS_PER_USER} keys, ${MAX_KEPT_BYTES_PER_USER / 1024 / 1024} MB of answers): send this request without a key, or later.`,
+    "too many keys held",
+  );
 
 /** 400: the keyed operation needs a read the key's transaction cannot make. */
 const readsOutsideTheKey = () =>
@@ -206,27 +218,20 @@ export async function rememberedExecution(
   key: IdempotencyKey,
   conditions: OperationConditions,
   run: (tx: SqlClient) => Promise<ExecutionResult>,
-): Promise<{ result: ExecutionResult; replayed: boolean }> {
+): Promise<KeyedAnswer> {
   // A key past its day is forgotten here, so the write path's claim of it can be a plain INSERT.
   // With it, how many live keys the caller holds (read on the primary key's user_id prefix).
-  const [stored] = await sqlClientOf(db).query<{ fingerprint: string | null; result: ExecutionResult | null; recordId: number | null; held: number; heldBytes: number }>(Prisma.sql`
+  const [stored] = await sqlClientOf(db).query<{ fingerprint: string | null; result: ExecutionResult | null; version: string | null; recordId: number | null; held: number; heldBytes: number }>(Prisma.sql`
     WITH expired AS (
       DELETE FROM idempotency_keys
        WHERE user_id = ${userId} AND key = ${key.key} AND created <= (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})),
     live AS (SELECT * FROM idempotency_keys WHERE user_id = ${userId} AND created > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}))
-    SELECT k.fingerprint, k.result, k.record_id AS "recordId",
+    SELECT k.fingerprint, k.result, k.record_version AS version, k.record_id AS "recordId",
            (SELECT count(*)::int FROM live) AS held, (SELECT coalesce(sum(result_bytes), 0)::bigint FROM live)::float8 AS "heldBytes"
       FROM (SELECT 1) AS one LEFT JOIN live k ON k.key = ${key.key}`);
   if (stored!.fingerprint === null) {
-    if (stored!.held >= MAX_KEYS_PER_USER || stored!.heldBytes >= MAX_KEPT_BYTES_PER_USER) {
-      throw headerError(
-        429,
-        "Idempotency-Key",
-        `Your Idempotency-Keys of the last ${IDEMPOTENCY_KEY_HOURS} hours hold the most kept for one caller (${MAX_KEYS_PER_USER} keys, ${MAX_KEPT_BYTES_PER_USER / 1024 / 1024} MB of answers): send this request without a key, or later.`,
-        "too many keys held",
-      );
-    }
-    return runKeyed(db, userId, key, conditions, run);
+    if (stored!.held >= MAX_KEYS_PER_USER || stored!.heldBytes >= MAX_KEPT_BYTES_PER_USER) throw keysFull();
+    return runKeyed(db, userId, key, conditions, run, stored!.heldBytes);
   }
   if (stored!.result === null) {
     // Claimed and its result stored commit together, so a key without one was answered before results were
@@ -238,7 +243,18 @@ export async function rememberedExecution(
     throw headerError(422, "Idempotency-Key", "This Idempotency-Key was used with another request (method, path or body): use a new key for a new request.", "was used with another request");
   }
   const result = stored!.result;
-  return { result: typeof result === "string" ? (JSON.parse(result) as ExecutionResult) : result, replayed: true };
+  return { result: typeof result === "string" ? (JSON.parse(result) as ExecutionResult) : result, replayed: true, committed: false, version: stored!.version ?? undefined };
+}
+
+/**
+ * A keyed operation's answer: its result; `replayed`, an earlier answer's (with the version its ETag named);
+ * `committed`, this run's writes committed (not when its answer had errors and everything was undone).
+ */
+export interface KeyedAnswer {
+  result: ExecutionResult;
+  replayed: boolean;
+  committed: boolean;
+  version?: string;
 }
 
 /** The keyed operation run for the first time: its writes, the key and its result in one transaction. */
@@ -248,7 +264,9 @@ async function runKeyed(
   key: IdempotencyKey,
   conditions: OperationConditions,
   run: (tx: SqlClient) => Promise<ExecutionResult>,
-): Promise<{ result: ExecutionResult; replayed: boolean }> {
+  /** The bytes of answers the caller's other live keys hold. */
+  heldBytes: number,
+): Promise<KeyedAnswer> {
   try {
     const result = await sqlClientOf(db).transaction(async (client) => {
       const result = await run(client);
@@ -260,6 +278,9 @@ async function runKeyed(
       // Refused after it ran (src/graphql/limits.ts): refused before it commits, so nothing of it stays.
       if (stored.length > QUERY_LIMITS.maxResponseBytes) throw new UndoneAnswer(answerTooLarge());
       const bytes = Buffer.byteLength(stored);
+      if (heldBytes + bytes > MAX_KEPT_BYTES_PER_USER && bytes <= MAX_KEPT_ANSWER_BYTES) {
+        throw new UndoneAnswer({ errors: [keysFull()] });
+      }
       if (bytes > MAX_KEPT_ANSWER_BYTES) {
         throw new UndoneAnswer({
           errors: [
@@ -268,14 +289,14 @@ async function runKeyed(
         });
       }
       if (conditions.keyClaimed) {
-        await client.query(Prisma.sql`UPDATE idempotency_keys SET result = ${stored}::json, result_bytes = ${bytes} WHERE user_id = ${userId} AND key = ${key.key}`);
+        await client.query(Prisma.sql`UPDATE idempotency_keys SET result = ${stored}::json, result_bytes = ${bytes}, record_version = ${conditions.version ?? null} WHERE user_id = ${userId} AND key = ${key.key}`);
       } else {
         // No write of the kit's claimed it (a mutation outside the write path, or one that wrote nothing): the
         // key is claimed here, with its result, so its retry is answered and never runs it again.
         await client
           .query(
-            Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, record_id, created, result, result_bytes)
-              VALUES (${userId}, ${key.key}, ${key.fingerprint}, NULL, (now() AT TIME ZONE 'UTC')::timestamp(3), ${stored}::json, ${bytes})`,
+            Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, record_id, created, result, result_bytes, record_version)
+              VALUES (${userId}, ${key.key}, ${key.fingerprint}, NULL, (now() AT TIME ZONE 'UTC')::timestamp(3), ${stored}::json, ${bytes}, ${conditions.version ?? null})`,
           )
           .catch((error: unknown) => {
             if (uniqueViolation(error)) throw headerError(409, "Idempotency-Key", "A request with this Idempotency-Key was made while this one ran; retry to get its answer.", "is in use");
@@ -284,9 +305,9 @@ async function runKeyed(
       }
       return result;
     });
-    return { result, replayed: false };
+    return { result, replayed: false, committed: true };
   } catch (error) {
-    if (error instanceof UndoneAnswer) return { result: { errors: error.result.errors }, replayed: false };
+    if (error instanceof UndoneAnswer) return { result: { errors: error.result.errors }, replayed: false, committed: false };
     throw error;
   }
 }

@@ -63,7 +63,7 @@ export function executionCore({ schema, config, contextFor, logError, observers 
     plugins: [
       // Documents run again are compiled (graphql-jit), else graphql-js's own execute; yoga's default executor
       // (@graphql-tools/executor) adds @defer/@stream handling the schema does not use (docs/performance.md).
-      useEngine({ execute: executeOperation as never }),
+      useEngine({ execute: ((args: ExecutionArgs) => executeOperation(args, logError)) as never }),
       trustedDocuments(),
       graphqlRequestChecks(),
       ...queryLimitPlugins(),
@@ -117,7 +117,7 @@ function trustedDocuments(): Plugin {
  * them; a keyed operation in its key's transaction (rememberedExecution). The answer's ETag and
  * Idempotent-Replayed headers are set here, for both surfaces.
  */
-function executeOperation(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+function executeOperation(args: ExecutionArgs, logError: ExecutionCoreOptions["logError"]): Promise<ExecutionResult> | ExecutionResult {
   const context = args.contextValue as OperationContext;
   const { res } = context;
   let conditions;
@@ -136,19 +136,24 @@ function executeOperation(args: ExecutionArgs): Promise<ExecutionResult> | Execu
   };
   const key = conditions.idempotencyKey;
   if (!key) {
+    // Deferred work (afterCommit) runs once the operation is over: every write transaction it opened has ended.
+    const done = (result: ExecutionResult) => (operation.conditions.committed((error) => logError("work after an operation's commit failed", error)), answered(result));
     const result = executeCompiledWhenRepeated({ ...args, contextValue: operation });
-    return result instanceof Promise ? result.then(answered) : answered(result as ExecutionResult);
+    return result instanceof Promise ? result.then(done) : done(result as ExecutionResult);
   }
   return rememberedExecution(context.db, context.viewer.user!.id, key, conditions, async (tx) =>
     (await executeCompiledWhenRepeated({ ...args, contextValue: Object.assign(Object.create(operation) as OperationContext, { tx }) })) as ExecutionResult,
   ).then(
-    ({ result, replayed }) => {
+    ({ result, replayed, committed, version }) => {
       if (replayed) {
         res?.set("Idempotent-Replayed", "true");
+        // The first answer's ETag, as the first answer carried it.
+        if (version !== undefined && answersOneRecord(args.schema, args.document, args.operationName)) res?.set("ETag", recordEtag(version));
         return result;
       }
+      if (!committed) return result;
       outboxWritten(context.db);
-      operation.conditions.committed();
+      operation.conditions.committed((error) => logError("work after an operation's commit failed", error));
       return answered(result);
     },
     (error: unknown) => {

@@ -28,6 +28,12 @@ export const CHANGES_ONE_RECORD = { changesOneRecord: true } as const;
  */
 export const ANSWERS_SECRET = { answersSecret: true } as const;
 
+/**
+ * Marks a mutation that runs work of its own apart from the operation (plugin handlers, each isolated with
+ * its own budget and failures): one key's transaction cannot hold it, so it takes no Idempotency-Key.
+ */
+export const RUNS_APART = { runsApart: true } as const;
+
 export interface RecordFields {
   /** The record type, as `builder.prismaObject` returned it. */
   type: ObjectRef<Types, object>;

@@ -1,3 +1,4 @@
+import { RUNS_APART } from "../graphql/crud.js";
 import { builder } from "../graphql/builder.js";
 import { listType, pageArgs } from "../graphql/list.js";
 import { triggerPluginEvent } from "./trigger.js";
@@ -10,6 +11,7 @@ import "./deliver.js";
 builder.mutationField("triggerPluginEvent", (t) =>
   t.field({
     type: ["JSON"],
+    extensions: RUNS_APART,
     description:
       "Fires a plugin event (GET /api/plugins/trigger): `event` is group.event, or an event name with `folder`. Answers the results of the enabled plugins' handlers ([] when none has it). Anonymous callers fire public events only.",
     authScopes: { public: true },

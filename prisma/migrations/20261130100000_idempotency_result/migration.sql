@@ -5,3 +5,5 @@
 ALTER TABLE "idempotency_keys" ADD COLUMN "result" JSON;
 -- The answer's size in bytes: a caller's live keys hold at most so many bytes of answers together.
 ALTER TABLE "idempotency_keys" ADD COLUMN "result_bytes" INTEGER;
+-- The version of the record the answer was (its ETag), so a replay carries the ETag the first answer did.
+ALTER TABLE "idempotency_keys" ADD COLUMN "record_version" TEXT;
