@@ -5,7 +5,7 @@ import { ApiError, badInput, notFound, unauthenticated, type ParameterProblem } 
 import { illFormedTextPath } from "../src/common/json-bounds.js";
 import type { Config } from "../src/config.js";
 import { fileNotAccepted } from "../src/http/multipart.js";
-import { assertWithinQueryLimits } from "../src/graphql/limits.js";
+import { answerTooLarge, assertWithinQueryLimits, QUERY_LIMITS } from "../src/graphql/limits.js";
 import type { ExecutionCore } from "../src/execution/core.js";
 import { runsMutation } from "../src/execution/conditions.js";
 import { compileNow } from "../src/graphql/compiled.js";
@@ -231,7 +231,7 @@ export function restFacade({ schema, operations, core, config, log, bodyLimit, d
       const { operation } = route;
       const data = result.data as Record<string, unknown>;
       const rendered = render(data[operation.resultField], route.plan[operation.resultField] ?? {});
-      route.respond.send(res, operation as never, kept && "keys" in kept ? project(rendered, kept.keys) : rendered);
+      route.respond.send(withinAnswerLimit(res), operation as never, kept && "keys" in kept ? project(rendered, kept.keys) : rendered);
     } catch (error) {
       next(error);
     }
@@ -494,6 +494,23 @@ function describeArea(area: string, version: string, operations: RestOperation[]
         })),
       })),
   };
+}
+
+/**
+ * The response, whose JSON body is written once and refused past the answer limit (QUERY_LIMITS.maxResponseBytes,
+ * as a GraphQL answer is: src/graphql/limits.ts): 400 asking for smaller pages, without the record's ETag.
+ */
+function withinAnswerLimit(res: Response): Response {
+  res.json = (body: unknown) => {
+    const text = JSON.stringify(body);
+    if (text.length > QUERY_LIMITS.maxResponseBytes) {
+      res.removeHeader("ETag");
+      throw new ApiError(400, answerTooLarge().errors![0]!.message);
+    }
+    if (!res.get("Content-Type")) res.set("Content-Type", "application/json");
+    return res.send(text);
+  };
+  return res;
 }
 
 /**

@@ -128,6 +128,23 @@ describe("GraphQL response size", () => {
     const small = await run("{ wikiPages(limit: 2, search: \"Huge\") { items { pagetext } } }");
     expect(small.errors).toBeUndefined();
     expect(small.bytes).toBeGreaterThan(1_800_000);
+
+    // A REST row's answer is held to the same limit, measured on the body it writes (no row's answer reaches
+    // 4 MB with a 1 MB body limit: the limit is lowered for a moment, in this process, which serves the test).
+    const limits = QUERY_LIMITS as { maxResponseBytes: number };
+    const limit = limits.maxResponseBytes;
+    const page = await server.rest("GET", "/wiki/list", { query: { search: "Huge", limit: 10 } });
+    expect(page.status).toBe(200);
+    const size = JSON.stringify(page.body).length;
+    limits.maxResponseBytes = size - 1;
+    try {
+      const refused = await server.rest("GET", "/wiki/list", { query: { search: "Huge", limit: 10 } });
+      expect(refused.status, JSON.stringify(refused.body).slice(0, 200)).toBe(400);
+      expect(refused.body.message).toMatch(/The answer would be larger than/);
+      expect((await server.rest("GET", "/wiki/list", { query: { search: "Huge", limit: 1 } })).status).toBe(200);
+    } finally {
+      limits.maxResponseBytes = limit;
+    }
   });
 });
 
