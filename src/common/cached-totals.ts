@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { decodeTimestamp, sqlClientOf, utcTimestamp } from "../db/sql.js";
+import { decodeTimestamp, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { accessFieldOf, column, modelInfo, ownRecordSql, publishedSql, table, totalQuestions, type RecordsDeclaration } from "./records.js";
-import { caseOf, casesOf, countingOf, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
+import { callerClass, caseOf, casesOf, countingOf, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
 import type { Caller } from "./paging.js";
 
 /**
@@ -110,7 +110,7 @@ export function cachedTotal(
   const [belongs, secluded, moderated] = [once.get("member") ?? null, once.get("secluded") ?? null, once.get("moderates") ?? null];
   const asksMembership = once.size > 0 || privateTo !== null;
   // The rule's cases for this class of caller and what the statement asks once (src/common/policy.ts, ruleOnce).
-  const shape = `cached total ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"} ${[...once.keys()].join(",")} ${privateTo ? "private" : "-"} ${perRow.join(",")}`;
+  const shape = `cached total ${callerClass(user)} ${[...once.keys()].join(",")} ${privateTo ? "private" : "-"} ${perRow.join(",")}`;
   const othersCases = ruleOnce(records, shape, () => casesOf(fold(rule, known(false)), [...once.keys()]));
 
   // One pass over the matching rows counts every owner's numbers (and finds the next window event).
@@ -183,9 +183,10 @@ export function cachedTotal(
     if (kept) return combine(kept, isMember, isSecluded, moderates);
     // Written since: count again, with the version, in a statement of its own — one for all the requests
     // of this process that found the same stale counts (after a write, the popular searches all would).
+    const countWith = async (sql: SqlClient) => (await sql.query<{ total: unknown }>(Prisma.sql`SELECT (${statement(true)}) AS total`))[0]!.total;
     // Inside a transaction (a keyed operation's) the count is its own, in that transaction: a count shared
     // with other requests must not run on a client that is not theirs, nor fail for them if it is refused.
-    if (caller.tx) return read((await caller.tx.query<{ total: unknown }>(Prisma.sql`SELECT (${statement(true)}) AS total`))[0]!.total);
+    if (caller.tx) return read(await countWith(caller.tx));
     let underWay = recounts.get(db);
     if (!underWay) recounts.set(db, (underWay = new Map()));
     // (Windowed counts hold for the moment they were counted at: shared only by requests of the same moment.)
@@ -195,9 +196,7 @@ export function cachedTotal(
     const recount = JSON.stringify([owners.map(key), foundVersion, records.window ? moment : null, asksMembership ? (user?.id ?? "anonymous") : null]);
     let counting = underWay.get(recount);
     if (!counting) {
-      counting = sqlClientOf(db)
-        .query<{ total: unknown }>(Prisma.sql`SELECT (${statement(true)}) AS total`)
-        .then((rows) => rows[0]!.total);
+      counting = countWith(sqlClientOf(db));
       underWay.set(recount, counting);
       const done = () => void underWay!.delete(recount);
       counting.then(done, done);

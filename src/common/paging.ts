@@ -122,8 +122,10 @@ export interface Page<Item> {
   total(): Promise<number>;
 }
 
-/** The caller a statement is written for (a request context; the plan test passes bare viewers). */
-/** Who asks, and the transaction they ask in, if any (a keyed operation's: src/execution/conditions.ts). */
+/**
+ * The caller a statement is written for (a request context; the plan test passes bare viewers), and the
+ * transaction they ask in, if any (a keyed operation's: src/execution/conditions.ts).
+ */
 export type Caller = Pick<RequestContext, "db" | "viewer" | "tx">;
 
 /** The statements of one list request: its page (with or without the total) and its total alone. */

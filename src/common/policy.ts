@@ -168,6 +168,9 @@ export function ruleOnce<T>(declaration: object, key: string, derive: () => T): 
 }
 const derivedRules = new WeakMap<object, Map<string, unknown>>();
 
+/** The class of caller a rule's SQL or a derived rule may depend on (never who they are): the keys of `ruleOnce` and of the rule's templates. */
+export const callerClass = (user: { isAdmin: boolean } | null): "anonymous" | "administrator" | "user" => (user === null ? "anonymous" : user.isAdmin ? "administrator" : "user");
+
 /** The leaves a rule still asks. */
 export function leavesOf(rule: Rule): Leaf[] {
   if (typeof rule === "boolean") return [];

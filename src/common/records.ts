@@ -6,7 +6,7 @@ import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import type { AccessLevelName, AccessLevels } from "./access.js";
 import { belongsSql, belongsToRecordScopeSql, recordScopeSql, scopeKindCount, scopeKindIfRegistered, scopeSecludedSql, secludedScopeSql, type FixedScope, type RelationName, type ScopeKind, type UserRef } from "./scope-kinds.js";
-import { fold, leavesOf, policyOf, renderSql, ruleOnce, type Known, type Leaf } from "./policy.js";
+import { callerClass, fold, leavesOf, policyOf, renderSql, ruleOnce, type Known, type Leaf } from "./policy.js";
 import { Slot, TemplateCache } from "./sql-template.js";
 
 /**
@@ -548,7 +548,7 @@ export interface QuestionSlots {
 export function questionSql(declaration: RecordsDeclaration, shape: string, question: Question, render: (slots: QuestionSlots) => Prisma.Sql | null): Prisma.Sql | null {
   const { viewer, now, listScope } = question;
   const user = viewer.user;
-  const key = `${shape} ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"} ${listScope?.scope ?? "-"} ${scopeKindCount()}`;
+  const key = `${shape} ${callerClass(user)} ${listScope?.scope ?? "-"} ${scopeKindCount()}`;
   return questionTemplates.filled(
     declaration,
     key,
@@ -584,7 +584,7 @@ export function totalQuestions(
   scope: FixedScope | null,
 ): { once: Map<Leaf, Prisma.Sql>; privateTo: Prisma.Sql | null; perRow: Leaf[]; known(own: boolean): Known } {
   const user = viewer.user;
-  const asked = ruleOnce(declaration, `total asks ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"}`, () =>
+  const asked = ruleOnce(declaration, `total asks ${callerClass(user)}`, () =>
     leavesOf(fold(policyOf(declaration).visible, (leaf) => (leaf === "administrator" ? (user?.isAdmin ?? false) : leaf === "signedIn" ? user !== null : leaf === "own" ? false : undefined))),
   );
   const once = new Map<Leaf, Prisma.Sql>();

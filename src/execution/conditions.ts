@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { Kind, getOperationAST, isNonNullType, isObjectType, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { Kind, getOperationAST, isNonNullType, isObjectType, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../common/errors.js";
 import { OperationConditions, type IdempotencyKey, type Viewer } from "../common/context.js";
@@ -61,19 +61,35 @@ export interface ConditionalRequest {
   lenient: boolean;
 }
 
-/** A request error about a header: HTTP status `status` on both surfaces, naming the header. */
-function headerError(status: number, header: string, message: string, problem: string): ApiError {
-  const error = new ApiError(status, message, [{ parameter: header, message: problem }]);
-  Object.assign(error.extensions, { http: { status } });
-  return error;
+/**
+ * A request error about a header, naming it: HTTP status `status` on both surfaces, as the core's mask gives
+ * every error that names a condition header (src/execution/core.ts `maskError`, CONDITION_HEADERS).
+ */
+const headerError = (status: number, header: string, message: string, problem: string): ApiError => new ApiError(status, message, [{ parameter: header, message: problem }]);
+
+/**
+ * The operation graphql-js runs for these arguments (the one named, or the only one), and the root fields it
+ * selects (fragments spread at the root count as many as they hold). Found once per parsed document and
+ * operation name — a REST row's DocumentNode, or yoga's cached parse of a /graphql text — since every
+ * operation asks it, and a read that answers a record asks it again for its ETag.
+ */
+function rootsOf(document: DocumentNode, operationName: string | null | undefined): { operation?: OperationDefinitionNode; fields: FieldNode[] } {
+  let byName = rootsByDocument.get(document);
+  if (!byName) rootsByDocument.set(document, (byName = new Map()));
+  const name = operationName ?? "";
+  let roots = byName.get(name);
+  if (roots) return roots;
+  roots = findRoots(document, operationName);
+  // Kept only for a name the document has: a client's made-up operation names must not grow the map.
+  if (roots.operation) byName.set(name, roots);
+  return roots;
 }
+const rootsByDocument = new WeakMap<DocumentNode, Map<string, { operation?: OperationDefinitionNode; fields: FieldNode[] }>>();
 
-/** The operation graphql-js runs for these arguments (the one named, or the only one). */
-const operationOf = (document: DocumentNode, operationName: string | null | undefined) => getOperationAST(document, operationName) ?? undefined;
-
-/** The root fields an operation selects (fragments spread at the root count as many as they hold). */
-function rootFields(document: DocumentNode, operation: OperationDefinitionNode) {
-  const fields = [];
+function findRoots(document: DocumentNode, operationName: string | null | undefined): { operation?: OperationDefinitionNode; fields: FieldNode[] } {
+  const operation = getOperationAST(document, operationName) ?? undefined;
+  if (!operation) return { fields: [] };
+  const fields: FieldNode[] = [];
   const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
   const pending = [...operation.selectionSet.selections];
   while (pending.length) {
@@ -82,7 +98,7 @@ function rootFields(document: DocumentNode, operation: OperationDefinitionNode) 
     else if (selection.kind === Kind.INLINE_FRAGMENT) pending.push(...selection.selectionSet.selections);
     else pending.push(...(fragments.get(selection.name.value)?.selectionSet.selections ?? []));
   }
-  return fields;
+  return { operation, fields };
 }
 
 /**
@@ -91,10 +107,8 @@ function rootFields(document: DocumentNode, operation: OperationDefinitionNode) 
  * DELETE row of a record). If-Match applies to these alone.
  */
 export function changesOneRecord(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): boolean {
-  const operation = operationOf(document, operationName);
-  if (operation?.operation !== "mutation") return false;
-  const fields = rootFields(document, operation);
-  if (fields.length !== 1) return false;
+  const { operation, fields } = rootsOf(document, operationName);
+  if (operation?.operation !== "mutation" || fields.length !== 1) return false;
   // Marked where it is declared (src/graphql/crud.ts CHANGES_ONE_RECORD): the field goes through changeRecord,
   // which alone compares If-Match; a mutation that takes an id but changes its record otherwise is not one.
   const field = schema.getMutationType()?.getFields()[fields[0]!.name.value];
@@ -106,10 +120,8 @@ export function changesOneRecord(schema: GraphQLSchema, document: DocumentNode, 
  * type is a record type (a Prisma model's object), as `wikiPage(id:)`, `createWikiPage` or `updateWikiPage` are.
  */
 export function answersOneRecord(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): boolean {
-  const operation = operationOf(document, operationName);
-  if (!operation) return false;
-  const fields = rootFields(document, operation);
-  if (fields.length !== 1) return false;
+  const { operation, fields } = rootsOf(document, operationName);
+  if (!operation || fields.length !== 1) return false;
   const root = operation.operation === "mutation" ? schema.getMutationType() : operation.operation === "query" ? schema.getQueryType() : null;
   const found = root?.getFields()[fields[0]!.name.value]?.type;
   // A list of records is not one record: the type is the record's object itself, non-null or not.
@@ -124,17 +136,17 @@ export function answersOneRecord(schema: GraphQLSchema, document: DocumentNode, 
  * operation (`runsApart`: plugin handlers, each isolated), which one key's transaction cannot hold.
  */
 function refusesKey(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): string | null {
-  const operation = operationOf(document, operationName);
+  const { operation, fields } = rootsOf(document, operationName);
   const root = operation?.operation === "mutation" ? schema.getMutationType() : null;
-  if (!operation || !root) return null;
-  const extensions = rootFields(document, operation).map((field) => root.getFields()[field.name.value]?.extensions ?? {});
+  if (!root) return null;
+  const extensions = fields.map((field) => root.getFields()[field.name.value]?.extensions ?? {});
   if (extensions.some((extension) => extension.answersSecret === true)) return "This operation answers a secret shown once, which is not kept for a retry: send it without an Idempotency-Key.";
   if (extensions.some((extension) => extension.runsApart === true)) return "This operation runs plugin handlers apart from it, each on its own, which one transaction for the key cannot hold: send it without an Idempotency-Key.";
   return null;
 }
 
 /** Whether the operation runs a mutation: only those take an Idempotency-Key (a read is safe to repeat as it is). */
-export const runsMutation = (document: DocumentNode, operationName?: string | null) => operationOf(document, operationName)?.operation === "mutation";
+export const runsMutation = (document: DocumentNode, operationName?: string | null) => rootsOf(document, operationName).operation?.operation === "mutation";
 
 /**
  * The operation's conditions from its request's headers; throws the 400 naming a header that is malformed

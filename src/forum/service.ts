@@ -5,7 +5,7 @@ import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { DEFAULT_SCOPE, listedScope, pageWindow } from "../common/paging.js";
 import { columnValues } from "../common/fields.js";
 import { changedRecord, createdRecord, findVisible, moderatedScopeSql, modelInfo, publishedSql, rowsStatement, visibleSql, type Selection } from "../common/records.js";
-import { fold, policyOf, renderSql, ruleOnce } from "../common/policy.js";
+import { callerClass, fold, policyOf, renderSql, ruleOnce } from "../common/policy.js";
 import { belongsToRecordScopeSql, holdsRelationSql, scopeKind, secludedScopeSql } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, conditionHolds, requireUser, resolveCreator } from "../common/scopes.js";
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
@@ -50,7 +50,7 @@ function countedSql(ctx: RequestContext, access: Prisma.Sql, scope: Prisma.Sql, 
   const member = user && !user.isAdmin ? belongsToRecordScopeSql(scope, scopeId, user.id) : null;
   const secluded = user?.isAdmin ? null : secludedScopeSql(scope, scopeId, user?.id ?? null);
   // Folded once per class of caller and what is asked (src/common/policy.ts, ruleOnce); rendered per call.
-  const shape = `forum counted ${user === null ? "anonymous" : user.isAdmin ? "administrator" : "user"} ${Boolean(published)} ${Boolean(member)} ${Boolean(secluded)}`;
+  const shape = `forum counted ${callerClass(user)} ${Boolean(published)} ${Boolean(member)} ${Boolean(secluded)}`;
   const rule = ruleOnce(FORUM_POSTS, shape, () => fold(policyOf(FORUM_POSTS).visible, (leaf) => {
     if (leaf === "signedIn") return user !== null;
     if (leaf === "published") return published ? undefined : true;
