@@ -6,7 +6,8 @@ import { listParams } from "./list-params.js";
 import { fieldsParam } from "./fields-param.js";
 // Response kinds a declared area may ask for beside the kit's own (groups' list: a bare array).
 import "./responses/array.js";
-import type { RestOperation, RestParam } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /**
  * The REST rows of an area declared as one (src/common/area.ts): one per operation its `rest` names, each

@@ -5,7 +5,8 @@ import { loadConfig } from "../src/config.js";
 import { checkFacadeTable } from "./check.js";
 import { restFacade } from "./router.js";
 import { restOperations } from "./table.js";
-import type { RestOperation, RestParam } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /** A real row of the table, to break one thing at a time. */
 function row(method: RestOperation["method"], path: string): RestOperation {

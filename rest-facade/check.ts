@@ -15,7 +15,8 @@ import {
 import { coerce, mustBeGiven } from "./params.js";
 import { fieldsParamProblems, isFieldsParam, selectedKeys } from "./fields-param.js";
 import { registeredResponseKinds, responseKind } from "./responses.js";
-import type { RestOperation, RestParam } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /**
  * The facade's start-up check: everything about a row that can be known before a request arrives. A

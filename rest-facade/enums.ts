@@ -1,6 +1,6 @@
 import { GraphQLEnumType, GraphQLInputObjectType, Kind, getNamedType, typeFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { ParameterProblem } from "../src/common/errors.js";
-import type { RestParam } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 import { isNumericEnum, restNameOf, showsRestNames } from "./render.js";
 
 /**

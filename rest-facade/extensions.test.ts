@@ -29,7 +29,7 @@ import { selectVersion } from "./versions.js";
  */
 
 // A response kind from "its own file": its row options, by declaration merging, and its registration.
-declare module "./types.js" {
+declare module "../src/common/rest-vocabulary.js" {
   interface ResponseKinds {
     "test-download": { disposition: "inline" | "attachment" };
   }

@@ -1,5 +1,5 @@
 import { describedFor, fieldsOf, restName, textOf, type FieldDeclaration, type AnyFields } from "../src/common/fields.js";
-import type { ParamType, RestParam } from "./types.js";
+import type { ParamType, RestParam } from "../src/common/rest-vocabulary.js";
 
 /** A REST type and format after a GraphQL input type (src/common/fields.ts, RestDeclaration.type). */
 function restTypeOf(field: FieldDeclaration): { type: ParamType; format?: RestParam["format"] } {

@@ -1,7 +1,7 @@
 import { GraphQLObjectType, Kind, getNamedType, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from "graphql";
 import type { ParameterProblem } from "../src/common/errors.js";
 import { documentRoot } from "./render.js";
-import type { RestParam } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /**
  * `fields`: which keys of the answered record (each item of a list) a REST caller wants, as the API

@@ -1,5 +1,5 @@
 import { DEFAULT_SCOPE, describeList, type ListSpec } from "../src/common/paging.js";
-import type { RestParam } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /**
  * A list row's parameters from the area's list spec: the defaults and the sort whitelist the service

@@ -25,7 +25,8 @@ import { changesOneRecord, runsMutation } from "../src/execution/conditions.js";
 import { registeredRequestParsers } from "./request-parsers.js";
 import { responseKind, type RowWithResponse } from "./responses.js";
 import type { HttpMethod, JsonSchema, MediaTypeObject, OperationObject, ParameterObject, PathsObject } from "./openapi-types.js";
-import type { RestOperation, RestParam } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /**
  * The facade table as OpenAPI 3.1 paths: one path per row and version (`/v1.0/wiki/list`; the

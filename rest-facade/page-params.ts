@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE, describePage } from "../src/common/paging.js";
-import type { RestParam } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /** `limit` and `start` of a list that has no sort, search or scope (e.g. a user's own sessions). */
 export function pageParams(defaultLimit = DEFAULT_PAGE_SIZE): RestParam[] {

@@ -1,6 +1,6 @@
 import type { ParameterProblem } from "../src/common/errors.js";
 import { parseTimestamp } from "../src/common/time.js";
-import type { RestParam } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /** The response header that lists the parameters a request sent and the operation does not read (contract, "Parameters"; router.ts). */
 export const IGNORED_PARAMETERS_HEADER = "X-Ignored-Parameters";

@@ -1,7 +1,8 @@
 import type { Response } from "express";
 import type { JsonSchema } from "./openapi-types.js";
 import { admitsNull, withoutNull } from "./nullable-schemas.js";
-import type { ResponseKinds, RestOperation, RestResponse } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { ResponseKinds, RestResponse } from "../src/common/rest-vocabulary.js";
 
 /** A row whose response is of the given kind, with that kind's options. */
 export type RowWithResponse<Kind extends keyof ResponseKinds> = RestOperation & { response: Extract<RestResponse, { kind: Kind }> };

@@ -17,7 +17,8 @@ import { isFieldsParam, project, requestedKeys, selectedKeys } from "./fields-pa
 import { render, renderPlan } from "./render.js";
 import { readBody } from "./request-parsers.js";
 import { responseKind, type ResponseKind } from "./responses.js";
-import type { RestOperation, RestParam } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 import { DEFAULT_VERSION, VERSION_PARAMETERS } from "./versions.js";
 
 export interface RestFacadeOptions {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer, type TestUser } from "../test/server.js";
 import { restOperations } from "./table.js";
-import type { RestOperation, RestParam } from "./types.js";
+import type { RestOperation } from "./types.js";
+import type { RestParam } from "../src/common/rest-vocabulary.js";
 import { bodyParams, pathFor, plausibleValues } from "../test/rows.js";
 import { areaTestings, documentedIn } from "../test/areas.js";
 import { fieldParams } from "./field-params.js";

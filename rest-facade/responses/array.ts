@@ -1,6 +1,6 @@
 import { registerResponseKind } from "../responses.js";
 
-declare module "../types.js" {
+declare module "../../src/common/rest-vocabulary.js" {
   interface ResponseKinds {
     /**
      * A list as a bare JSON array of its items, the total in the `X-Total-Count` header (GET /groups/list:

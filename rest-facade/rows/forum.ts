@@ -2,7 +2,8 @@ import {
   ForumUserCategoriesCreateDocument,
   ForumUserCategoriesDestroyDocument,
 } from "../generated/forum.js";
-import type { RestOperation, RestParam } from "../types.js";
+import type { RestOperation } from "../types.js";
+import type { RestParam } from "../../src/common/rest-vocabulary.js";
 import { restFragments, withFragments } from "../area-rows.js";
 import { describeList, DEFAULT_SCOPE } from "../../src/common/paging.js";
 import { FORUM_LIST, FORUM_POSTS_AREA } from "../../src/forum/area.js";

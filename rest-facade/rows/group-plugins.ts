@@ -1,7 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kind, type DefinitionNode, type DocumentNode } from "graphql";
-import type { RestOperation, RestParam } from "../types.js";
+import type { RestOperation } from "../types.js";
+import type { RestParam } from "../../src/common/rest-vocabulary.js";
 import { fieldParams } from "../field-params.js";
 import { pageParams } from "../page-params.js";
 import { groupPlugins, pluginFields, type GroupPlugin } from "../../src/groups/plugins.js";

@@ -1,5 +1,6 @@
 import { GroupMembersListDocument } from "../generated/groups.js";
-import type { RestOperation, RestParam } from "../types.js";
+import type { RestOperation } from "../types.js";
+import type { RestParam } from "../../src/common/rest-vocabulary.js";
 import { pageParams } from "../page-params.js";
 import { MEMBER_LISTS } from "../../src/groups/service.js";
 

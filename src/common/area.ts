@@ -16,7 +16,7 @@ import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertSta
 import { writeFailure } from "../db/errors.js";
 import { registerGroupContent } from "../groups/content.js";
 import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
-import type { RestParam, RestResponse } from "../../rest-facade/types.js";
+import type { RestParam, RestResponse } from "./rest-vocabulary.js";
 import type { Config } from "../config.js";
 
 /**

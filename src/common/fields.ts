@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PUBLISH_STATE, describeAccessDefault, type AccessLevels, type NumberedEnum } from "./access.js";
 import { timestamp } from "./validation.js";
-import type { ParamType, RestParam } from "../../rest-facade/types.js";
+import type { ParamType, RestParam } from "./rest-vocabulary.js";
 
 /**
  * An area's field table: each field of its create and update inputs declared ONCE, and from that one
