@@ -1,6 +1,8 @@
+import crypto from "node:crypto";
 import { Prisma } from "../generated/prisma/client.js";
 import type { SqlClient } from "../db/sql.js";
 import { decodeTimestamp } from "../db/sql.js";
+import type { SharedRedis } from "../db/redis.js";
 import type { DomainEvent, EventAudience } from "./events.js";
 
 /**
@@ -193,4 +195,30 @@ export function onOutboxWritten(db: object, listener: (write: OutboxWrite) => vo
  */
 export function outboxWritten(db: object, { remote = false }: { remote?: boolean } = {}): void {
   for (const listener of writtenListeners.get(db) ?? []) listener({ remote });
+}
+
+/** The wake-up channel (docs/instances.md): a commit's message is the id of the instance that sent it. */
+const OUTBOX_CHANNEL = "outbox-written";
+
+/**
+ * Tells the other instances when this one commits events, and wakes this one's outbox readers (the
+ * dispatcher, the subscriptions) when another did: each local `outboxWritten(db)` publishes this instance's
+ * id, and a message from another instance calls `outboxWritten(db, { remote: true })`, which its listeners
+ * take like a local commit and which is not published again. Polling (OUTBOX_POLL_MS) stays as the net
+ * under a lost message. Resolves once subscribed; returns what stops it.
+ */
+export async function relayOutboxWrites(redis: SharedRedis, db: object, warn: (line: string, error?: unknown) => void): Promise<() => void> {
+  const instance = crypto.randomUUID();
+  let stopped = false;
+  await redis.subscribe(OUTBOX_CHANNEL, (sender) => {
+    if (!stopped && sender !== instance) outboxWritten(db, { remote: true });
+  });
+  const stopPublishing = onOutboxWritten(db, ({ remote }) => {
+    if (remote || stopped) return;
+    redis.publish(OUTBOX_CHANNEL, instance).catch((error: unknown) => warn("could not tell other instances of written events (Redis); they find them by polling", error));
+  });
+  return () => {
+    stopped = true;
+    stopPublishing();
+  };
 }

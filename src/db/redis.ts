@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import { StartupError } from "../config.js";
-import { onOutboxWritten, outboxWritten } from "../common/outbox.js";
 
 /**
  * The Redis that several server instances share (REDIS_URL; docs/instances.md): their rate-limit counters
- * (src/auth/rate-limits.ts) and the wake-up a commit of events sends to the other instances (`relayOutboxWrites`).
+ * (src/auth/rate-limits.ts) and the wake-up a commit of events sends to the other instances (src/common/outbox.ts `relayOutboxWrites`).
  *
  * Two connections: one for commands, one that only listens (a connection that subscribes can send nothing
  * else). The client library reconnects both after a loss, and subscribes again; commands sent while the
@@ -92,32 +91,6 @@ export async function connectRedis(url: string, prefix: string | undefined, warn
  * database refused a new account's sign-in with 429 because another deployment had counted failures).
  */
 export const derivedRedisPrefix = (identity: string) => `hubgraph:${crypto.createHash("sha256").update(identity).digest("hex").slice(0, 16)}:`;
-
-/** The wake-up channel (docs/instances.md): a commit's message is the id of the instance that sent it. */
-const OUTBOX_CHANNEL = "outbox-written";
-
-/**
- * Tells the other instances when this one commits events, and wakes this one's outbox readers (the
- * dispatcher, the subscriptions) when another did: each local `outboxWritten(db)` publishes this instance's
- * id, and a message from another instance calls `outboxWritten(db, { remote: true })`, which its listeners
- * take like a local commit and which is not published again. Polling (OUTBOX_POLL_MS) stays as the net
- * under a lost message. Resolves once subscribed; returns what stops it.
- */
-export async function relayOutboxWrites(redis: SharedRedis, db: object, warn: (line: string, error?: unknown) => void): Promise<() => void> {
-  const instance = crypto.randomUUID();
-  let stopped = false;
-  await redis.subscribe(OUTBOX_CHANNEL, (sender) => {
-    if (!stopped && sender !== instance) outboxWritten(db, { remote: true });
-  });
-  const stopPublishing = onOutboxWritten(db, ({ remote }) => {
-    if (remote || stopped) return;
-    redis.publish(OUTBOX_CHANNEL, instance).catch((error: unknown) => warn("could not tell other instances of written events (Redis); they find them by polling", error));
-  });
-  return () => {
-    stopped = true;
-    stopPublishing();
-  };
-}
 
 /** Settles as `promise` does, or fails after `ms`. */
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {
