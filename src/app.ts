@@ -4,7 +4,7 @@ import type { Config } from "./config.js";
 import type { RequestContext } from "./common/context.js";
 import { anonymous, createContext } from "./common/context.js";
 import { ApiError } from "./common/errors.js";
-import { clientFaultFromDatabase } from "./db/errors.js";
+import { clientFaultFromDatabase } from "./common/database-errors.js";
 import { cacheHeaders } from "./http/caching.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { schema } from "./graphql/schema.js";

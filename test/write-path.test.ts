@@ -7,7 +7,7 @@ import { sqlClientOf } from "../src/db/sql.js";
 import { eventCatalogue, outboxInsert } from "../src/common/events.js";
 import { OUTBOX_START, readCommittedEvents } from "../src/common/outbox.js";
 import { nextIdSql, writtenRecordsOf } from "../src/common/write-path.js";
-import { clientFaultFromDatabase } from "../src/db/errors.js";
+import { clientFaultFromDatabase } from "../src/common/database-errors.js";
 import { canonicalJson } from "../src/execution/conditions.js";
 import "../src/areas.js";
 import { restOperations } from "../rest-facade/table.js";

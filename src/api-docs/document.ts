@@ -38,7 +38,7 @@ function errorStatuses(method: string, operation?: OperationObject): number[] {
   const takes = (header: string) => operation?.parameters?.some((parameter) => "in" in parameter && parameter.in === "header" && parameter.name === header) ?? false;
   if (takes("Idempotency-Key")) statuses.push(422);
   if (takes("If-Match")) statuses.push(412);
-  // The database connection broke while a write was committing: its outcome is unknown (src/db/sql.ts outcomeUnknown).
+  // The database connection broke while a write was committing: its outcome is unknown (src/common/database-errors.ts outcomeUnknown).
   if (!SAFE_METHODS.has(method.toUpperCase())) statuses.push(500);
   for (const status of statuses) if (!ERROR_CODES[status]) throw new Error(`no error code for ${status} (src/common/errors.ts)`);
   return statuses.sort();

@@ -4,6 +4,7 @@ import { createContext, type RequestContext, type Viewer } from "../common/conte
 import type { Database } from "../db/database.js";
 import type { User } from "../generated/prisma/client.js";
 import { ApiError } from "../common/errors.js";
+import { databaseFailure } from "../common/database-errors.js";
 // The CLI calls services without the GraphQL schema (src/areas.ts): the scope kinds register here.
 import "../scope-kinds.js";
 
@@ -77,7 +78,9 @@ export async function service<T>(call: Promise<T>, argumentNames: Record<string,
   try {
     return await call;
   } catch (error) {
-    if (error instanceof ApiError) throw fromServiceError(error, argumentNames);
+    // A database busy or lost during a commit (src/db names no status) is the ApiError it is answered with.
+    const failure = error instanceof ApiError ? error : databaseFailure(error);
+    if (failure) throw fromServiceError(failure, argumentNames);
     throw error;
   }
 }

@@ -13,7 +13,7 @@ import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreato
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
 import { assertPublishingWindow, changesNothing, parseId, parseInput } from "./validation.js";
 import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertStatement, updateStatement, writtenRecords, type WrittenRecords } from "./write-path.js";
-import { writeFailure } from "../db/errors.js";
+import { writeFailure } from "./database-errors.js";
 import { registerGroupContent } from "../groups/content.js";
 import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
 import type { RestParam, RestResponse } from "./rest-vocabulary.js";

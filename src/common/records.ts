@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { prismaDatamodel } from "./datamodel.js";
-import { decodeTimestamp, isConnectionLost, utcTimestamp, utcTimestampText, type SqlClient } from "../db/sql.js";
+import { DatabaseBusy, decodeTimestamp, isConnectionLost, utcTimestamp, utcTimestampText, type SqlClient } from "../db/sql.js";
 import { refusedInsideTransaction } from "../db/transaction-guard.js";
 import { ApiError } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
@@ -810,7 +810,7 @@ async function readAfterWrite<T>(ctx: RequestContext, id: number, read: () => Pr
     try {
       return await read();
     } catch (error) {
-      const busy = (error as { status?: number })?.status === 503 || isConnectionLost(error);
+      const busy = error instanceof DatabaseBusy || (error as { status?: number })?.status === 503 || isConnectionLost(error);
       if (!busy) throw error;
       if (attempt === 5) throw new ApiError(500, `The write was made (record ${id}), but reading it back failed while the database was unavailable: read it again.`);
       await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));

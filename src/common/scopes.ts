@@ -1,6 +1,6 @@
 import { sqlOf, type RequestContext } from "./context.js";
 import { badInput, forbidden, unauthenticated } from "./errors.js";
-import { raisedRefusal } from "../db/errors.js";
+import { raisedRefusal } from "./database-errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { holdsRelationSql, scopeKind, scopeSecludedSql, type ScopeKind } from "./scope-kinds.js";
 

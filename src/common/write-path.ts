@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { isConnectionLost, outcomeUnknown, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
+import { isConnectionLost, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
 import { audienceOf, domainEvents, type EventType } from "./events.js";
 import { outboxWritten } from "./outbox.js";
@@ -31,7 +31,8 @@ import { recordScopeHeldSql, scopeKindCount, secludedScopeSql } from "./scope-ki
 import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { eventVisibilitySql, fold, goneKnows, policyOf } from "./policy.js";
 import { sqlOf, type RequestContext } from "./context.js";
-import { raisedRefusal, uniqueViolation } from "../db/errors.js";
+import { uniqueViolation } from "../db/errors.js";
+import { outcomeUnknown, raisedRefusal } from "./database-errors.js";
 
 /**
  * The one write path (docs/adding-an-area.md, "Writes"). Every create, update, delete and named

@@ -17,7 +17,7 @@ import { lockDataDir } from "./data-dir-lock.js";
 import { preparedRunner } from "./pglite-statements.js";
 import { StartupError } from "../config.js";
 import { refuseOutsideStatement, refusingInsideDriverTransactions, refusingInsideDriverTransactionsClient, withinDriverTransaction } from "./transaction-guard.js";
-import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isEndedByServer, isPoolWaitTimeout, outcomeUnknown, registerSqlClient, serviceBusy, type SqlClient } from "./sql.js";
+import { TIMESTAMP_TYPES, isBusyDatabase, isConnectionLost, isEndedByServer, isPoolWaitTimeout, CommitOutcomeUnknown, DatabaseBusy, registerSqlClient, type SqlClient } from "./sql.js";
 
 /** PostgreSQL connections the server keeps at most (DATABASE_POOL_SIZE); Prisma and the list kit share them. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -148,7 +148,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       };
     };
     // Bounded waits: a stalled server fails requests (and /ready) instead of hanging them; a request that
-    // waits 5 s for a free connection is answered 503 (serviceBusy). One pool for Prisma and the list kit,
+    // waits 5 s for a free connection is answered 503 (DatabaseBusy). One pool for Prisma and the list kit,
     // ours (not the adapter's) so /metrics can report its connections.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -210,14 +210,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         } catch (error) {
           // A connection lost without an answer stays as it is: a read is 503 (clientFaultFromDatabase), a
           // write that commits on its own has an unknown outcome (createRecord).
-          throw isPoolWaitTimeout(error) || isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;
+          throw isPoolWaitTimeout(error) || isBusyDatabase(error) ? new DatabaseBusy({ cause: error }) : error;
         }
       },
       async transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
         // A second transaction from inside one commits apart from it (transaction-guard.ts).
         refuseOutsideStatement();
         const connection = await pool.connect().catch((error: Error) => {
-          throw isPoolWaitTimeout(error) || isConnectionLost(error) ? serviceBusy() : error;
+          throw isPoolWaitTimeout(error) || isConnectionLost(error) ? new DatabaseBusy() : error;
         });
         let commitSent = false;
         let broken: Error | undefined;
@@ -242,10 +242,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           if (isConnectionLost(error) || isEndedByServer(error)) {
             broken = error as Error;
             // Lost without an answer to COMMIT: it may have been made. Any other loss: nothing was kept.
-            throw commitSent && isConnectionLost(error) ? Object.assign(outcomeUnknown(), { cause: error }) : Object.assign(serviceBusy(), { cause: error });
+            throw commitSent && isConnectionLost(error) ? new CommitOutcomeUnknown({ cause: error }) : new DatabaseBusy({ cause: error });
           }
           if (!commitSent) await connection.query("ROLLBACK").catch((rollbackError: Error) => void (broken = rollbackError));
-          throw isBusyDatabase(error) ? Object.assign(serviceBusy(), { cause: error }) : error;
+          throw isBusyDatabase(error) ? new DatabaseBusy({ cause: error }) : error;
         } finally {
           finished = true;
           connection.off("error", ended);

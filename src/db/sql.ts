@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { ApiError } from "../common/errors.js";
 
 /**
  * One SQL statement straight on the driver (pg's pool or PGlite), for the read paths where Prisma's query
@@ -14,9 +13,9 @@ export interface SqlClient {
   /**
    * Runs `work` in one transaction on one connection and commits, or rolls back when it throws. Its
    * statements go through the client `work` is given (`sqlOf(ctx)` inside the write path). No Prisma call
-   * may run inside: on PGlite it would wait for this transaction to end, which waits for it. Errors: 503
-   * (serviceBusy) when no connection or the transaction could not be had or was lost before COMMIT was
-   * sent; outcomeUnknown when the connection was lost after.
+   * may run inside: on PGlite it would wait for this transaction to end, which waits for it. Errors:
+   * DatabaseBusy when no connection or the transaction could not be had or was lost before COMMIT was
+   * sent; CommitOutcomeUnknown when the connection was lost after.
    */
   transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
 }
@@ -125,13 +124,16 @@ export const utcTimestampText = (moment: Date) => moment.toISOString().slice(0, 
 export const utcTimestamp = (moment: Date) => Prisma.sql`${utcTimestampText(moment)}::timestamp(3)`;
 
 /**
- * The pool had no free connection within its wait: the server is busy, not broken. 503 with Retry-After,
- * on REST (src/app.ts sends the header) and GraphQL (yoga answers the `http` extension).
+ * The pool had no free connection within its wait, or the database was busy or gone for a moment
+ * (isBusyDatabase, a transaction lost before COMMIT was sent): the server is busy, not broken, and nothing
+ * of the statement was kept. This layer names no HTTP status: the answer's makers turn it into 503 with
+ * Retry-After (src/common/database-errors.ts, `databaseFailure` → `serviceBusy`).
  */
-export function serviceBusy(): ApiError {
-  const error = new ApiError(503, "The server is busy; try again shortly.");
-  error.extensions.http = { status: 503, headers: { "Retry-After": "1" } };
-  return error;
+export class DatabaseBusy extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super("The database is busy.", options);
+    this.name = "DatabaseBusy";
+  }
 }
 
 /** pg-pool's error when no connection became free within `connectionTimeoutMillis`. */
@@ -139,11 +141,14 @@ export const isPoolWaitTimeout = (error: unknown) => /timeout exceeded when tryi
 
 /**
  * The connection was lost after COMMIT was sent: the write may or may not have been made, and only
- * reading it again can tell. Not 503 (a plain retry could write twice); an Idempotency-Key makes the
- * retry safe either way.
+ * reading it again can tell. Not busy (a plain retry could write twice); an Idempotency-Key makes the
+ * retry safe either way. Answered as src/common/database-errors.ts `outcomeUnknown` says.
  */
-export function outcomeUnknown(): ApiError {
-  return new ApiError(500, "The database connection was lost while this write was committing, so whether it was made is unknown: read the record, or retry with the same Idempotency-Key.");
+export class CommitOutcomeUnknown extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super("The connection was lost while a write was committing.", options);
+    this.name = "CommitOutcomeUnknown";
+  }
 }
 
 /**

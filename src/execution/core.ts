@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { GraphQLError, locatedError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { useEngine } from "@envelop/core";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { Config } from "../config.js";
@@ -7,7 +7,7 @@ import type { RequestContext } from "../common/context.js";
 import { ApiError } from "../common/errors.js";
 import { outboxWritten } from "../common/outbox.js";
 import { recordEtag } from "../common/write-path.js";
-import { clientFaultFromDatabase } from "../db/errors.js";
+import { clientFaultFromDatabase, databaseFailure } from "../common/database-errors.js";
 import { executeCompiledWhenRepeated } from "../graphql/compiled.js";
 import { graphqlRequestChecks } from "../graphql/http.js";
 import { introspectionPlugin, queryLimitPlugins } from "../graphql/limits.js";
@@ -157,7 +157,9 @@ function executeOperation(args: ExecutionArgs, logError: ExecutionCoreOptions["l
       return answered(result);
     },
     (error: unknown) => {
-      if (error instanceof ApiError) return { errors: [error] };
+      // The key's transaction failed in the database (src/db names no status): the contract's error for it.
+      const failure = error instanceof ApiError ? error : databaseFailure(error);
+      if (failure) return { errors: [failure] };
       throw error;
     },
   );
@@ -180,6 +182,9 @@ function conditionalRequest(context: OperationContext): ConditionalRequest {
  * the client caused is its 4xx; anything else is logged with the request's id and answered as a 500.
  */
 function maskError(error: unknown, message: string, logError: ExecutionCoreOptions["logError"]): Error {
+  // A database busy or lost during a commit (src/db names no status) is its ApiError, where the operation met it.
+  const failure = databaseFailure(error instanceof GraphQLError ? error.originalError : error);
+  if (failure) error = error instanceof GraphQLError ? locatedError(failure, error.nodes, error.path) : failure;
   if (!(error instanceof GraphQLError)) {
     logError("unexpected GraphQL error", error);
     return new ApiError(500, message);
