@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { openDatabase, openPGlite } from "../src/db/database.js";
 import type { SqlRunner } from "../src/db/migrate.js";
-import { hashPassword } from "../src/auth/secrets.js";
+import { hashPassword } from "../src/users/passwords.js";
 import { createScratchDatabase } from "../test/scratch-database.js";
 import { BENCH_ADMIN, BENCH_MEMBER, BENCH_USER, BENCH_WRITER, seed, visibleWikiIds, type SeedSummary } from "./seed.js";
 import { forumFixture } from "./forum-fixture.js";

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
-import { hashPassword } from "../src/auth/secrets.js";
+import { hashPassword } from "../src/users/passwords.js";
 import { hubOf } from "../src/events/subscriptions.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { createScratchDatabase } from "./scratch-database.js";

@@ -6,7 +6,7 @@ import { GraphQLClient, ClientError, type RequestOptions } from "graphql-request
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { loadConfig, type Config } from "../src/config.js";
 import { createApp, type App } from "../src/app.js";
-import { hashPassword } from "../src/auth/secrets.js";
+import { hashPassword } from "../src/users/passwords.js";
 import { createLogger, silentLogger, type Logger } from "../src/observability/logger.js";
 import { createHttpServer } from "../src/http/server.js";
 import { createScratchDatabase } from "./scratch-database.js";

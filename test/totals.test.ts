@@ -671,7 +671,7 @@ describeOnPostgres("two server processes on one PostgreSQL database", "PGlite ca
   let token = "";
   const signIn = async () => {
     if (token) return token;
-    const { hashPassword } = await import("../src/auth/secrets.js");
+    const { hashPassword } = await import("../src/users/passwords.js");
     const user = await apps[0]!.db.prisma.user.create({
       data: { username: "writer", email: "writer@example.test", name: "Writer", passwordHash: await hashPassword("writer-password"), isAdmin: true },
     });

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { PrismaClient } from "../generated/prisma/client.js";
-import { hashPassword, verifyPassword } from "./secrets.js";
+import { hashPassword, verifyPassword } from "../users/passwords.js";
 
 /**
  * The first-run administrator: a database with no administrator, started without ADMIN_* variables, gets

@@ -1,16 +1,7 @@
 import crypto from "node:crypto";
-import { hash, verify } from "@node-rs/argon2";
 
-/** Passwords are stored as argon2id hashes. */
-export const hashPassword = (password: string) => hash(password);
-
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
-}
+// The secrets of authentication: bearer tokens, session ids, client secrets. An account's password belongs to
+// the account (src/users/passwords.ts): authentication imports accounts, never the reverse.
 
 /** Random bearer secrets (tokens, session ids, client secrets): 256 bits, URL-safe. */
 export const randomSecret = () => crypto.randomBytes(32).toString("base64url");

@@ -7,14 +7,14 @@ import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
 import { requireUser } from "../common/scopes.js";
 import { equalsIgnoringCase } from "../common/search.js";
-import { hashPassword, verifyPassword } from "../auth/secrets.js";
+import { hashPassword, verifyPassword } from "./passwords.js";
 import type { Config } from "../config.js";
-import { PASSWORD_POLICY, passwordWeakness } from "../auth/password-policy.js";
+import { PASSWORD_POLICY, passwordWeakness } from "./password-policy.js";
 import { uniqueViolation } from "../db/errors.js";
 import { emailIsSql, signInAccountSql, usernameIsSql } from "./names.js";
 import { sqlClientOf } from "../db/sql.js";
 
-/** Length only; strength is judged with the account's names by passwordWeakness (src/auth/password-policy.ts). */
+/** Length only; strength is judged with the account's names by passwordWeakness (src/users/password-policy.ts). */
 const password = z.string().max(PASSWORD_POLICY.maxLength);
 
 /** An account's rules, field by field: the area's field table (src/users/area.ts) declares its inputs with them. */
