@@ -15,7 +15,7 @@ import { accessFieldOf, declaredRecords, ownKindOf, searchConditionSql } from ".
 import { readableBy, shownTo, viewerKey } from "../src/events/subscriptions.js";
 import { drainAll } from "../src/events/dispatcher.js";
 import { ACTIVITY_CONSUMER } from "../src/activity/consumer.js";
-import { activitySourceOf } from "../src/activity/sources.js";
+import { activitySourceOf } from "../src/common/activity-sources.js";
 import { eventCatalogue } from "../src/common/events.js";
 import { Prisma } from "../src/generated/prisma/client.js";
 

@@ -2,16 +2,16 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { utcTimestampText, type SqlClient } from "../db/sql.js";
 import { outboxWritten, type StoredEvent } from "../common/outbox.js";
 import { registerOutboxConsumer } from "../events/dispatcher.js";
-import { activityRevisionsOf, activitySourceOf, scopeAndActor } from "./sources.js";
+import { activityRevisionsOf, activitySourceOf, scopeAndActor, type Recipient } from "../common/activity-sources.js";
 import { markForRevision, readableRecipients, reviseBacklog } from "./readers.js";
-import { recipientsText, type Recipient } from "./service.js";
+import { recipientsText } from "./service.js";
 import { ACTIVITY_RECORDS, ACTIVITY_AREA } from "./area.js";
 import { eventStatement, returningScalars } from "../common/write-path.js";
 import { recordScopeExistsSql, usersInRelationSql } from "../common/scope-kinds.js";
 
 /**
  * The outbox consumer `activity` (docs/events.md, "Delivery"): every area's events of a registered source
- * (src/activity/sources.ts) become activity entries, in the dispatcher's transaction, once per event (the
+ * (src/common/activity-sources.ts) become activity entries, in the dispatcher's transaction, once per event (the
  * entry's `source_event` is unique: a redelivered batch writes nothing twice), each with its own
  * `activity.activityEntryCreated` event (the feed subscription hears it). Activity's own events make no
  * entries. Of the recipients the source names (the entry's `candidates`), only those who may read the record

@@ -6,9 +6,10 @@ import type { StoredEvent } from "../common/outbox.js";
 import { column, modelInfo, publishedSql, recordEventScope, table } from "../common/records.js";
 import { eventStatement, hidesAuthorSql, NOW, returningScalars, writtenRecordsOf } from "../common/write-path.js";
 import { readableBy, viewerKey } from "../events/subscriptions.js";
-import { followedAreasList } from "./sources.js";
+import { followedAreasList } from "../common/activity-sources.js";
 import { scopeKindIfRegistered } from "../common/scope-kinds.js";
-import { recipientKey, recipientsText, storedRecipients, type Recipient } from "./service.js";
+import { recipientKey, recipientsText, storedRecipients } from "./service.js";
+import type { Recipient } from "../common/activity-sources.js";
 import { ACTIVITY_RECORDS, ACTIVITY_AREA } from "./area.js";
 
 /**

@@ -13,6 +13,7 @@ import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/sc
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { parseTimestamp } from "../common/time.js";
 import { utcTimestamp, type SqlClient } from "../db/sql.js";
+import type { Recipient } from "../common/activity-sources.js";
 import { changeRecord, createRecord, insertStatement, updateStatement } from "../common/write-path.js";
 import { ACTIVITY_AREA, ACTIVITY_FIELDS, ACTIVITY_RECORDS } from "./area.js";
 
@@ -70,12 +71,6 @@ export type CreateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.create>;
 export type UpdateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.update>;
 
 type Query = { include?: Prisma.ActivityEntryInclude; select?: Prisma.ActivityEntrySelect };
-
-/** A recipient: a scope kind and an id. */
-export interface Recipient {
-  scope: string;
-  scopeId: number;
-}
 
 const PAIR = /^([a-z][a-z_]*):(\d{1,9})$/;
 

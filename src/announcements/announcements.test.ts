@@ -6,7 +6,7 @@ import { createContext } from "../common/context.js";
 import { withinScope } from "../common/scopes.js";
 import { inWriteTransaction } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
-import { groupContents } from "../groups/content.js";
+import { groupContents } from "../common/group-content.js";
 import { restTimestamp } from "../common/time.js";
 import { BLOG } from "../blog/area.js";
 import { createPluginRecord } from "../groups/plugins.testing.js";
@@ -173,7 +173,7 @@ describe("events and group deletion", () => {
     expect(await eventsOf(id)).toEqual(["announcements.announcementCreated", "announcements.announcementUpdated", "announcements.announcementDeleted"]);
   });
 
-  it("deleting a group removes its announcements, each with its deleted event (src/groups/content.ts)", async () => {
+  it("deleting a group removes its announcements, each with its deleted event (src/common/group-content.ts)", async () => {
     const group = await server.cast("Doomed");
     const ids = [await createPluginRecord(server, group.manager.token, "doomed", "announcements"), await createPluginRecord(server, group.manager.token, "doomed", "announcements")];
     const kept = await createPluginRecord(server, cast.manager.token, cn, "announcements");

@@ -14,8 +14,8 @@ import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
 import { assertPublishingWindow, changesNothing, parseId, parseInput } from "./validation.js";
 import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertStatement, updateStatement, writtenRecords, type WrittenRecords } from "./write-path.js";
 import { writeFailure } from "./database-errors.js";
-import { registerGroupContent } from "../groups/content.js";
-import { registerActivitySource, type ActivitySource } from "../activity/sources.js";
+import { registerGroupContent } from "./group-content.js";
+import { registerActivitySource, type ActivitySource } from "./activity-sources.js";
 import type { RestParam, RestResponse } from "./rest-vocabulary.js";
 import type { Config } from "../config.js";
 
@@ -264,11 +264,11 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
   events?: Record<E, string | EventDeclaration>;
   /**
    * What more a deleted group takes beyond the area's records in it (activity: the group as a recipient of
-   * other scopes' entries), run after them in the group's delete; `models` as src/groups/content.ts names them.
+   * other scopes' entries), run after them in the group's delete; `models` as src/common/group-content.ts names them.
    */
   groupContent?: { models: Prisma.ModelName[]; remove(tx: RequestContext, groupId: number): Promise<unknown> };
   /**
-   * The activity feed's entry for a created record (src/activity/sources.ts); absent: none. `follows`: the
+   * The activity feed's entry for a created record (src/common/activity-sources.ts); absent: none. `follows`: the
    * events after which its entries are decided again, or those with the records that follow it (a thread's replies).
    */
   activity?: Omit<ActivitySource, "types" | "follows"> & { follows?: readonly string[] | NonNullable<ActivitySource["follows"]> };
@@ -647,7 +647,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   if (own?.update) area.updateRecord = (async (ctx: RequestContext, named: number | string, input: Record<string, unknown>, query?: Query) => own.update!(ctx, await idFrom(ctx, named), input, query)) as Area["updateRecord"];
   if (own?.remove) area.removeRecord = async (ctx, named) => own.remove!(ctx, await idFrom(ctx, named));
 
-  // A deleted group's records go with it, each with its own deleted event (src/groups/content.ts).
+  // A deleted group's records go with it, each with its own deleted event (src/common/group-content.ts).
   if (policy.scoped && writes && eventTypes) {
     const more = declaration.groupContent;
     registerGroupContent({

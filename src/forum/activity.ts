@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { scopeAndActor } from "../activity/sources.js";
-import type { Recipient } from "../activity/service.js";
+import { scopeAndActor } from "../common/activity-sources.js";
+import type { Recipient } from "../common/activity-sources.js";
 import { readershipFieldsOf } from "../common/policy.js";
 import type { StoredEvent } from "../common/outbox.js";
 import type { SqlClient } from "../db/sql.js";
@@ -24,7 +24,7 @@ let threadReadership: string[] | undefined;
 const isStarter = (payload: Record<string, unknown>, recordId: number) => Number(payload.threadId) === recordId;
 
 /**
- * Forum posts in the activity feed (src/activity/sources.ts, declared in src/forum/area.ts; issue 15): a new
+ * Forum posts in the activity feed (src/common/activity-sources.ts, declared in src/forum/area.ts; issue 15): a new
  * thread goes to its scope, its author and the users linked to its category; a reply to the thread's
  * participants (the authors of its posts, the most recent 1,000) and the users linked to the category (the
  * most recently linked 1,000). The consumer keeps only those who may read the post now, and an anonymous

@@ -1,6 +1,6 @@
 import type { StoredEvent } from "../common/outbox.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { registerActivityRevision, registerActivitySource } from "../activity/sources.js";
+import { registerActivityRevision, registerActivitySource } from "../common/activity-sources.js";
 import { scopeManagersAndSubject } from "../activity/consumer.js";
 import { recipientKey } from "../activity/service.js";
 import { GROUP_SCOPE } from "./scope.js";

@@ -10,7 +10,7 @@ import { parseId, parseInput } from "../common/validation.js";
 import { decodeTimestamp } from "../db/sql.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
 import { messageId, wakeWebhookSenders } from "./delivery.js";
-import { registerGroupContent } from "../groups/content.js";
+import { registerGroupContent } from "../common/group-content.js";
 import { inWriteTransaction } from "../common/write-path.js";
 import { holdsRelationSql, scopeKind } from "../common/scope-kinds.js";
 
@@ -345,7 +345,7 @@ export async function replayWebhookDelivery(ctx: RequestContext, idValue: string
 
 /**
  * A deleted group takes its endpoints with it (their deliveries and attempts go by the foreign keys): an
- * endpoint of a group that is gone has nobody left who manages it (src/groups/content.ts). Endpoints emit no
+ * endpoint of a group that is gone has nobody left who manages it (src/common/group-content.ts). Endpoints emit no
  * domain events, so none is written for them.
  */
 registerGroupContent({

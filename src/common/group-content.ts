@@ -1,5 +1,5 @@
-import { prismaDatamodel } from "../common/datamodel.js";
-import type { RequestContext } from "../common/context.js";
+import { prismaDatamodel } from "./datamodel.js";
+import type { RequestContext } from "./context.js";
 
 /**
  * What deleting a group does to the content of every area in its scope (docs/decisions.md, "Deleting a

@@ -1,9 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { readershipFieldsOf } from "../common/policy.js";
-import { writtenRecordsOf } from "../common/write-path.js";
+import { readershipFieldsOf } from "./policy.js";
+import { writtenRecordsOf } from "./write-path.js";
 import type { SqlClient } from "../db/sql.js";
-import type { StoredEvent } from "../common/outbox.js";
-import type { Recipient } from "./service.js";
+import type { StoredEvent } from "./outbox.js";
 
 /**
  * What an area's event becomes in the activity feed: an area declared as one says it in its declaration
@@ -38,6 +37,12 @@ export interface ActivitySource {
 export interface ActivityRevision {
   types: readonly string[];
   entries(event: StoredEvent): Prisma.Sql | null;
+}
+
+/** A recipient: a scope kind and an id. */
+export interface Recipient {
+  scope: string;
+  scopeId: number;
 }
 
 const sources = new Map<string, ActivitySource>();
