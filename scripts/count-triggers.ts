@@ -4,7 +4,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import "../src/areas.js";
-import { countTriggerDifferences as differencesIn, declaredRecords } from "../src/common/records.js";
+import { countTriggerDifferences as differencesIn } from "../src/common/count-triggers.js";
+import { declaredRecords } from "../src/common/records.js";
 import { PrismaClient } from "../src/generated/prisma/client.js";
 
 export async function countTriggerDifferences(pglite: PGlite): Promise<{ differences: string[]; statements: string[]; checked: number }> {

@@ -2,7 +2,9 @@
 // the records declarations, on the database the suite runs on: the same comparison `npm run db:check`
 // makes on a freshly migrated PGlite (scripts/check-migrations.ts).
 import { describe, expect, it } from "vitest";
-import { countTriggerDifferences, declaredRecords, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
+import { countTriggerDifferences } from "../src/common/count-triggers.js";
+import { declaredRecords, type RecordsDeclaration } from "../src/common/records.js";
+import { modelInfo } from "../src/common/model.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { oneServerForFile } from "./server.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
-import { modelInfo } from "../src/common/records.js";
+import { modelInfo } from "../src/common/model.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { groupContents } from "../src/common/group-content.js";
 import pg from "pg";

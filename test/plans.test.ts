@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { listStatements, type Caller } from "../src/common/paging.js";
-import { accessFieldOf, modelInfo, type RecordsDeclaration } from "../src/common/records.js";
+import { accessFieldOf, type RecordsDeclaration } from "../src/common/records.js";
+import { modelInfo } from "../src/common/model.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { contractAreas } from "./areas.js";
 import { startServer, type TestServer } from "./server.js";

@@ -54,7 +54,7 @@ const LABELS: Record<AccessLevelName, string> = { public: "public", registered: 
 
 /**
  * One area's numbering of the access levels, declared once: the validation schema, the description,
- * the visibility rule (src/common/records.ts) and the GraphQL enum (src/graphql/access.ts) use it. REST keeps the
+ * the visibility rule (src/common/visibility.ts) and the GraphQL enum (src/graphql/access.ts) use it. REST keeps the
  * documented numbers; GraphQL shows the enum, whose internal values are those numbers.
  *
  * `levels` lists each documented number in order; several numbers may mean one level (the blog's

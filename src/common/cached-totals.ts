@@ -1,7 +1,9 @@
 import { LRUCache } from "lru-cache";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { decodeTimestamp, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
-import { accessFieldOf, column, modelInfo, ownRecordSql, publishedSql, table, totalQuestions, type RecordsDeclaration } from "./records.js";
+import { accessFieldOf, type RecordsDeclaration } from "./records.js";
+import { column, modelInfo, table } from "./model.js";
+import { ownRecordSql, publishedSql, totalQuestions } from "./visibility.js";
 import { callerClass, caseOf, casesOf, countingOf, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
 import type { Caller } from "./paging.js";
 

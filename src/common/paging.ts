@@ -5,7 +5,10 @@ import { sqlOf, type RequestContext } from "./context.js";
 import { escapeLike } from "./search.js";
 import { cachedTotal, type TotalStatement } from "./cached-totals.js";
 import { describeScopeKinds, scopeKind, type FixedScope } from "./scope-kinds.js";
-import { accessFieldOf, column, modelInfo, questionSql, rowLeaves, rowsStatement, table, totalQuestions, visibleSql, type ModelInfo, type QuestionSlots, type RecordsDeclaration, type RowsStatement, type Selection } from "./records.js";
+import { accessFieldOf, type RecordsDeclaration } from "./records.js";
+import { column, modelInfo, table, type ModelInfo } from "./model.js";
+import { questionSql, rowLeaves, totalQuestions, visibleSql, type QuestionSlots } from "./visibility.js";
+import { rowsStatement, type RowsStatement, type Selection } from "./row-reading.js";
 import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Leaf, type Rule } from "./policy.js";
 
 /** Largest page any list returns; `limit=0` asks for exactly this. */

@@ -8,7 +8,7 @@ import type { RecordsDeclaration } from "./records.js";
  * a level they qualify for, outside the scopes secluded from them; an audience where records have one). The tree
  * is data; each place that needs the rule interprets it, so none restates it:
  *
- * - reads, lists, locks and the write path: `visibleSql` (src/common/records.ts) renders it as SQL over a row;
+ * - reads, lists, locks and the write path: `visibleSql` (src/common/visibility.ts) renders it as SQL over a row;
  * - an event's `visibility` and `published` (src/common/write-path.ts, `eventParts`): the tree for an
  *   anonymous caller and for a signed-in user who belongs nowhere, over the written row;
  * - who reads a record that is gone (src/events/subscriptions.ts, `readableBy`): the tree over what its event

@@ -74,7 +74,7 @@ export interface ScopeKind {
    * Scopes whose records some viewers may not see at all, at any access level and in any total (a hidden
    * group's, to whoever is not its member): a sub-select of the scope ids of this kind secluded from
    * `userId` (null: an anonymous caller; else an id, a column or a placeholder, `UserRef`: only interpolate it). Nobody's but administrators' and, for their own records, the
-   * records' creators' (the visibility rule, src/common/records.ts). A list that fixes the scope asks it
+   * records' creators' (the visibility rule, src/common/visibility.ts). A list that fixes the scope asks it
    * once per statement (an uncorrelated EXISTS: an InitPlan); a read by id asks it for the row's scope
    * (`EXISTS … WHERE id = scope_id`: one lookup by the kind's primary key, so the sub-select should filter
    * its table by the id it returns); lists of other kinds never ask it. Absent: no scope of this kind is
@@ -117,7 +117,7 @@ export function defineScopeKind<Kind extends ScopeKind>(kind: Kind): Kind {
 /** The registered kinds, in registration order. */
 export const scopeKinds = (): ScopeKind[] => [...kinds.values()];
 
-/** How many kinds are registered (never fewer than before): SQL rendered from them is cached under this count (records.ts `questionSql`, write-path.ts `eventParts`). */
+/** How many kinds are registered (never fewer than before): SQL rendered from them is cached under this count (visibility.ts `questionSql`, write-path.ts `eventParts`). */
 export const scopeKindCount = (): number => kinds.size;
 
 const kindList = () => {

@@ -1,7 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { conflict } from "./errors.js";
 import { sqlOf, type RequestContext } from "./context.js";
-import { column, modelInfo, table, type RecordsDeclaration } from "./records.js";
+import { column, modelInfo, table } from "./model.js";
+import { type RecordsDeclaration } from "./records.js";
 import { escapeLike } from "./search.js";
 
 /** Wiki page names: the title's words run together, keeping letters, digits and _ - . : (HUBzero's style). */

@@ -5,28 +5,11 @@ import { audienceOf, domainEvents, type EventType } from "./events.js";
 import { outboxWritten } from "./outbox.js";
 import { columnValues, type AnyFields } from "./fields.js";
 import { changesNothing } from "./validation.js";
-import {
-  accessFieldOf,
-  answeredCreates,
-  column,
-  confinementSql,
-  createdAnswer,
-  decodeScalars,
-  managesSql,
-  recordReadersSql,
-  recordEventScope,
-  maskedVersion,
-  modelInfo,
-  ownRecordSql,
-  publishedOver,
-  readsOwnCreation,
-  rowsStatement,
-  table,
-  visibleSql,
-  type ModelInfo,
-  type RecordsDeclaration,
-  type Selection,
-} from "./records.js";
+import { accessFieldOf, recordReadersSql, recordEventScope, type RecordsDeclaration } from "./records.js";
+import { answeredCreates } from "./record-reads.js";
+import { column, modelInfo, table, type ModelInfo } from "./model.js";
+import { confinementSql, managesSql, ownRecordSql, publishedOver, visibleSql } from "./visibility.js";
+import { createdAnswer, decodeScalars, maskedVersion, readsOwnCreation, rowsStatement, type Selection } from "./row-reading.js";
 import { recordScopeHeldSql, scopeKindCount, secludedScopeSql } from "./scope-kinds.js";
 import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { eventVisibilitySql, fold, goneKnows, policyOf } from "./policy.js";

@@ -1,7 +1,7 @@
 import { builder } from "../graphql/builder.js";
 import { badInput, notFound } from "../common/errors.js";
 import { unknownEventTypes } from "../common/events.js";
-import { findVisible } from "../common/records.js";
+import { findVisible } from "../common/record-reads.js";
 import { scopeKind } from "../common/scope-kinds.js";
 import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
 import type { StoredEvent } from "../common/outbox.js";

@@ -5,7 +5,7 @@ import { resumedAfter, subscribedFrom } from "../events/subscription-request.js"
 import { describePage } from "../common/paging.js";
 import { parseId } from "../common/validation.js";
 import type { ForumPost } from "../generated/prisma/client.js";
-import { findVisible } from "../common/records.js";
+import { findVisible } from "../common/record-reads.js";
 import { notFound } from "../common/errors.js";
 import {
   closeForumThread,

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { badInput, notFound } from "../common/errors.js";
-import { visibleSql } from "../common/records.js";
+import { visibleSql } from "../common/visibility.js";
 import { GROUPS } from "./records.js";
 
 /**

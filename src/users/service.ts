@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient, type User } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
-import { decodeScalars, modelInfo, records } from "../common/records.js";
+import { decodeScalars } from "../common/row-reading.js";
+import { modelInfo } from "../common/model.js";
+import { records } from "../common/records.js";
 import { claimIdempotencyKey, NOW, returningScalars } from "../common/write-path.js";
 import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
