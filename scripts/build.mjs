@@ -8,13 +8,16 @@ import path from "node:path";
 import { build } from "esbuild";
 import { root } from "./build-state.mjs";
 
+/** An area's tests' declaration: `testing.ts`, or `<name>.testing.ts` (src/groups/plugins.testing.ts); it imports test/. */
+const isTestDeclaration = (name) => name === "testing.ts" || name.endsWith(".testing.ts");
+
 /** What the server is built from: every .ts under src/ and rest-facade/ but tests and the areas' test declarations. */
 const sources = [];
 const collect = (dir) => {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) collect(file);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts") && entry.name !== "testing.ts") sources.push(file);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts") && !isTestDeclaration(entry.name)) sources.push(file);
   }
 };
 process.chdir(root);
