@@ -4,7 +4,7 @@ import type { RequestContext } from "../common/context.js";
 import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { DEFAULT_SCOPE, listedScope, pageWindow } from "../common/paging.js";
 import { columnValues } from "../common/fields.js";
-import { changedRecord, createdRecord, findVisible, moderatedScopeSql, modelInfo, publishedSql, rowsStatement, visibleSql, type Selection } from "../common/records.js";
+import { changedRecord, confinementSql, createdRecord, findVisible, moderatedScopeSql, modelInfo, publishedSql, rowsStatement, visibleSql, type Selection } from "../common/records.js";
 import { callerClass, fold, policyOf, renderSql, ruleOnce } from "../common/policy.js";
 import { belongsToRecordScopeSql, holdsRelationSql, scopeKind, secludedScopeSql } from "../common/scope-kinds.js";
 import { assertCanWriteInScope, conditionHolds, requireUser, resolveCreator } from "../common/scopes.js";
@@ -311,7 +311,7 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
   const id = await inWriteTransaction(ctx, async (tx) => {
     const sql = sqlOf(tx);
     let category: LockedCategory | undefined;
-    let thread: ForumPost | null = null;
+    let thread: Pick<ForumPost, "id" | "categoryId" | "closed"> | null = null;
     let parent = parentId;
     let startingThread = threadId;
     // A parent the caller may not read is answered as one that does not exist (its thread's id is not told).
@@ -322,13 +322,17 @@ export async function createForumPost(ctx: RequestContext, input: CreateForumPos
       startingThread = found.threadId;
     }
     if (startingThread) {
-      // The thread, visible to the caller, held against closing while the reply goes in. FOR NO KEY UPDATE,
-      // not FOR SHARE: the reply's trigger updates the thread's row (last_activity), and two replies that
-      // each held it shared would each wait for the other's share to update it (a deadlock: all but one 503).
-      const [locked] = await sql.query<{ id: number; category_id: number; closed: number; starter: number }>(
-        Prisma.sql`SELECT id, category_id, closed, starter FROM forum_posts WHERE id = ${startingThread} FOR NO KEY UPDATE`,
+      // The thread, visible to the caller (the rule findVisible reads by), held against closing while the
+      // reply goes in: one statement, not a lock and then a read of every column (a fifth of a reply's
+      // statements). FOR NO KEY UPDATE, not FOR SHARE: the reply's trigger updates the thread's row
+      // (last_activity), and two replies that each held it shared would each wait for the other's share to
+      // update it (a deadlock: all but one 503).
+      const [visible] = await sql.query<Pick<ForumPost, "id" | "categoryId" | "closed">>(
+        Prisma.sql`SELECT t.id, t.category_id AS "categoryId", t.closed FROM forum_posts t
+          WHERE t.id = ${startingThread} AND t.starter = 1 AND ${visibleSql(ctx.db, FORUM_POSTS, ctx.viewer)} AND ${confinementSql(tx, FORUM_POSTS)}
+          FOR NO KEY UPDATE OF t`,
       );
-      thread = locked?.starter ? await findVisible<ForumPost>(tx, FORUM_POSTS, startingThread) : null;
+      thread = visible ?? null;
       if (!thread) throw badInput("thread", `Thread ${startingThread} does not exist.`);
       if (parent) {
         const found = await visibleParent();
