@@ -182,6 +182,22 @@ describe("who sees what", () => {
     expect((await gql(`query($id: ID!) { forumPost(id: $id) { id } }`, { id: publicReply.body.id })).data?.forumPost ?? null).toBeNull();
   });
 
+  it("a reply to a thread the caller may not see is refused as one that does not exist, and writes nothing; its author and an administrator still reply", async () => {
+    const started = await thread(cast.alice.token, { title: "Unpublished soon" });
+    await gql(`mutation($id: ID!) { publishForumPost(id: $id, published: false) { state } }`, { id: started.id }, cast.admin.token);
+    const before = await server.rest("GET", `/forum/${started.id}`, { token: cast.admin.token, query: { state: 1 } });
+    const refused = await post(cast.bob.token, { thread: String(started.id), comment: "Into a hidden thread." });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ parameter: "thread", message: `Thread ${started.id} does not exist.` });
+    const after = await server.rest("GET", `/forum/${started.id}`, { token: cast.admin.token, query: { state: 1 } });
+    expect(after.body.total).toBe(before.body.total);
+    expect((await post(cast.alice.token, { thread: String(started.id) })).status).toBe(201);
+    expect((await post(cast.admin.token, { thread: String(started.id) })).status).toBe(201);
+    // A reply is not a thread: replying "to" it names a thread that does not exist.
+    const reply = await post(cast.alice.token, { thread: String(started.id) });
+    expect((await post(cast.alice.token, { thread: String(reply.body.id) })).status).toBe(400);
+  });
+
   it("counts are per caller: a private group thread counts for members only, and the last post is the last they may see", async () => {
     const group = await server.rest("GET", "/forum/categories", { query: { section: 0 } });
     const category = group.body.categories.find((c: { alias: string }) => c.alias === "general");

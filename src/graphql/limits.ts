@@ -187,7 +187,9 @@ function costLimitPlugin(): Plugin {
       // sent unnamed: execution refuses that).
       const operations = args.document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
       const operation = args.operationName ? operations.find((definition) => definition.name?.value === args.operationName) : operations.length === 1 ? operations[0] : undefined;
-      const undefinedField = operation ? undefinedInputField(args.schema, operation, variables) : null;
+      // A REST row's variables are the facade's, each a declared parameter's scalar at a declared path
+      // (rest-facade/params.ts readParams): no field there can be undefined, so the walk is for clients' documents.
+      const undefinedField = operation && !isTrustedRun(args.contextValue) ? undefinedInputField(args.schema, operation, variables) : null;
       if (undefinedField) return void setResultAndStopExecution({ errors: [undefinedField] });
       const relevant: Record<string, unknown> = {};
       for (const name of costVariables(args.document)) if (name in variables) relevant[name] = variables[name];
