@@ -1,62 +1,25 @@
 import { z } from "zod";
 import { Prisma, type ActivityEntry } from "../generated/prisma/client.js";
 import { defineArea } from "../common/area.js";
-import { createdByField, createdField, fieldTable } from "../common/fields.js";
-import { records } from "../common/records.js";
-import { scopeKindField } from "../common/scope-kinds.js";
-import { sqlOf } from "../common/context.js";
-import { createActivityEntry, createdBefore, createdFrom, heardBy, heardTotal, sentToOneOf, showsActor, shownRecipients, updateActivityEntry } from "./service.js";
-
-/** Activity entries, shown to their recipients (plus their creator and administrators), never by level. */
-export const ACTIVITY_RECORDS = records({
-  model: "ActivityEntry",
-  scoped: true,
-  // "Published" is sent to the site (public): what the list's counters count by. Reads ask `audience`.
-  published: { field: "sentToSite", value: 1 },
-  audience: { hears: heardBy, total: heardTotal },
-  creator: "createdById",
-  // An anonymous entry's actor is shown to its author and administrators only.
-  anonymous: "anonymous",
-});
-
-const flag = z.number().int().min(0).max(1);
-
-/** The activity entry's fields (src/common/fields.ts). */
-const fields = {
-  scope: { type: "String", rule: scopeKindField, required: "create", description: "Scope type (site, group, member, …).", rest: { description: "Scope type (group, member, etc.).", privacy: true } },
-  scopeId: { type: "Int", rule: z.number().int().min(0), required: "create", description: "Scope object ID.", rest: { description: "Scope object ID.", privacy: true } },
-  action: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: { description: "Action taken." } },
-  alias: { type: "String", rule: z.string().trim().max(255), rest: { description: "Entry alias." } },
-  description: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(65535), required: "create", rest: { description: "Description of the activity." } },
-  created: createdField,
-  createdBy: { ...createdByField, rest: { name: "crated_by", alsoNamed: ["created_by"], description: "User ID of the creator (0: the caller); spelled as the API document spells it, created_by is accepted too." } },
-  anonymous: { type: "Int", rule: flag, default: 0, description: "1: the actor is shown only to the author and administrators.", rest: { description: "0 = false, 1 = true.", privacy: true } },
-  parent: { type: "Int", rule: z.number().int().min(0), default: 0, column: "parentId", description: "ID of the parent entry (0: none); must exist.", rest: { description: "ID of parent activity." } },
-  recipients: {
-    type: "String",
-    rule: z.string().trim().max(4000),
-    default: "1",
-    column: false,
-    description: "Comma-separated <scope>:<scope_id> pairs (a bare id is a member); 1: the entry's own scope.",
-    rest: { description: "Comma-separated list of <scope>:<scope_id> pairs (1: the entry's own scope).", privacy: true },
-  },
-  recipientChannel: {
-    type: "Int",
-    rule: z.number().int().min(0).max(1),
-    only: "update",
-    column: false,
-    description: "Recipient channels: 1 re-addresses the entry to its own scope, 0 to nobody but its author.",
-    rest: { name: "recipients", description: "List of recipient channels: 1 the entry's own scope, 0 nobody but the author.", privacy: true },
-  },
-} as const;
-
-/** The entries' inputs as the service parses them (the declaration's table is the same fields), made apart from the declaration, whose own writes' types read it. */
-export const ACTIVITY_FIELDS = fieldTable(fields);
+import { sqlOf, type RequestContext } from "../common/context.js";
+import { badInput, forbidden } from "../common/errors.js";
+import { columnValues } from "../common/fields.js";
+import { changedRecord, createdRecord, findVisible } from "../common/record-reads.js";
+import { type Selection } from "../common/row-reading.js";
+import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
+import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { utcTimestamp } from "../db/sql.js";
+import type { Recipient } from "../common/activity-sources.js";
+import { changeRecord, createRecord, insertStatement, updateStatement } from "../common/write-path.js";
+import { ACTIVITY_FIELDS, ACTIVITY_RECORDS, activityFields } from "./records.js";
+import { assertMayAddress, createdBefore, createdFrom, parseRecipients, recipientsText, sentToOneOf, showsActor, shownRecipients } from "./service.js";
 
 /**
  * The activity feed's entries (src/common/area.ts): what happened in a scope, sent to its recipients, who
  * hear it (docs/decisions.md, "Activity"). Who may address whom, and an entry that follows its record, are the
- * area's own writes (src/activity/service.ts, `own`); the feed, its consumer and the readers' revision stay there too.
+ * area's own writes (`own`, below this declaration; who may address whom is src/activity/service.ts's); the feed
+ * stays in src/activity/service.ts, its consumer and the readers' revision in consumer.ts and readers.ts. Who
+ * hears an entry, its records declaration and its fields are src/activity/records.ts.
  */
 export const ACTIVITY_AREA = defineArea({
   area: "activity",
@@ -65,7 +28,7 @@ export const ACTIVITY_AREA = defineArea({
   label: "Activity entry",
   description: "An activity entry: what happened in a scope, sent to its recipients.",
   policy: ACTIVITY_RECORDS,
-  fields,
+  fields: activityFields,
   shown: {
     id: true,
     scope: true,
@@ -156,3 +119,103 @@ export const ACTIVITY_AREA = defineArea({
 
 /** The entries' list, as the feed's plan test and the contract take it. */
 export const ACTIVITY_LIST = ACTIVITY_AREA.listSpec;
+
+// ---------------------------------------------------------------------------------------------------
+// The area's own writes (`own` above): here beside the declaration whose written records they write through.
+
+export type CreateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.create>;
+export type UpdateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.update>;
+
+type Query = { include?: Prisma.ActivityEntryInclude; select?: Prisma.ActivityEntrySelect };
+
+/** `parent` must name an entry the caller hears (400 naming it, as for one that does not exist: no existence oracle). */
+async function assertParent(ctx: RequestContext, parent: number | null | undefined): Promise<void> {
+  if (!parent) return;
+  const found = await findVisible<ActivityEntry>(ctx, ACTIVITY_RECORDS, parent, { select: { id: true } });
+  if (!found) throw badInput("parent", `no activity entry ${parent}`);
+}
+
+/**
+ * Who an entry is sent to, and whether it names its author, are its author's to change (and administrators'):
+ * a group manager moderates what an entry says, but re-addressing a note to self would read it, and clearing
+ * `anonymous` would unmask its author. An entry the site wrote for a record (the outbox consumer's) follows
+ * that record (src/activity/readers.ts): its recipients are those who may read the record, its anonymity the
+ * record's, and nobody changes them, administrators included (they change the record, or delete the entry).
+ */
+function assertMayChangeAddressing(
+  ctx: RequestContext,
+  record: ActivityEntry,
+  change: { anonymous?: number | null; recipients?: Recipient[] | null; scope: Recipient; createdById: number; created?: Date | null },
+): void {
+  const user = requireUser(ctx);
+  const changesAnonymous = change.anonymous != null && change.anonymous !== record.anonymous;
+  const changesRecipients = change.recipients != null && recipientsText(change.recipients) !== record.recipients;
+  if (record.sourceEvent !== null) {
+    // What it is decided by: its record's scope (a group's later hiding finds it there), its author, its time.
+    const follows = (field: string) => forbidden(`This entry's ${field} follows its record (change the record, or delete the entry).`);
+    if (changesRecipients) throw forbidden("This entry's recipients follow its record: they are those who may read it (change the record, or delete the entry).");
+    if (changesAnonymous) throw follows("anonymous");
+    if (change.scope.scope !== record.scope || change.scope.scopeId !== record.scopeId) throw follows("scope");
+    if (change.createdById !== record.createdById) throw follows("created_by");
+    // To the second, as REST answers it (the consumer stores milliseconds): a PUT sending back what GET said passes.
+    if (change.created && Math.floor(change.created.getTime() / 1000) !== Math.floor(record.created.getTime() / 1000)) throw follows("created");
+    return;
+  }
+  if (user.isAdmin || record.createdById === user.id) return;
+  if (changesAnonymous) throw forbidden("Only the entry's author or an administrator can change anonymous.");
+  if (changesRecipients) throw forbidden("Only the entry's author or an administrator can change its recipients.");
+}
+
+const recipientRows = (entry: Prisma.Sql, created: Prisma.Sql, recipients: Recipient[]) =>
+  Prisma.sql`INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
+    SELECT ${entry}, v.scope, v.scope_id, ${created} FROM (VALUES ${Prisma.join(recipients.map((r) => Prisma.sql`(${r.scope}::text, ${r.scopeId}::int)`))}) AS v(scope, scope_id)`;
+
+export async function createActivityEntry(ctx: RequestContext, input: CreateActivityEntry, query: Query = {}): Promise<ActivityEntry> {
+  const user = requireUser(ctx);
+  const data = parseInput(ACTIVITY_FIELDS.create, input);
+  const values = columnValues(ACTIVITY_FIELDS, data, "create");
+  const scope = { scope: values.scope as string, scopeId: values.scopeId as number };
+  const recipients = parseRecipients(data.recipients, scope);
+  await assertParent(ctx, data.parent);
+  await assertMayAddress(ctx, recipients);
+  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
+  const created = await createRecord<ActivityEntry>(ctx, ACTIVITY_AREA.writesOf, {
+    event: ACTIVITY_AREA.eventsNamed.activityEntryCreated,
+    scope,
+    inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, { ...values, createdById, recipients: recipientsText(recipients) })})${recipients.length ? Prisma.sql`,
+      sent AS (${recipientRows(Prisma.sql`(SELECT id FROM created)`, Prisma.sql`(SELECT created FROM created)`, recipients)})` : Prisma.empty}`,
+  });
+  return createdRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, created!.id, query as Selection);
+}
+
+/** Changes the given fields only (PUT keeps anonymous and recipients when left out). */
+export async function updateActivityEntry(ctx: RequestContext, id: number, input: UpdateActivityEntry, query: Query = {}): Promise<ActivityEntry | null> {
+  requireUser(ctx);
+  const data = parseInput(ACTIVITY_FIELDS.update, input);
+  await assertParent(ctx, data.parent);
+  await changeRecord<ActivityEntry>(ctx, ACTIVITY_AREA.writesOf, id, {
+    event: ACTIVITY_AREA.eventsNamed.activityEntryUpdated,
+    async change(tx, record) {
+      if (changesNothing(data)) return { row: record, changed: [] };
+      if (data.parent === id) throw badInput("parent", "an entry is not its own parent");
+      const scope = { scope: data.scope ?? record.scope, scopeId: data.scopeId ?? record.scopeId };
+      if (scope.scope !== record.scope || scope.scopeId !== record.scopeId) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
+      const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
+      let recipients: Recipient[] | null = null;
+      if (data.recipients != null) recipients = parseRecipients(data.recipients, scope);
+      else if (data.recipientChannel != null) recipients = data.recipientChannel === 1 ? [scope] : [];
+      assertMayChangeAddressing(tx, record, { anonymous: data.anonymous, recipients, scope, createdById: createdBy, created: data.created });
+      if (recipients) await assertMayAddress(tx, recipients);
+      const columns = { ...columnValues(ACTIVITY_FIELDS, { ...data, createdBy }, "update"), ...scope, ...(recipients ? { recipients: recipientsText(recipients) } : {}) };
+      // The recipient rows first (they carry the entry's `created`, as the update will store it), then the
+      // entry through the write path's update, so its event names the fields that changed.
+      if (recipients || data.created) {
+        const kept: Recipient[] = recipients ?? (await tx.tx.query<Recipient>(Prisma.sql`SELECT scope, scope_id AS "scopeId" FROM activity_recipients WHERE entry_id = ${id}`));
+        await tx.tx.query(Prisma.sql`DELETE FROM activity_recipients WHERE entry_id = ${id}`);
+        if (kept.length) await tx.tx.query(recipientRows(Prisma.sql`${id}::int`, utcTimestamp(data.created ?? record.created), kept));
+      }
+      return { update: updateStatement(tx, ACTIVITY_RECORDS, id, columns) };
+    },
+  });
+  return changedRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);
+}

@@ -5,7 +5,8 @@ import { registerOutboxConsumer } from "../events/dispatcher.js";
 import { activityRevisionsOf, activitySourceOf, scopeAndActor, type Recipient } from "../common/activity-sources.js";
 import { markForRevision, readableRecipients, reviseBacklog } from "./readers.js";
 import { recipientsText } from "./service.js";
-import { ACTIVITY_RECORDS, ACTIVITY_AREA } from "./area.js";
+import { ACTIVITY_AREA } from "./area.js";
+import { ACTIVITY_RECORDS } from "./records.js";
 import { eventStatement, returningScalars } from "../common/write-path.js";
 import { recordScopeExistsSql, usersInRelationSql } from "../common/scope-kinds.js";
 

@@ -12,7 +12,8 @@ import { followedAreasList } from "../common/activity-sources.js";
 import { scopeKindIfRegistered } from "../common/scope-kinds.js";
 import { recipientKey, recipientsText, storedRecipients } from "./service.js";
 import type { Recipient } from "../common/activity-sources.js";
-import { ACTIVITY_RECORDS, ACTIVITY_AREA } from "./area.js";
+import { ACTIVITY_AREA } from "./area.js";
+import { ACTIVITY_RECORDS } from "./records.js";
 
 /**
  * Per event, the candidates who may read its record now (src/events/subscriptions.ts, `readableBy`): asked

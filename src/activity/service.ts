@@ -1,75 +1,17 @@
-import { z } from "zod";
 import { Prisma, type ActivityEntry } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { authorShownTo, sqlOf } from "../common/context.js";
-import { badInput, forbidden } from "../common/errors.js";
+import { badInput } from "../common/errors.js";
 import DataLoader from "dataloader";
 import { defineLoader } from "../common/loaders.js";
 import { DEFAULT_SCOPE, pageWindow, type Page } from "../common/paging.js";
-import { columnValues } from "../common/fields.js";
-import { changedRecord, createdRecord, findVisible } from "../common/record-reads.js";
 import { rowsStatement, type Selection } from "../common/row-reading.js";
-import { recordScopeExistsSql, recordScopeSql, scopesInRelationSql, type UserRef } from "../common/scope-kinds.js";
-import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/scopes.js";
-import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { recordScopeExistsSql, recordScopeSql, scopesInRelationSql } from "../common/scope-kinds.js";
+import { requireUser } from "../common/scopes.js";
 import { parseTimestamp } from "../common/time.js";
-import { utcTimestamp, type SqlClient } from "../db/sql.js";
+import { type SqlClient } from "../db/sql.js";
 import type { Recipient } from "../common/activity-sources.js";
-import { changeRecord, createRecord, insertStatement, updateStatement } from "../common/write-path.js";
-import { ACTIVITY_AREA, ACTIVITY_FIELDS, ACTIVITY_RECORDS } from "./area.js";
-
-/**
- * Whether the recipient row `alias` is the user's: sent to them (`member:<id>`, the documented form), or to
- * a scope they belong to now, as its kind declares (a group: the feed, reads, list totals). The scopes as
- * arrays the recipients' indexes are probed with: an IN sub-select read every group recipient (313,000 rows
- * at 10^6 entries).
- */
-function sentToMember(alias: string, userId: UserRef): Prisma.Sql {
-  const r = (column: string) => Prisma.raw(`${alias}.${column}`);
-  const belongs = recordScopeSql(r("scope"), r("scope_id"), "members", userId, { asArray: true });
-  return Prisma.sql`((${r("scope")} = 'member' AND ${r("scope_id")} = ${userId})${belongs ? Prisma.sql` OR ${belongs}` : Prisma.empty})`;
-}
-
-/**
- * Who hears an entry (docs/decisions.md, "Activity"): everyone when it is sent to the site (`site:0`, public),
- * a member when sent to them (`member:<id>`), a group's current members when sent to the group. Membership
- * is asked at read time: a new member sees the group's earlier entries, a member who left no longer does.
- */
-export function heardBy(id: Prisma.Sql, userId: UserRef | null): Prisma.Sql {
-  const to = userId === null ? Prisma.sql`r.scope = 'site' AND r.scope_id = 0` : Prisma.sql`((r.scope = 'site' AND r.scope_id = 0) OR ${sentToMember("r", userId)})`;
-  // A scalar sub-select, not EXISTS: asked per row of the list's own index order through the recipients'
-  // primary key (an EXISTS becomes a semi-join from the recipients, and a sort).
-  return Prisma.sql`COALESCE((SELECT TRUE FROM activity_recipients r WHERE r.entry_id = ${id} AND ${to} LIMIT 1), FALSE)`;
-}
-
-/**
- * A scope's entries a viewer hears, without counting rows where the counters can say (list_counts keeps,
- * per scope and creator, the entries sent to the site and the others): administrators all; anonymous
- * callers those sent to the site; a signed-in user those, plus their own others, plus the others sent to
- * them or their groups by someone else — the one part counted, through the recipients' index of their
- * channels (bounded by what was sent to them, not by the scope's entries).
- */
-export function heardTotal(viewer: RequestContext["viewer"], scope: { scope: string; scopeId: number }): Prisma.Sql {
-  const kept = (condition: Prisma.Sql) =>
-    Prisma.sql`coalesce((SELECT sum(c.rows) FROM list_counts c WHERE c.table_name = 'activity' AND c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND ${condition}), 0)`;
-  const user = viewer.user;
-  if (user?.isAdmin) return Prisma.sql`SELECT ${kept(Prisma.sql`c.created_by = 0`)}::int`;
-  const sentToSite = kept(Prisma.sql`c.created_by = 0 AND c.published`);
-  if (!user) return Prisma.sql`SELECT ${sentToSite}::int`;
-  const ownOthers = kept(Prisma.sql`c.created_by = ${user.id} AND NOT c.published`);
-  // Each entry once: through the first of the caller's channels it was sent to (a probe of the recipients'
-  // primary key), so no sort or de-duplication of the rows.
-  // The entry is asked by primary key per row (a scalar sub-select: a join would sort the rows to merge them).
-  const sentToThem = Prisma.sql`(SELECT count(*) FROM activity_recipients r
-      WHERE ${sentToMember("r", user.id)}
-        AND NOT EXISTS (SELECT 1 FROM activity_recipients o WHERE o.entry_id = r.entry_id AND (o.scope, o.scope_id) < (r.scope, r.scope_id) AND ${sentToMember("o", user.id)})
-        AND COALESCE((SELECT TRUE FROM activity t WHERE t.id = r.entry_id AND t.scope = ${scope.scope} AND t.scope_id = ${scope.scopeId}
-                                                     AND t.sent_to_site = 0 AND t.created_by <> ${user.id}), FALSE))`;
-  return Prisma.sql`SELECT (${sentToSite} + ${ownOthers} + ${sentToThem})::int`;
-}
-
-export type CreateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.create>;
-export type UpdateActivityEntry = RawInput<typeof ACTIVITY_FIELDS.update>;
+import { ACTIVITY_RECORDS } from "./records.js";
 
 type Query = { include?: Prisma.ActivityEntryInclude; select?: Prisma.ActivityEntrySelect };
 
@@ -144,43 +86,6 @@ export async function assertMayAddress(ctx: RequestContext, recipients: Recipien
   if (refusedMember !== undefined) throw badInput(parameter, `member:${refusedMember}: you may send to members you share a group with`);
 }
 
-/** `parent` must name an entry the caller hears (400 naming it, as for one that does not exist: no existence oracle). */
-async function assertParent(ctx: RequestContext, parent: number | null | undefined): Promise<void> {
-  if (!parent) return;
-  const found = await findVisible<ActivityEntry>(ctx, ACTIVITY_RECORDS, parent, { select: { id: true } });
-  if (!found) throw badInput("parent", `no activity entry ${parent}`);
-}
-
-/**
- * Who an entry is sent to, and whether it names its author, are its author's to change (and administrators'):
- * a group manager moderates what an entry says, but re-addressing a note to self would read it, and clearing
- * `anonymous` would unmask its author. An entry the site wrote for a record (the outbox consumer's) follows
- * that record (src/activity/readers.ts): its recipients are those who may read the record, its anonymity the
- * record's, and nobody changes them, administrators included (they change the record, or delete the entry).
- */
-function assertMayChangeAddressing(
-  ctx: RequestContext,
-  record: ActivityEntry,
-  change: { anonymous?: number | null; recipients?: Recipient[] | null; scope: Recipient; createdById: number; created?: Date | null },
-): void {
-  const user = requireUser(ctx);
-  const changesAnonymous = change.anonymous != null && change.anonymous !== record.anonymous;
-  const changesRecipients = change.recipients != null && recipientsText(change.recipients) !== record.recipients;
-  if (record.sourceEvent !== null) {
-    // What it is decided by: its record's scope (a group's later hiding finds it there), its author, its time.
-    const follows = (field: string) => forbidden(`This entry's ${field} follows its record (change the record, or delete the entry).`);
-    if (changesRecipients) throw forbidden("This entry's recipients follow its record: they are those who may read it (change the record, or delete the entry).");
-    if (changesAnonymous) throw follows("anonymous");
-    if (change.scope.scope !== record.scope || change.scope.scopeId !== record.scopeId) throw follows("scope");
-    if (change.createdById !== record.createdById) throw follows("created_by");
-    // To the second, as REST answers it (the consumer stores milliseconds): a PUT sending back what GET said passes.
-    if (change.created && Math.floor(change.created.getTime() / 1000) !== Math.floor(record.created.getTime() / 1000)) throw follows("created");
-    return;
-  }
-  if (user.isAdmin || record.createdById === user.id) return;
-  if (changesAnonymous) throw forbidden("Only the entry's author or an administrator can change anonymous.");
-  if (changesRecipients) throw forbidden("Only the entry's author or an administrator can change its recipients.");
-}
 
 /**
  * The recipients a viewer is shown: all of them to the author and administrators; to others only those that
@@ -222,9 +127,6 @@ const viewerChannelsLoader = defineLoader(
     }),
 );
 
-const recipientRows = (entry: Prisma.Sql, created: Prisma.Sql, recipients: Recipient[]) =>
-  Prisma.sql`INSERT INTO activity_recipients (entry_id, scope, scope_id, created)
-    SELECT ${entry}, v.scope, v.scope_id, ${created} FROM (VALUES ${Prisma.join(recipients.map((r) => Prisma.sql`(${r.scope}::text, ${r.scopeId}::int)`))}) AS v(scope, scope_id)`;
 
 const DATE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 
@@ -311,53 +213,3 @@ export function activityFeed(ctx: RequestContext, args: { limit?: number | null;
 
 /** Whether the viewer sees an entry's actor: not anonymous, or they wrote it, or they administer. */
 export const showsActor = (ctx: RequestContext, entry: Pick<ActivityEntry, "anonymous" | "createdById">) => authorShownTo(ctx.viewer, entry.anonymous, entry.createdById);
-
-export async function createActivityEntry(ctx: RequestContext, input: CreateActivityEntry, query: Query = {}): Promise<ActivityEntry> {
-  const user = requireUser(ctx);
-  const data = parseInput(ACTIVITY_FIELDS.create, input);
-  const values = columnValues(ACTIVITY_FIELDS, data, "create");
-  const scope = { scope: values.scope as string, scopeId: values.scopeId as number };
-  const recipients = parseRecipients(data.recipients, scope);
-  await assertParent(ctx, data.parent);
-  await assertMayAddress(ctx, recipients);
-  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
-  const created = await createRecord<ActivityEntry>(ctx, ACTIVITY_AREA.writesOf, {
-    event: ACTIVITY_AREA.eventsNamed.activityEntryCreated,
-    scope,
-    inserted: Prisma.sql`created AS (${insertStatement(ctx, ACTIVITY_RECORDS, { ...values, createdById, recipients: recipientsText(recipients) })})${recipients.length ? Prisma.sql`,
-      sent AS (${recipientRows(Prisma.sql`(SELECT id FROM created)`, Prisma.sql`(SELECT created FROM created)`, recipients)})` : Prisma.empty}`,
-  });
-  return createdRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, created!.id, query as Selection);
-}
-
-/** Changes the given fields only (PUT keeps anonymous and recipients when left out). */
-export async function updateActivityEntry(ctx: RequestContext, id: number, input: UpdateActivityEntry, query: Query = {}): Promise<ActivityEntry | null> {
-  requireUser(ctx);
-  const data = parseInput(ACTIVITY_FIELDS.update, input);
-  await assertParent(ctx, data.parent);
-  await changeRecord<ActivityEntry>(ctx, ACTIVITY_AREA.writesOf, id, {
-    event: ACTIVITY_AREA.eventsNamed.activityEntryUpdated,
-    async change(tx, record) {
-      if (changesNothing(data)) return { row: record, changed: [] };
-      if (data.parent === id) throw badInput("parent", "an entry is not its own parent");
-      const scope = { scope: data.scope ?? record.scope, scopeId: data.scopeId ?? record.scopeId };
-      if (scope.scope !== record.scope || scope.scopeId !== record.scopeId) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
-      const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
-      let recipients: Recipient[] | null = null;
-      if (data.recipients != null) recipients = parseRecipients(data.recipients, scope);
-      else if (data.recipientChannel != null) recipients = data.recipientChannel === 1 ? [scope] : [];
-      assertMayChangeAddressing(tx, record, { anonymous: data.anonymous, recipients, scope, createdById: createdBy, created: data.created });
-      if (recipients) await assertMayAddress(tx, recipients);
-      const columns = { ...columnValues(ACTIVITY_FIELDS, { ...data, createdBy }, "update"), ...scope, ...(recipients ? { recipients: recipientsText(recipients) } : {}) };
-      // The recipient rows first (they carry the entry's `created`, as the update will store it), then the
-      // entry through the write path's update, so its event names the fields that changed.
-      if (recipients || data.created) {
-        const kept: Recipient[] = recipients ?? (await tx.tx.query<Recipient>(Prisma.sql`SELECT scope, scope_id AS "scopeId" FROM activity_recipients WHERE entry_id = ${id}`));
-        await tx.tx.query(Prisma.sql`DELETE FROM activity_recipients WHERE entry_id = ${id}`);
-        if (kept.length) await tx.tx.query(recipientRows(Prisma.sql`${id}::int`, utcTimestamp(data.created ?? record.created), kept));
-      }
-      return { update: updateStatement(tx, ACTIVITY_RECORDS, id, columns) };
-    },
-  });
-  return changedRecord<ActivityEntry>(ctx, ACTIVITY_RECORDS, id, query as Selection);
-}

@@ -1,7 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { AreaTesting, Documented } from "../../test/areas.js";
 import { contractOf, pick } from "../../test/area-kit.js";
-import { ACTIVITY_AREA, ACTIVITY_FIELDS } from "./area.js";
+import { ACTIVITY_AREA } from "./area.js";
+import { ACTIVITY_FIELDS } from "./records.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("### Activity"). */
 const write: Documented = {
