@@ -4,7 +4,7 @@ import type { Recipient } from "../common/activity-sources.js";
 import { readershipFieldsOf } from "../common/policy.js";
 import type { StoredEvent } from "../common/outbox.js";
 import type { SqlClient } from "../db/sql.js";
-import { FORUM_POSTS } from "./area.js";
+import { FORUM_POSTS } from "./records.js";
 
 /** The participants a reply's entry goes to at most (the thread's most recent posters). */
 const MAX_PARTICIPANTS = 1000;
@@ -17,7 +17,7 @@ const MAX_LINKED = 1000;
 /**
  * A starter's fields its replies' readers depend on (a reply's author reads it only where they read the thread):
  * the fields the posts' rule reads (src/common/policy.ts), but not its anonymity (a reply's is its own). Asked
- * when first needed: the declaration (src/forum/area.ts) and this module load each other.
+ * when first needed.
  */
 let threadReadership: string[] | undefined;
 

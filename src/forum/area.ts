@@ -1,130 +1,32 @@
 import { z } from "zod";
-import type { ForumPost } from "../generated/prisma/client.js";
-import { accessLevels } from "../common/access.js";
+import { Prisma, type ForumPost } from "../generated/prisma/client.js";
+import type { RequestContext } from "../common/context.js";
 import { defineArea } from "../common/area.js";
-import { idOrZero, zeroOrOne } from "../common/validation.js";
-import { accessField, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
+import { badInput, conflict, forbidden } from "../common/errors.js";
+import { idOrZero } from "../common/validation.js";
+import { columnValues } from "../common/fields.js";
 import { DEFAULT_SCOPE } from "../common/paging.js";
-import { records } from "../common/records.js";
-import { describeScopeKinds, scopeKindField } from "../common/scope-kinds.js";
-import { scopedPath } from "../common/scopes.js";
+import { changedRecord, createdRecord, findVisible } from "../common/record-reads.js";
+import { confinementSql, visibleSql } from "../common/visibility.js";
+import { holdsRelationSql } from "../common/scope-kinds.js";
+import { assertCanWriteInScope, conditionHolds, requireUser, resolveCreator, scopedPath } from "../common/scopes.js";
+import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
+import { changeRecord, deleteRecordsWhere, createRecord, deleteRecord, inWriteTransaction, insertStatement, updateStatement } from "../common/write-path.js";
+import { type Selection } from "../common/row-reading.js";
+import type { SqlClient } from "../db/sql.js";
+import { sqlOf } from "../common/context.js";
+import { FORUM_ACCESS, FORUM_CATEGORIES, FORUM_FIELDS, FORUM_POSTS, forumPostFields } from "./records.js";
 import { threadFollowers, forumPostRecipients, describeForumPost } from "./activity.js";
-import { authorShown, createForumPost, deleteForumPost, forumCounts, lastVisiblePost, updateForumPost } from "./service.js";
+import { authorShown, forumCounts, lastVisiblePost } from "./counts.js";
 
-/** Forum access levels, as the API document numbers them: 1 public (the default), 2 registered users, 5 private. */
-export const FORUM_ACCESS = accessLevels("ForumAccess", [
-  { value: 1, level: "public" },
-  { value: 2, level: "registered" },
-  { value: 5, level: "private" },
-], 1);
-
-/**
- * Forum posts and who sees them. Published is `state`: the post's own state (`ownState`) and its thread starter's,
- * kept by a trigger, so a reply is never readable where its thread is not; a reply's access is raised to
- * its thread's by the same trigger.
- */
-export const FORUM_POSTS = records({
-  model: "ForumPost",
-  scoped: true,
-  published: { field: "state", value: 1 },
-  access: FORUM_ACCESS,
-  creator: "createdById",
-  // An anonymous post's author is shown to them and administrators only, in its answers and its events.
-  anonymous: "anonymous",
-  // A reply's author reads it only where they may read its thread (issue 15: a reply is never readable where
-  // its thread is not); a thread's starter has no parent.
-  parent: { field: "threadId", root: { field: "starter", value: 1 } },
-  // A group's managers moderate its forum: they see its unpublished and private posts (issue 15).
-  moderatedBy: "managers",
-});
-
-/** The forum post's fields (the API document's "Forum post / thread"). */
-const fields = {
-  categoryId: {
-    type: "Int",
-    rule: z.number().int().min(0),
-    description: "The category; 0 (the default): the scope's default category. A reply takes its thread's.",
-    default: 0,
-    required: "create",
-    only: "create",
-    rest: { description: "Category ID (0: the scope's default category)." },
-  },
-  scope: {
-    type: "String",
-    rule: scopeKindField,
-    description: { create: () => `${describeScopeKinds()}. Default "site"; a post takes its category's scope.` },
-    default: DEFAULT_SCOPE.scope,
-    required: "create",
-    only: "create",
-    rest: { description: () => `${describeScopeKinds()}.`, privacy: true },
-  },
-  scopeId: {
-    type: "Int",
-    rule: z.number().int().min(0),
-    description: "Default 0.",
-    default: DEFAULT_SCOPE.scopeId,
-    required: "create",
-    only: "create",
-    rest: { description: "Scope object ID.", privacy: true },
-  },
-  title: { type: "String", rule: z.string().trim().max(255), description: "Entry title.", rest: { description: "Entry title." } },
-  comment: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(100_000), required: "create", rest: { description: "Entry content." } },
-  created: createdField,
-  createdBy: createdByField,
-  state: {
-    type: "Int",
-    rule: zeroOrOne("must be 0 (unpublished) or 1 (published)"),
-    description: "0 unpublished, 1 published. Default 1.",
-    default: 1,
-    column: "ownState",
-    // Its default is published: a PUT (the group plugin's) that leaves it out keeps the stored state.
-    rest: { description: "0 = unpublished, 1 = published.", privacy: true },
-  },
-  access: accessField(FORUM_ACCESS),
-  anonymous: {
-    type: "Int",
-    rule: zeroOrOne("must be 0 or 1 (1: the author is shown to nobody but themselves and administrators)"),
-    description: "1: commenter is anonymous. Only the author and administrators change it.",
-    default: 0,
-    // Left out of a PUT (the group plugin's), an anonymous post stays anonymous.
-    rest: { description: "Commenter is anonymous (1) or not (0).", privacy: true },
-  },
-  parent: {
-    type: "Int",
-    rule: z.number().int().min(0),
-    description: "The post this one replies to; 0: the thread starter.",
-    default: 0,
-    only: "create",
-    column: "parentId",
-    rest: { description: "ID of the post this post replies to." },
-  },
-  thread: {
-    type: "String",
-    rule: z.string().trim().regex(/^\d{1,9}$/, "must be a thread id (0 starts a new thread)"),
-    description: "The thread; 0 starts a new one.",
-    default: "0",
-    only: "create",
-    column: false,
-    rest: { description: "ID of the thread the post belongs to; 0 starts a new thread." },
-  },
-  // Moderation: left out of a PUT, they keep their stored values (an author's edit of a closed thread would
-  // otherwise reopen it, which only moderators may do; a moderator's edit would unpin it).
-  sticky: { type: "Int", rule: zeroOrOne("must be 0 or 1 (thread starters only)"), description: "Thread is sticky (starters only; moderators set it).", default: 0, rest: { description: "Thread is sticky; applies only to thread starter posts.", privacy: true } },
-  closed: { type: "Int", rule: zeroOrOne("must be 0 or 1 (thread starters only)"), description: "Thread is closed to new posts (starters only; moderators set it).", default: 0, rest: { description: "Thread is closed to new posts; applies only to thread starter posts.", privacy: true } },
-  tags: tagsField,
-} as const;
-
-/**
- * The posts' inputs as the service parses them (the declaration's table is the same fields): made apart from
- * the declaration, whose own writes' types read it.
- */
-export const FORUM_FIELDS = fieldTable(fields);
 
 /**
  * The forum's posts (src/common/area.ts). A thread is its starter post (`starter` 1, `parentId` 0, `threadId`
  * its own id): one record type serves both, and `forumPosts(threadsOnly: true)` lists threads
  * (docs/decisions.md). What is the forum's own — a reply takes its thread's category under the thread's lock,
- * moderation, the thread read and its counts — stays in src/forum/service.ts (`own`).
+ * moderation — are its own writes (`own`, below this declaration, whose written records they write through);
+ * the thread read is src/forum/service.ts's, its counts src/forum/counts.ts's, who sees a post and its fields
+ * src/forum/records.ts's.
  */
 export const FORUM_POSTS_AREA = defineArea({
   area: "forum",
@@ -133,7 +35,7 @@ export const FORUM_POSTS_AREA = defineArea({
   label: "Forum post",
   description: "A forum post; a thread is its starter post (threadId equals id). Anonymous posts show no author to others.",
   policy: FORUM_POSTS,
-  fields,
+  fields: forumPostFields,
   shown: {
     id: true,
     title: true,
@@ -235,3 +137,206 @@ export const FORUM_POSTS_AREA = defineArea({
 
 /** The posts' list, as the service and the group plugin take it. */
 export const FORUM_LIST = FORUM_POSTS_AREA.listSpec;
+
+export type CreateForumPost = RawInput<typeof FORUM_FIELDS.create>;
+export type UpdateForumPost = RawInput<typeof FORUM_FIELDS.update>;
+
+type Query = { include?: Prisma.ForumPostInclude; select?: Prisma.ForumPostSelect };
+
+// ---------------------------------------------------------------------------------------------------
+// Writes: the area's own (`own` above)
+
+interface LockedCategory {
+  id: number;
+  scope: string;
+  scope_id: number;
+  closed: number;
+  section_id: number;
+}
+
+/** A scope's default category (the first marked default), held FOR SHARE against closing while a post goes in unless `lock` is false. */
+export const defaultCategorySql = (scope: { scope: string; scopeId: number }, lock = true) =>
+  Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.scope = ${scope.scope} AND c.scope_id = ${scope.scopeId} AND c.is_default = 1 ORDER BY c.id LIMIT 1${lock ? Prisma.sql` FOR SHARE` : Prisma.empty}`;
+
+/**
+ * A scope's default category, made with its "general" section on the scope's first post with category_id 0
+ * (the site's is seeded by the migration), inside the post's transaction: a post the scope refuses takes
+ * them back with it.
+ */
+async function defaultCategory(tx: RequestContext, scope: { scope: string; scopeId: number }): Promise<LockedCategory | undefined> {
+  const sql = sqlOf(tx);
+  await sql.query(
+    Prisma.sql`INSERT INTO forum_sections (alias, title, scope, scope_id) VALUES ('general', 'General', ${scope.scope}, ${scope.scopeId}) ON CONFLICT (scope, scope_id, alias) DO NOTHING`,
+  );
+  await sql.query(
+    Prisma.sql`INSERT INTO forum_categories (section_id, alias, title, scope, scope_id, is_default)
+               SELECT s.id, 'general', 'General', s.scope, s.scope_id, 1 FROM forum_sections s WHERE s.scope = ${scope.scope} AND s.scope_id = ${scope.scopeId} AND s.alias = 'general'
+               AND NOT EXISTS (SELECT 1 FROM forum_categories c WHERE c.scope = s.scope AND c.scope_id = s.scope_id AND c.is_default = 1)
+               ON CONFLICT (scope, scope_id, alias) DO UPDATE SET is_default = 1`, // a "general" made by hand, and no default: it becomes the default
+  );
+  const [category] = await sql.query<LockedCategory>(
+    defaultCategorySql(scope),
+  );
+  return category;
+}
+
+const CLOSED_CATEGORY = "This category is closed to new posts.";
+const CLOSED_THREAD = "This thread is closed to new posts.";
+
+/**
+ * Creates a thread (thread 0) or a reply. A reply must belong to the thread it names (400 naming `thread`
+ * or `parent`) and takes its category and scope from the thread; a thread takes its scope from its category
+ * (category 0: the default category of the requested scope). A closed thread or category is 409, nothing stored.
+ */
+export async function createForumPost(ctx: RequestContext, input: CreateForumPost, query: Query = {}): Promise<ForumPost> {
+  const user = requireUser(ctx);
+  const data = parseInput(FORUM_FIELDS.create, input);
+  const createdById = await resolveCreator(ctx, data.createdBy, user.id);
+  const threadId = Number(data.thread ?? "0");
+  const parentId = data.parent ?? 0;
+  const id = await inWriteTransaction(ctx, async (tx) => {
+    const sql = sqlOf(tx);
+    let category: LockedCategory | undefined;
+    let thread: Pick<ForumPost, "id" | "categoryId" | "closed"> | null = null;
+    let parent = parentId;
+    let startingThread = threadId;
+    // A parent the caller may not read is answered as one that does not exist (its thread's id is not told).
+    const visibleParent = async () => (parent ? await findVisible<ForumPost>(tx, FORUM_POSTS, parent, { select: { id: true, threadId: true } }) : null);
+    if (!startingThread && parent) {
+      const found = await visibleParent();
+      if (!found) throw badInput("parent", `Post ${parent} does not exist.`);
+      startingThread = found.threadId;
+    }
+    if (startingThread) {
+      // The thread, visible to the caller (the rule findVisible reads by), held against closing while the
+      // reply goes in: one statement, not a lock and then a read of every column (a fifth of a reply's
+      // statements). FOR NO KEY UPDATE, not FOR SHARE: the reply's trigger updates the thread's row
+      // (last_activity), and two replies that each held it shared would each wait for the other's share to
+      // update it (a deadlock: all but one 503).
+      const [visible] = await sql.query<Pick<ForumPost, "id" | "categoryId" | "closed">>(
+        Prisma.sql`SELECT t.id, t.category_id AS "categoryId", t.closed FROM forum_posts t
+          WHERE t.id = ${startingThread} AND t.starter = 1 AND ${visibleSql(ctx.db, FORUM_POSTS, ctx.viewer)} AND ${confinementSql(tx, FORUM_POSTS)}
+          FOR NO KEY UPDATE OF t`,
+      );
+      thread = visible ?? null;
+      if (!thread) throw badInput("thread", `Thread ${startingThread} does not exist.`);
+      if (parent) {
+        const found = await visibleParent();
+        if (!found || found.threadId !== thread.id) throw badInput("parent", `Post ${parent} is not in thread ${thread.id}.`);
+      } else parent = thread.id;
+      [category] = await sql.query<LockedCategory>(Prisma.sql`SELECT id, scope, scope_id, closed, section_id FROM forum_categories WHERE id = ${thread.categoryId} FOR SHARE`);
+      if (thread.closed) throw conflict("thread", CLOSED_THREAD);
+    } else {
+      const requested = data.categoryId ?? 0;
+      const scope = { scope: data.scope ?? DEFAULT_SCOPE.scope, scopeId: data.scopeId ?? DEFAULT_SCOPE.scopeId };
+      // The scope's default category is looked up (or made) only for those who may write there: an outsider's
+      // 409 for a closed one told that a hidden group exists, and a refused first post made the default first.
+      if (!requested) await assertCanWriteInScope(tx, scope.scope, scope.scopeId);
+      [category] = await sql.query<LockedCategory>(
+        requested
+          ? Prisma.sql`SELECT c.id, c.scope, c.scope_id, c.closed, c.section_id FROM forum_categories c WHERE c.id = ${requested} AND ${visibleSql(ctx.db, FORUM_CATEGORIES, ctx.viewer, "c")} FOR SHARE`
+          : defaultCategorySql(scope),
+      );
+      if (!category && !requested) category = await defaultCategory(tx, scope);
+      if (!category) throw badInput("category_id", `Category ${requested} does not exist.`);
+    }
+    if (category!.closed) throw conflict("category_id", CLOSED_CATEGORY);
+    const starter = thread ? 0 : 1;
+    const values = columnValues(FORUM_FIELDS, { ...data, parent: thread ? parent : 0 }, "create");
+    // Starting a thread pinned or closed is moderation, as changing it later is.
+    if (starter && (values.sticky === 1 || values.closed === 1) && !(await moderates(tx, category!.scope, category!.scope_id))) {
+      throw forbidden(MODERATORS_ONLY);
+    }
+    const created = await createRecord<ForumPost>(tx, FORUM_POSTS_AREA.writesOf, {
+      event: FORUM_POSTS_AREA.eventsNamed.postCreated,
+      scope: { scope: category!.scope, scopeId: category!.scope_id },
+      inserted: Prisma.sql`created AS (${insertStatement(tx, FORUM_POSTS, {
+        ...values,
+        scope: category!.scope,
+        scopeId: category!.scope_id,
+        categoryId: category!.id,
+        sectionId: category!.section_id,
+        threadId: thread?.id ?? 0,
+        starter,
+        sticky: starter ? values.sticky : 0,
+        closed: starter ? values.closed : 0,
+        createdById,
+      })})`,
+    });
+    return created!.id;
+  });
+  return createdRecord<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
+}
+
+const MODERATION = ["sticky", "closed", "state"] as const;
+const MODERATORS_ONLY = "Only a group manager or an administrator closes or pins a thread.";
+
+/** Whether the caller manages the scope (group managers) or administers the site. */
+async function moderates(ctx: RequestContext, scope: string, scopeId: number): Promise<boolean> {
+  const user = ctx.viewer.user;
+  if (!user) return false;
+  if (user.isAdmin) return true;
+  return conditionHolds(ctx, holdsRelationSql("managers", scope, Prisma.sql`${scopeId}::int`, user.id, { lock: true }));
+}
+
+/**
+ * Authors edit their posts; moderation (sticky, closed, state) is for group managers and administrators
+ * (authors may still unpublish and republish their own posts through `state`). sticky/closed apply to starters only.
+ */
+export async function updateForumPost(ctx: RequestContext, id: number, input: UpdateForumPost, query: Query = {}): Promise<ForumPost | null> {
+  requireUser(ctx);
+  const data = parseInput(FORUM_FIELDS.update, input);
+  await changeRecord<ForumPost>(ctx, FORUM_POSTS_AREA.writesOf, id, {
+    event: FORUM_POSTS_AREA.eventsNamed.postUpdated,
+    lockFirst: (tx) => lockThreadOfReply(tx, id),
+    async change(tx, record) {
+      if (changesNothing(data)) return { row: record, changed: [] };
+      const moderating = MODERATION.filter((field) => field !== "state" && data[field] != null && data[field] !== record[field]);
+      const user = tx.viewer.user!;
+      // Who unpublished a post decides who republishes it: an author republishes what they unpublished
+      // themselves, never what a moderator took down (`unpublishedBy`).
+      let unpublishedBy: number | null | undefined;
+      if (data.state != null && data.state !== record.ownState) {
+        const moderator = await moderates(tx, record.scope, record.scopeId);
+        const author = record.createdById === user.id;
+        if (!author && !moderator) throw forbidden("Only the author, a group manager or an administrator publishes or unpublishes a post.");
+        if (data.state === 1 && record.unpublishedBy != null && !moderator) throw forbidden("A moderator unpublished this post: only a group manager or an administrator republishes it.");
+        unpublishedBy = data.state === 0 && !author ? user.id : null;
+      }
+      if (moderating.length && !(await moderates(tx, record.scope, record.scopeId))) throw forbidden(MODERATORS_ONLY);
+      // Moderators moderate what a post says, not who said it: unmasking an anonymous author is theirs alone.
+      if (data.anonymous != null && data.anonymous !== record.anonymous && record.createdById !== user.id && !user.isAdmin) {
+        throw forbidden("Only the author or an administrator can change anonymous.");
+      }
+      if (!record.starter && (data.sticky === 1 || data.closed === 1)) throw badInput(data.sticky === 1 ? "sticky" : "closed", "applies only to thread starter posts");
+      const createdBy = await resolveCreator(tx, data.createdBy, record.createdById);
+      // Through the write path's update, so its event names the fields that changed.
+      return { update: updateStatement(tx, FORUM_POSTS, id, { ...columnValues(FORUM_FIELDS, { ...data, createdBy }, "update"), ...(unpublishedBy !== undefined ? { unpublishedBy } : {}) }) };
+    },
+  });
+  return changedRecord<ForumPost>(ctx, FORUM_POSTS, id, query as Selection);
+}
+
+/**
+ * A reply's change or deletion first locks its thread, FOR NO KEY UPDATE as a new reply does: a moderator's
+ * change to the thread holds the thread, then its counts, then updates its replies, so a reply locked first
+ * and then waiting for the counts deadlocked with it (a post never changes thread, so the unlocked read of
+ * `thread_id` stays true).
+ */
+const lockThreadOfReply = (tx: RequestContext & { tx: SqlClient }, id: number) =>
+  tx.tx.query(Prisma.sql`SELECT t.id FROM forum_posts p JOIN forum_posts t ON t.id = p.thread_id WHERE p.id = ${id} AND p.starter = 0 FOR NO KEY UPDATE OF t`);
+
+/** Moderation shortcuts (GraphQL): close, pin, publish state. */
+export const closeForumThread = (ctx: RequestContext, id: number, closed: boolean, query: Query = {}) => updateForumPost(ctx, id, { closed: closed ? 1 : 0 }, query);
+export const pinForumThread = (ctx: RequestContext, id: number, sticky: boolean, query: Query = {}) => updateForumPost(ctx, id, { sticky: sticky ? 1 : 0 }, query);
+export const publishForumPost = (ctx: RequestContext, id: number, published: boolean, query: Query = {}) => updateForumPost(ctx, id, { state: published ? 1 : 0 }, query);
+
+/** Deletes a post (a starter takes its replies): its author, a group manager or an administrator. */
+export async function deleteForumPost(ctx: RequestContext, id: number): Promise<number> {
+  return deleteRecord(ctx, FORUM_POSTS_AREA.writesOf, id, FORUM_POSTS_AREA.eventsNamed.postDeleted, {
+    lockFirst: (tx) => lockThreadOfReply(tx, id),
+    // Its replies first, each with its own deleted event (the trigger would take them silently).
+    before: (tx, locked) => (locked.starter ? deleteRecordsWhere(tx, FORUM_POSTS_AREA.writesOf, { threadId: id, starter: 0 }, FORUM_POSTS_AREA.eventsNamed.postDeleted) : Promise.resolve()),
+  });
+}
+

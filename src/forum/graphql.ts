@@ -7,17 +7,9 @@ import { parseId } from "../common/validation.js";
 import type { ForumPost } from "../generated/prisma/client.js";
 import { findVisible } from "../common/record-reads.js";
 import { notFound } from "../common/errors.js";
-import {
-  closeForumThread,
-  createForumUserCategories,
-  type ForumUserCategoryLink,
-  destroyForumUserCategories,
-  pinForumThread,
-  publishForumPost,
-  readForumThread,
-  type ForumThreadPage,
-} from "./service.js";
-import { FORUM_POSTS, FORUM_POSTS_AREA } from "./area.js";
+import { createForumUserCategories, type ForumUserCategoryLink, destroyForumUserCategories, readForumThread, type ForumThreadPage } from "./service.js";
+import { closeForumThread, FORUM_POSTS_AREA, pinForumThread, publishForumPost } from "./area.js";
+import { FORUM_POSTS } from "./records.js";
 import { areaType } from "../graphql/area.js";
 
 /** The post's record type, from its declaration (src/forum/area.ts). */

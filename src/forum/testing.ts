@@ -2,9 +2,9 @@ import type { AreaTesting, Documented } from "../../test/areas.js";
 import { contractOf, createThroughGraphql } from "../../test/area-kit.js";
 import type { TestServer } from "../../test/server.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { FORUM_FIELDS, FORUM_POSTS_AREA } from "./area.js";
-import { FORUM_CATEGORIES_AREA } from "./categories.js";
-import { FORUM_SECTIONS_AREA } from "./sections.js";
+import { FORUM_POSTS_AREA } from "./area.js";
+import { FORUM_FIELDS } from "./records.js";
+import { FORUM_CATEGORIES_AREA, FORUM_SECTIONS_AREA } from "./structure.js";
 
 /** Transcribed by hand from shared/spec/community-platform-api.md ("Forum"). */
 const scope: Documented = { scope: ["string", false, "site"], scope_id: ["integer", false, 0] };

@@ -1,4 +1,5 @@
-import { FORUM_FIELDS, FORUM_POSTS_AREA } from "../../forum/area.js";
+import { FORUM_POSTS_AREA } from "../../forum/area.js";
+import { FORUM_FIELDS } from "../../forum/records.js";
 import type { RequestContext } from "../../common/context.js";
 import { declaredAreaPlugin, defineGroupPlugin } from "../plugins.js";
 
