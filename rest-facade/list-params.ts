@@ -1,4 +1,4 @@
-import { DEFAULT_SCOPE, describeList, type ListSpec } from "../src/common/paging.js";
+import { DEFAULT_SCOPE, describeList, type ListSpec } from "../src/common/list-spec.js";
 import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, describePage } from "../src/common/paging.js";
+import { DEFAULT_PAGE_SIZE, describePage } from "../src/common/list-spec.js";
 import type { RestParam } from "../src/common/rest-vocabulary.js";
 
 /** `limit` and `start` of a list that has no sort, search or scope (e.g. a user's own sessions). */

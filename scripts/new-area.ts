@@ -129,7 +129,7 @@ function declaration(): string {
 import { accessLevels, PUBLISH_STATE } from "../common/access.js";
 import { defineArea } from "../common/area.js";
 import { accessField, createdByField, createdField, stateField } from "../common/fields.js";
-import { DEFAULT_SCOPE } from "../common/paging.js";
+import { DEFAULT_SCOPE } from "../common/list-spec.js";
 import { scopeKindField } from "../common/scope-kinds.js";
 import { scopedPath } from "../common/scopes.js";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AccessLevels } from "../src/common/access.js";
 import type { AnyFields } from "../src/common/fields.js";
-import type { ListSpec } from "../src/common/paging.js";
+import type { ListSpec } from "../src/common/list-spec.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
 import type { RestOperation } from "../rest-facade/types.js";

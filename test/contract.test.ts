@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphQLObjectType, getNamedType, isNonNullType } from "graphql";
-import { MAX_PAGE_SIZE } from "../src/common/paging.js";
+import { MAX_PAGE_SIZE } from "../src/common/list-spec.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
 import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listRequest, listRow, listTakes, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";

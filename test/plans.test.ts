@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
-import { listStatements, type Caller } from "../src/common/paging.js";
+import { listStatements } from "../src/common/paging.js";
+import type { Caller } from "../src/common/list-spec.js";
 import { accessFieldOf, type RecordsDeclaration } from "../src/common/records.js";
 import { modelInfo } from "../src/common/model.js";
 import { sqlClientOf } from "../src/db/sql.js";

@@ -7,7 +7,8 @@ import { restName } from "../src/common/fields.js";
 import { accessFieldOf, checkRecordsDeclaration, type RecordsDeclaration } from "../src/common/records.js";
 import { modelInfo, table } from "../src/common/model.js";
 import { visibleSql } from "../src/common/visibility.js";
-import { listStatements, type Caller, type ListSpec } from "../src/common/paging.js";
+import { listStatements } from "../src/common/paging.js";
+import type { Caller, ListSpec } from "../src/common/list-spec.js";
 import { sqlClientOf, utcTimestampText } from "../src/db/sql.js";
 import { schema } from "../src/graphql/schema.js";
 import { createScratchDatabase } from "./scratch-database.js";
@@ -237,7 +238,7 @@ for (const testing of areas) {
     if (records.isScope && contract.privateTo) {
       const privateTo = contract.privateTo;
       // Unscoped records private to some users (hidden groups): the counters hold every level, and the
-      // private records a user may see are added per user (src/common/paging.ts, cached-totals.ts).
+      // private records a user may see are added per user (src/common/counted-totals.ts, cached-totals.ts).
       it("shows the exact total, plain and searched, after creates, level changes, granting and revoking, and deletes", async () => {
         const searched = { search: "Quokka" };
         const steps = async (name: string) => ({ all: await expectExactTotals(server, cast, contract, {}, name), searched: await expectExactTotals(server, cast, contract, searched, `${name}, searched`) });

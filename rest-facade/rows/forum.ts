@@ -5,7 +5,7 @@ import {
 import type { RestOperation } from "../types.js";
 import type { RestParam } from "../../src/common/rest-vocabulary.js";
 import { restFragments, withFragments } from "../area-rows.js";
-import { describeList, DEFAULT_SCOPE } from "../../src/common/paging.js";
+import { describeList, DEFAULT_SCOPE } from "../../src/common/list-spec.js";
 import { FORUM_LIST, FORUM_POSTS_AREA } from "../../src/forum/area.js";
 
 const page = describeList(FORUM_LIST);

@@ -5,7 +5,8 @@ import { describePlan, explainNodes } from "../../test/plan.js";
 import { sqlClientOf } from "../db/sql.js";
 import { feedStatements } from "./service.js";
 import { ACTIVITY_LIST } from "./area.js";
-import { listStatements, type Caller } from "../common/paging.js";
+import { listStatements } from "../common/paging.js";
+import type { Caller } from "../common/list-spec.js";
 import { testing } from "./testing.js";
 
 // The feed is no list of the spec (test/plans.test.ts derives those): its shape is checked here, over the

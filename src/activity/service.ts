@@ -4,12 +4,12 @@ import { authorShownTo, sqlOf } from "../common/context.js";
 import { badInput } from "../common/errors.js";
 import DataLoader from "dataloader";
 import { defineLoader } from "../common/loaders.js";
-import { DEFAULT_SCOPE, pageWindow, type Page } from "../common/paging.js";
+import { DEFAULT_SCOPE, pageWindow, type Page } from "../common/list-spec.js";
 import { rowsStatement, type Selection } from "../common/row-reading.js";
 import { recordScopeExistsSql, recordScopeSql, scopesInRelationSql } from "../common/scope-kinds.js";
 import { requireUser } from "../common/scopes.js";
 import { parseTimestamp } from "../common/time.js";
-import { type SqlClient } from "../db/sql.js";
+import type { SqlClient } from "../db/sql.js";
 import type { Recipient } from "../common/activity-sources.js";
 import { ACTIVITY_RECORDS } from "./records.js";
 

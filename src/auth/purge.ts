@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
-import { deletePastDayCounts } from "../common/paging.js";
+import { deletePastDayCounts } from "../common/counted-totals.js";
 import { deleteExpiredIdempotencyKeys } from "../execution/conditions.js";
 import { purgeDeliveredEvents } from "../events/dispatcher.js";
 import { purgeWebhookDeliveries } from "../webhooks/delivery.js";

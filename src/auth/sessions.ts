@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
-import { pageWindow, type Page, type PageArgs } from "../common/paging.js";
+import { pageWindow, type Page, type PageArgs } from "../common/list-spec.js";
 import { requireUser } from "../common/scopes.js";
 import { parseId } from "../common/validation.js";
 import { hashSecret, randomSecret } from "./secrets.js";

@@ -7,7 +7,8 @@ import { ApiError, badInput, conflict as conflictError, notFound } from "./error
 import type { SqlClient } from "../db/sql.js";
 import { columnValues, fieldTable, type FieldTable, type Fields } from "./fields.js";
 import { domainEvents, type EventDeclaration, type EventType } from "./events.js";
-import { listedScope, listSpec, pagedList, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./paging.js";
+import { pagedList } from "./paging.js";
+import { listedScope, listSpec, type ListArgs, type ListSpec, type ListSpecInput, type Page } from "./list-spec.js";
 import { changedRecord, createdRecord, findVisible } from "./record-reads.js";
 import { modelInfo } from "./model.js";
 import { records, type RecordsDeclaration } from "./records.js";

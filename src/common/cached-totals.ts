@@ -5,7 +5,7 @@ import { accessFieldOf, type RecordsDeclaration } from "./records.js";
 import { column, modelInfo, table } from "./model.js";
 import { ownRecordSql, publishedSql, totalQuestions } from "./visibility.js";
 import { callerClass, caseOf, casesOf, countingOf, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
-import type { Caller } from "./paging.js";
+import type { Caller } from "./list-spec.js";
 
 /**
  * Exact totals of searches and filtered lists, counted once and reused while they hold (issue 6).

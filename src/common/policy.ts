@@ -262,7 +262,7 @@ export function goneKnows(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Totals: the rule as the counters read it (src/common/paging.ts, countedTotal; src/common/cached-totals.ts).
+// Totals: the rule as the counters read it (src/common/counted-totals.ts, countedTotal; src/common/cached-totals.ts).
 
 /**
  * The rule split on leaves a total decides once for the whole statement (about a list's scope, not about a row:

@@ -71,7 +71,7 @@ export interface RecordsDeclaration {
   /**
    * The relation to a record's scope whose holders see its every record whatever its state and level, as a
    * creator sees theirs (`managers`: a group's managers moderating its forum), as each scope kind declares it.
-   * Totals count every record of such a scope for them (src/common/paging.ts).
+   * Totals count every record of such a scope for them (src/common/counted-totals.ts).
    */
   moderatedBy?: RelationName;
   /** Columns kept for `search` only (e.g. a lower-cased copy of a text): never read. */
@@ -92,7 +92,7 @@ export const declaredRecords = (): readonly RecordsDeclaration[] => declarations
 /** Refuses a declaration the kit cannot serve (records() asks it of every declaration). */
 export function checkRecordsDeclaration(declaration: RecordsDeclaration): RecordsDeclaration {
   if (declaration.isScope && declaration.scoped) throw new Error(`${declaration.model}: isScope is for unscoped records (a record in a scope is not one itself)`);
-  // countedTotal (src/common/paging.ts) adds the private records a user may see to the counted ones; with a
+  // countedTotal (src/common/counted-totals.ts) adds the private records a user may see to the counted ones; with a
   // window it would add them before taking off the ones outside it, so they would be counted twice.
   if (declaration.isScope && declaration.window) {
     throw new Error(`${declaration.model}: isScope and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);

@@ -121,7 +121,7 @@ export function questionSql(declaration: RecordsDeclaration, shape: string, ques
 }
 
 /**
- * What a list's total asks of the caller beyond the counters (src/common/paging.ts, countedTotal;
+ * What a list's total asks of the caller beyond the counters (src/common/counted-totals.ts, countedTotal;
  * src/common/cached-totals.ts), by the leaves the rule still asks once who they are is known: about the list's
  * scope, decided once per statement (`once`, in this order — the cases of a caller who moderates the scope or is
  * secluded from it are the simplest —: moderates it, is secluded from it, belongs to it), and about each row

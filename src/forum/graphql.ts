@@ -2,7 +2,7 @@ import { CHANGES_ONE_RECORD } from "../graphql/crud.js";
 import { builder } from "../graphql/builder.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "../events/subscriptions.js";
 import { resumedAfter, subscribedFrom } from "../events/subscription-request.js";
-import { describePage } from "../common/paging.js";
+import { describePage } from "../common/list-spec.js";
 import { parseId } from "../common/validation.js";
 import type { ForumPost } from "../generated/prisma/client.js";
 import { findVisible } from "../common/record-reads.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { accessLevels } from "../common/access.js";
 import { zeroOrOne } from "../common/validation.js";
 import { accessField, createdByField, createdField, fieldTable, tagsField } from "../common/fields.js";
-import { DEFAULT_SCOPE } from "../common/paging.js";
+import { DEFAULT_SCOPE } from "../common/list-spec.js";
 import { records } from "../common/records.js";
 import { describeScopeKinds, scopeKindField } from "../common/scope-kinds.js";
 

@@ -1,7 +1,7 @@
 import { Prisma, type ForumPost } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
 import { badInput, forbidden, notFound } from "../common/errors.js";
-import { DEFAULT_SCOPE, listedScope, pageWindow } from "../common/paging.js";
+import { DEFAULT_SCOPE, listedScope, pageWindow } from "../common/list-spec.js";
 import { findVisible } from "../common/record-reads.js";
 import { moderatedScopeSql, visibleSql } from "../common/visibility.js";
 import { rowsStatement, type Selection } from "../common/row-reading.js";

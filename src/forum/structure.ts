@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineArea } from "../common/area.js";
-import { DEFAULT_SCOPE } from "../common/paging.js";
+import { DEFAULT_SCOPE } from "../common/list-spec.js";
 import { scopeKindField } from "../common/scope-kinds.js";
 import { idOrZero, zeroOrOne } from "../common/validation.js";
 import { deleteRecordsWhere } from "../common/write-path.js";

@@ -3,7 +3,7 @@ import type { InputObjectRef, ObjectRef } from "@pothos/core";
 import type { GraphQLResolveInfo } from "graphql";
 import type PrismaTypes from "../generated/prisma/pothos-types.js";
 import type { RequestContext } from "../common/context.js";
-import type { ListArgs, ListSpec, Page } from "../common/paging.js";
+import type { ListArgs, ListSpec, Page } from "../common/list-spec.js";
 import { parseId } from "../common/validation.js";
 import { builder, type Types } from "./builder.js";
 import { listArgs, listType } from "./list.js";

@@ -34,7 +34,7 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphq
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin, maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
-import { MAX_PAGE_SIZE } from "../common/paging.js";
+import { MAX_PAGE_SIZE } from "../common/list-spec.js";
 import { jsonLength } from "../common/json-bounds.js";
 import { variableProblem } from "./variable-problem.js";
 

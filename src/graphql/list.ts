@@ -1,5 +1,5 @@
 import type { ObjectRef } from "@pothos/core";
-import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describeList, describePage, type ListSpec, type Page } from "../common/paging.js";
+import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describeList, describePage, type ListSpec, type Page } from "../common/list-spec.js";
 import { builder, type Types } from "./builder.js";
 
 /**

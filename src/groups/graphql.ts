@@ -1,7 +1,7 @@
 import { builder } from "../graphql/builder.js";
 import "./activity.js";
 import { areaType } from "../graphql/area.js";
-import { describePage } from "../common/paging.js";
+import { describePage } from "../common/list-spec.js";
 import { GROUP_AREA } from "./area.js";
 import { MEMBER_LISTS, groupMembers, myMembership, transition, type GroupMembers, type MemberEntry, type Transition } from "./service.js";
 

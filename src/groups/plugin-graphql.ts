@@ -1,5 +1,5 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import type { ListArgs } from "../common/paging.js";
+import type { ListArgs } from "../common/list-spec.js";
 import { parseId } from "../common/validation.js";
 import { moduleFiles } from "../common/modules.js";
 import { builder } from "../graphql/builder.js";

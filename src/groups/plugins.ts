@@ -3,7 +3,7 @@ import type { RequestContext } from "../common/context.js";
 import type { AnyFields } from "../common/fields.js";
 import type { AnyArea } from "../common/area.js";
 import { areaType } from "../graphql/area.js";
-import type { ListArgs, ListSpec, Page } from "../common/paging.js";
+import type { ListArgs, ListSpec, Page } from "../common/list-spec.js";
 import type { Selection } from "../graphql/crud.js";
 import { withinScope } from "../common/scopes.js";
 import type { Types } from "../graphql/builder.js";

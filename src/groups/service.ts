@@ -3,7 +3,7 @@ import { byKeys, defineLoader } from "../common/loaders.js";
 import { Prisma, type Group } from "../generated/prisma/client.js";
 import { sqlOf, type RequestContext } from "../common/context.js";
 import { ApiError, badInput, conflict, forbidden, notFound } from "../common/errors.js";
-import { pageWindow } from "../common/paging.js";
+import { pageWindow } from "../common/list-spec.js";
 import { changedRecord } from "../common/record-reads.js";
 import { managesSql } from "../common/visibility.js";
 import { modelInfo } from "../common/model.js";

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { RequestContext } from "../common/context.js";
-import { pageWindow, type Page, type PageArgs } from "../common/paging.js";
+import { pageWindow, type Page, type PageArgs } from "../common/list-spec.js";
 import { requireUser } from "../common/scopes.js";
 import { parseId } from "../common/validation.js";
 import { sqlOf } from "../common/context.js";

@@ -8,7 +8,8 @@ import { deliverToPlugins } from "./deliver.js";
 import { definePlugin, pluginFailures } from "./registry.js";
 import { hubOf } from "../events/subscriptions.js";
 import { subscribeOverSse } from "../../test/sse.js";
-import { listStatements, type Caller } from "../common/paging.js";
+import { listStatements } from "../common/paging.js";
+import type { Caller } from "../common/list-spec.js";
 import { PLUGINS } from "./area.js";
 
 let server: TestServer;

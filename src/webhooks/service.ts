@@ -4,7 +4,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { afterCommit, sqlOf, type RequestContext } from "../common/context.js";
 import { badInput, conflict, forbidden, notFound } from "../common/errors.js";
 import { unknownEventTypes } from "../common/events.js";
-import { pageWindow, type Page, type PageArgs } from "../common/paging.js";
+import { pageWindow, type Page, type PageArgs } from "../common/list-spec.js";
 import { conditionHolds, requireUser } from "../common/scopes.js";
 import { parseId, parseInput } from "../common/validation.js";
 import { decodeTimestamp } from "../db/sql.js";

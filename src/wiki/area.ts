@@ -4,7 +4,7 @@ import { Prisma, type WikiRevision } from "../generated/prisma/client.js";
 import { byKeys, defineLoader } from "../common/loaders.js";
 import type { RequestContext } from "../common/context.js";
 import { notFound } from "../common/errors.js";
-import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describePage, pageWindow } from "../common/paging.js";
+import { DEFAULT_PAGE_SIZE, DEFAULT_SCOPE, describePage, pageWindow } from "../common/list-spec.js";
 import { accessLevels, PUBLISH_STATE } from "../common/access.js";
 import { defineArea } from "../common/area.js";
 import { scopeKindField } from "../common/scope-kinds.js";
