@@ -1,11 +1,12 @@
 import type { TestServer } from "./server.js";
-import type { ListContract } from "./areas.js";
+import type { ListContract, PublishingState } from "./areas.js";
 import type { AnyArea } from "../src/common/area.js";
 import { areaRows } from "../rest-facade/area-rows.js";
 
 /**
  * The helpers the areas' `src/<area>/testing.ts` files use at run time. Apart from test/areas.ts (which imports
- * every testing file, and re-exports these), so that no testing file imports the module that imports it.
+ * every testing file), so that no testing file imports the module that imports it; this module takes only
+ * types from there, and test/areas.ts imports nothing from here.
  */
 
 /**
@@ -22,18 +23,6 @@ export async function createThroughGraphql(server: TestServer, token: string, fi
   const body = (await response.json()) as { data?: { created: { id: string } | null }; errors?: unknown[] };
   if (!body.data?.created) throw new Error(`${field} failed (${response.status}): ${JSON.stringify(body.errors)}`);
   return Number(body.data.created.id);
-}
-
-export interface PublishingState {
-  name: string;
-  /** Shown to callers beyond the creator and administrators (at an access level they qualify for). */
-  published: boolean;
-  values: Record<string, unknown>;
-  /**
-   * The list filters (REST parameter names; GraphQL takes them as arguments named alike) under which records
-   * in this state are listed, where the list's defaults leave them out (a disabled plugin record: `enabled=0`).
-   */
-  listedWith?: Record<string, string | number>;
 }
 
 /**

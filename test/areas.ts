@@ -7,13 +7,25 @@ import type { ListSpec } from "../src/common/list-spec.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
 import type { TestServer } from "./server.js";
 import type { RestOperation } from "../rest-facade/types.js";
-import type { PublishingState } from "./area-kit.js";
 import { restOperations } from "../rest-facade/table.js";
 
 // What the areas' testing.ts files use at run time lives in test/area-kit.ts, which imports none of them:
 // they imported it from here, a cycle through this file's top-level await that vitest's module runner
 // sometimes answered with a testing module not yet evaluated (testingOf: "reading 'area'" of undefined).
-export { createThroughGraphql, pick, PUBLISHING_WINDOW_STATES, type PublishingState } from "./area-kit.js";
+// They import it from there; it takes only types from here, so neither file imports the other both ways.
+
+/** A state the shared suites create records in (`ListContract.states`). */
+export interface PublishingState {
+  name: string;
+  /** Shown to callers beyond the creator and administrators (at an access level they qualify for). */
+  published: boolean;
+  values: Record<string, unknown>;
+  /**
+   * The list filters (REST parameter names; GraphQL takes them as arguments named alike) under which records
+   * in this state are listed, where the list's defaults leave them out (a disabled plugin record: `enabled=0`).
+   */
+  listedWith?: Record<string, string | number>;
+}
 
 /** The API document's parameter list of one operation: name → [type, required, default?]. */
 export type Documented = Record<string, [type: string, required: boolean, fallback?: string | number]>;
