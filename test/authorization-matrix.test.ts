@@ -9,7 +9,7 @@ import { mulberry32 } from "./random.js";
 import { allEventsReadable } from "./outbox.js";
 import type { Viewer } from "../src/common/context.js";
 import { OUTBOX_START, readCommittedEvents, type StoredEvent } from "../src/common/outbox.js";
-import { everyWrittenRecords, writtenRecordsOf } from "../src/common/write-path.js";
+import { everyWrittenRecords, writtenRecordsOf } from "../src/common/written-records.js";
 import { sqlClientOf } from "../src/db/sql.js";
 import { accessFieldOf, declaredRecords, ownKindOf } from "../src/common/records.js";
 import { searchConditionSql } from "../src/common/visibility.js";

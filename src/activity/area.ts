@@ -10,7 +10,8 @@ import { assertCanWriteInScope, requireUser, resolveCreator } from "../common/sc
 import { changesNothing, parseInput, type RawInput } from "../common/validation.js";
 import { utcTimestamp } from "../db/sql.js";
 import type { Recipient } from "../common/activity-sources.js";
-import { changeRecord, createRecord, insertStatement, updateStatement } from "../common/write-path.js";
+import { changeRecord, createRecord } from "../common/write-path.js";
+import { insertStatement, updateStatement } from "../common/write-statements.js";
 import { ACTIVITY_FIELDS, ACTIVITY_RECORDS, activityFields } from "./records.js";
 import { assertMayAddress, createdBefore, createdFrom, parseRecipients, recipientsText, sentToOneOf, showsActor, shownRecipients } from "./service.js";
 

@@ -7,7 +7,8 @@ import { markForRevision, readableRecipients, reviseBacklog } from "./readers.js
 import { recipientsText } from "./service.js";
 import { ACTIVITY_AREA } from "./area.js";
 import { ACTIVITY_RECORDS } from "./records.js";
-import { eventStatement, returningScalars } from "../common/write-path.js";
+import { eventStatement } from "../common/write-events.js";
+import { returningScalars } from "../common/write-statements.js";
 import { recordScopeExistsSql, usersInRelationSql } from "../common/scope-kinds.js";
 
 /**

@@ -1,7 +1,7 @@
 import { Prisma, type User } from "../generated/prisma/client.js";
 import { serverBaseUrl } from "../config.js";
 import type { RequestContext } from "../common/context.js";
-import { NOW } from "../common/write-path.js";
+import { NOW } from "../common/write-statements.js";
 import { sqlClientOf } from "../db/sql.js";
 import { createUser } from "../users/service.js";
 import { WIKI, WIKI_ACCESS } from "../wiki/area.js";

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { readershipFieldsOf } from "./policy.js";
-import { writtenRecordsOf } from "./write-path.js";
+import { writtenRecordsOf } from "./written-records.js";
 import type { SqlClient } from "../db/sql.js";
 import type { StoredEvent } from "./outbox.js";
 

@@ -16,7 +16,9 @@ import { type Selection } from "./row-reading.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
 import { assertPublishingWindow, changesNothing, parseId, parseInput } from "./validation.js";
-import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, insertStatement, updateStatement, writtenRecords, type WrittenRecords } from "./write-path.js";
+import { changeRecord, createRecord, deleteRecord, deleteScopeRecords } from "./write-path.js";
+import { insertStatement, updateStatement } from "./write-statements.js";
+import { writtenRecords, type WrittenRecords } from "./written-records.js";
 import { writeFailure } from "./database-errors.js";
 import { registerGroupContent } from "./group-content.js";
 import { registerActivitySource, type ActivitySource } from "./activity-sources.js";
@@ -227,7 +229,7 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     derived?(data: Record<string, unknown>, row?: Record<string, unknown>): Record<string, unknown>;
     /** Fields naming a record, copied into its events (never bodies). */
     names: readonly string[];
-    /** Of `names`, those only the actor's audience is told (activity's recipients): src/common/write-path.ts. */
+    /** Of `names`, those only the actor's audience is told (activity's recipients): src/common/written-records.ts. */
     actorOnlyNames?: readonly string[];
     /** The GraphQL update input's description. */
     update?: string;

@@ -72,7 +72,7 @@ export function audienceOf(type: EventType): EventAudience {
   return declared.audience;
 }
 
-/** One domain event as the write path appends it (in SQL: `eventStatement`, src/common/write-path.ts; `outboxInsert` for events no record's write makes). */
+/** One domain event as the write path appends it (in SQL: `eventStatement`, src/common/write-events.ts; `outboxInsert` for events no record's write makes). */
 export interface DomainEvent {
   type: EventType;
   area: string;

@@ -9,7 +9,7 @@ import type { RecordsDeclaration } from "./records.js";
  * is data; each place that needs the rule interprets it, so none restates it:
  *
  * - reads, lists, locks and the write path: `visibleSql` (src/common/visibility.ts) renders it as SQL over a row;
- * - an event's `visibility` and `published` (src/common/write-path.ts, `eventParts`): the tree for an
+ * - an event's `visibility` and `published` (src/common/write-events.ts, `eventParts`): the tree for an
  *   anonymous caller and for a signed-in user who belongs nowhere, over the written row;
  * - who reads a record that is gone (src/events/subscriptions.ts, `readableBy`): the tree over what its event
  *   recorded, membership and moderation asked of the event's scope;

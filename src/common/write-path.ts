@@ -1,21 +1,23 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { isConnectionLost, sqlClientOf, utcTimestamp, type SqlClient } from "../db/sql.js";
-import { ApiError, badInput, conflict, forbidden, notFound } from "./errors.js";
-import { audienceOf, domainEvents, type EventType } from "./events.js";
+import { isConnectionLost, sqlClientOf, type SqlClient } from "../db/sql.js";
+import { ApiError, conflict, forbidden, notFound } from "./errors.js";
+import type { EventType } from "./events.js";
 import { outboxWritten } from "./outbox.js";
 import { columnValues, type AnyFields } from "./fields.js";
 import { changesNothing } from "./validation.js";
-import { accessFieldOf, recordReadersSql, recordEventScope, type RecordsDeclaration } from "./records.js";
+import type { RecordsDeclaration } from "./records.js";
 import { answeredCreates } from "./record-reads.js";
-import { column, modelInfo, table, type ModelInfo } from "./model.js";
-import { confinementSql, managesSql, ownRecordSql, publishedOver, visibleSql } from "./visibility.js";
+import { column, modelInfo, table } from "./model.js";
+import { confinementSql, managesSql, visibleSql } from "./visibility.js";
 import { createdAnswer, decodeScalars, maskedVersion, readsOwnCreation, rowsStatement, type Selection } from "./row-reading.js";
-import { recordScopeHeldSql, scopeKindCount, secludedScopeSql } from "./scope-kinds.js";
+import { recordScopeHeldSql } from "./scope-kinds.js";
 import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
-import { eventVisibilitySql, fold, goneKnows, policyOf } from "./policy.js";
 import { sqlOf, type RequestContext } from "./context.js";
 import { uniqueViolation } from "../db/errors.js";
 import { outcomeUnknown, raisedRefusal } from "./database-errors.js";
+import type { WrittenRecords } from "./written-records.js";
+import { eventStatement, writerOf } from "./write-events.js";
+import { NOW, returning, writtenScalars } from "./write-statements.js";
 
 /**
  * The one write path (docs/adding-an-area.md, "Writes"). Every create, update, delete and named
@@ -27,88 +29,6 @@ import { outcomeUnknown, raisedRefusal } from "./database-errors.js";
  * A refused or failed write throws, and the transaction rolls back: neither the change nor its event is left.
  * The kit's reads (findVisible, takenNames, scope checks) run in the same transaction through `sqlOf(ctx)`.
  */
-
-/** What the write path needs to know of an area's records, besides their records declaration. */
-export interface WrittenRecords {
-  area: string;
-  records: RecordsDeclaration;
-  /** Fields that name a record (title, pagename): copied into every event's payload. Never bodies. */
-  names: readonly string[];
-  /**
-   * Of `names`, those shown to the event's actor and administrators only (the server reads them all): an
-   * activity entry's `recipients`, which the feed subscription matches on but a reader must not learn.
-   */
-  actorOnlyNames?: readonly string[];
-  /** `Wiki page 7 not found.` */
-  notFound(id: number): string;
-  /** Why a caller who may see a record may not change it (403). */
-  forbidden: string;
-  /** The GraphQL subscription to one record's events, by the naming rule (`wikiPageChanged`): src/events/subscriptions.ts. */
-  changedSubscription?: string;
-}
-
-const writtenByArea = new Map<string, WrittenRecords>();
-
-/**
- * Whether a record hides its author now (its `anonymous` field set), over `value(field)` (a column of an alias,
- * or a field of a returned row); null for records that never hide it. Events, their readers and the activity
- * entries that follow records ask it.
- */
-export const hidesAuthorSql = (target: WrittenRecords, value: (field: string) => Prisma.Sql): Prisma.Sql | null =>
-  target.records.anonymous ? Prisma.sql`(${value(target.records.anonymous)})::int <> 0` : null;
-
-/**
- * Declares an area's written records (src/<area>/service.ts); the events' readers find them by area.
- * Records with a publishing window get the events of its opening and closing (`appendWindowEvents`).
- */
-export const writtenRecords = (declaration: WrittenRecords): WrittenRecords => {
-  if (writtenByArea.has(declaration.area)) throw new Error(`written records of ${declaration.area} are declared twice`);
-  // Who is told of a gone record's events asks its author nothing but that they wrote it (readableBy): a rule
-  // that asked more would leave authors untold, so it is refused here, once, when the records are declared.
-  const author = declaration.records.creator
-    ? fold(policyOf(declaration.records).visible, goneKnows({ published: false, visibility: "private" }, { signedIn: true, administrator: false, author: true }, { member: true, moderates: true }))
-    : true;
-  if (typeof author !== "boolean") throw new Error(`${declaration.area}: the records' rule asks more of a gone record's author than that they wrote it`);
-  writtenByArea.set(declaration.area, declaration);
-  if (declaration.records.window) {
-    domainEvents(declaration.area, {
-      windowOpened: "A published record's publishing window opened (its `publish_up` came): readers see it from now on.",
-      windowClosed: "A published record's publishing window closed (its `publish_down` came): readers no longer see it.",
-    });
-  }
-  return declaration;
-};
-
-/**
- * Appends the events of the publishing windows of `target`'s records that opened or closed after `from`
- * and up to `to` (SQL times), for published records only, in the open transaction: ONE statement. The
- * system is their actor. Answers how many.
- */
-export async function appendWindowEvents(tx: RequestContext & { tx: SqlClient }, target: WrittenRecords, from: Prisma.Sql, to: Prisma.Sql): Promise<number> {
-  const { records } = target;
-  if (!records.window) return 0;
-  const info = modelInfo(tx.db, records.model);
-  const [up, down] = [column(info, "t", records.window.up), column(info, "t", records.window.down)];
-  const published = Prisma.sql`${column(info, "t", records.published.field)} = ${records.published.value}`;
-  // Only a moment after the record was written: one made with its window open from the start (publish_up
-  // now) opened with its created event, and one made with its window already past was never shown.
-  const afterCreated = (moment: Prisma.Sql) => (info.fields.has("created") ? Prisma.sql` AND ${moment} > ${column(info, "t", "created")}` : Prisma.empty);
-  const crossed = (moment: Prisma.Sql, also: Prisma.Sql) =>
-    Prisma.sql`(SELECT ${returning(info, records)} FROM ${table(info, "t")}
-                 WHERE ${published} AND ${moment} > ${from} AND ${moment} <= ${to}${afterCreated(moment)} AND ${also}) AS record`;
-  const system: EventWriter = { db: tx.db, actorId: null };
-  const [row] = await tx.tx.query<{ appended: number }>(Prisma.sql`
-    WITH opened AS (${eventStatement(system, target, `${target.area}.windowOpened` as EventType, crossed(up, Prisma.sql`(${down} IS NULL OR ${down} > ${up})`), [records.window.up])} RETURNING 1),
-         closed AS (${eventStatement(system, target, `${target.area}.windowClosed` as EventType, crossed(down, Prisma.sql`${down} > ${up}`), [records.window.down])} RETURNING 1)
-    SELECT (SELECT count(*) FROM opened)::int + (SELECT count(*) FROM closed)::int AS appended`);
-  return row!.appended;
-}
-
-/** Every area's written records, in declaration order (the areas' events are about them). */
-export const everyWrittenRecords = (): WrittenRecords[] => [...writtenByArea.values()];
-
-/** The written records of an event's `area`, if it declared any. */
-export const writtenRecordsOf = (area: string): WrittenRecords | undefined => writtenByArea.get(area);
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -392,124 +312,6 @@ function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: Writte
 }
 
 /**
- * The INSERT of a write's domain event, its values read in SQL from `source` (a FROM item holding the
- * record's row: the `created` entry of a create, the row itself for an update or delete): the record's
- * scope, its visibility normalised across areas, whether it is published, its anonymity, its names.
- */
-/**
- * Who appends an event: the database (for the record's model) and the event's actor (null: the system; a
- * field: the record's own, for records written on behalf of several actors in one statement — the
- * activity consumer's entries, whose author is the source event's actor).
- */
-export interface EventWriter {
-  db: RequestContext["db"];
-  actorId: number | null | { field: string };
-}
-
-/** A request's writes append events as its signed-in caller. */
-const writerOf = (ctx: RequestContext): EventWriter => ({ db: ctx.db, actorId: ctx.viewer.user?.id ?? null });
-
-/**
- * The `type` event of each record in `source` (a FROM item holding the record's scalars under their field
- * names, as `returningScalars` answers them), appended by `writer`. Writes outside a request (an outbox
- * consumer's records, in the statement that inserts them) call it directly.
- */
-export function eventStatement(
-  writer: EventWriter,
-  target: WrittenRecords,
-  type: EventType,
-  source: Prisma.Sql,
-  changed: string[] | Prisma.Sql,
-  when: Prisma.Sql = Prisma.sql`TRUE`,
-  /** The person the event is about (an invitee, an applicant): with a `managers` audience, they learn of it too. */
-  subjectId: number | null = null,
-  /** The event is the record's deletion: it keeps the record's own readers (`recordReadersSql`, D14). */
-  { deletion = false }: { deletion?: boolean } = {},
-): Prisma.Sql {
-  const { records } = target;
-  const parts = eventParts(writer.db, target);
-  const actor = writer.actorId !== null && typeof writer.actorId === "object" ? parts.field(writer.actorId.field) : Prisma.sql`${writer.actorId}`;
-  const { visibility, publishedNow, payload, eventScope, hidesAuthor } = parts;
-  const author = parts.author(writer.db, new Date());
-  // A deleted record's own readers, whose memberships go with it (a hidden group's members and invitees: D14).
-  // (The id named as `deleted.record_id`, where no table of the readers' sub-select can capture it.)
-  const readersOf = deletion ? recordReadersSql(records, Prisma.raw("deleted.record_id")) : null;
-  const readers = readersOf ? Prisma.sql`(SELECT ARRAY(${readersOf}) FROM (SELECT ${parts.field("id")} AS record_id) AS deleted)` : Prisma.sql`NULL`;
-  return Prisma.sql`INSERT INTO outbox (occurred_at, type, area, record_id, actor_id, anonymous, scope, scope_id, visibility, published, audience, subject_id, author_id, reader_ids, changed, payload)
-    SELECT ${NOW}, ${type}, ${target.area}, ${parts.field("id")}, ${actor}::int, ${hidesAuthor},
-           ${eventScope.scope}, ${eventScope.scopeId}, ${visibility},
-           ${publishedNow}, ${audienceOf(type)}, ${subjectId}::int, ${author}::int, ${readers}::int[], ${changed instanceof Prisma.Sql ? changed : Prisma.sql`${changed}::text[]`}, ${payload}
-      FROM ${source} WHERE ${when}`;
-}
-
-interface EventParts {
-  /** A field of the event's source, by name. */
-  field: (name: string) => Prisma.Sql;
-  visibility: Prisma.Sql;
-  publishedNow: Prisma.Sql;
-  /** The record's author as the event keeps it, the creator rule asked at `now`. */
-  author: (db: EventWriter["db"], now: Date) => Prisma.Sql;
-  payload: Prisma.Sql;
-  eventScope: { scope: Prisma.Sql; scopeId: Prisma.Sql };
-  hidesAuthor: Prisma.Sql;
-}
-
-const eventPartsByTarget = new WeakMap<WrittenRecords, { kinds: number; parts: EventParts }>();
-
-/**
- * What an event's INSERT reads of its record, over the source's fields: the same for every event of the records
- * (and the scope kinds registered), so built once, not on every write (rendering the visibility rule on every
- * event was 400 ms of a 93 s CPU profile of the bench's server on reads and creates).
- */
-function eventParts(db: EventWriter["db"], target: WrittenRecords): EventParts {
-  const known = eventPartsByTarget.get(target);
-  if (known && known.kinds === scopeKindCount()) return known.parts;
-  const { records } = target;
-  const info = modelInfo(db, records.model);
-  // `source` holds the record's scalars under their field names (`returning`).
-  const field = (name: string) => {
-    if (!info.fields.has(name)) throw new Error(`${info.name} has no field ${name}`);
-    return Prisma.raw(`"${name}"`);
-  };
-  // Who reads it, were it published (the rule for an anonymous caller, then for a user who belongs nowhere):
-  // a record in a scope secluded from outsiders (a hidden group's) is private whatever its level says, and so
-  // is one shown to an audience or to administrators only (docs/policy-design.md, D3).
-  const visibility = eventVisibilitySql(records, (leaf) => {
-    if (leaf === "secluded") return secludedScopeSql(field("scope"), field("scopeId"), null) ?? Prisma.sql`FALSE`;
-    if (typeof leaf === "object") return Prisma.sql`${field(accessFieldOf(records))} IN (${Prisma.join(leaf.level.flatMap((level) => records.access!.valuesOf(level)))})`;
-    throw new Error(`an event's visibility does not ask ${leaf}`);
-  });
-  // Published as readers see it at the write's time: for windowed records, inside the window too (an entry
-  // scheduled for later, or past its end, is not published, whatever its state).
-  const publishedNow = records.audience ? Prisma.sql`TRUE` : Prisma.sql`(${publishedOver(records, field, NOW)})`;
-  // The record's author, for who is told of it once it is gone (docs/policy-design.md, D13): its creator, where
-  // its creator rule holds for them over the row as written (a forum reply's author, while they may read its
-  // thread). With a rule beyond the creator (a `parent`), the rule reads the source's row under its columns'
-  // names (`written`, a sub-select of the source's fields, seen only inside it): the table itself would not
-  // show a row this statement inserts, and the rule's own sub-selects read other rows (the thread).
-  // (The rule is asked at the write's time: the moment is a parameter of each event's statement.)
-  const creator = records.creator;
-  const written = Prisma.raw(writtenScalars(info, records).map((scalar) => `"${scalar.name}" AS "${scalar.column}"`).join(", "));
-  const author = (db: EventWriter["db"], now: Date) =>
-    !creator
-      ? Prisma.sql`NULL`
-      : !records.parent
-        ? field(creator)
-        : Prisma.sql`(SELECT CASE WHEN ${ownRecordSql(db, records, { user: { id: column(info, "written", creator), isAdmin: false } }, "written", now)!} THEN ${column(
-            info,
-            "written",
-            creator,
-          )} END FROM (SELECT ${written}) AS written)`;
-  const payload = Prisma.sql`jsonb_build_object('id', ${field("id")}${Prisma.join(
-    target.names.map((name) => Prisma.sql`, ${name}::text, ${field(name)}`),
-    "",
-  )})`;
-  const parts: EventParts = { field, visibility, publishedNow, author, payload, eventScope: recordEventScope(records, field), hidesAuthor: hidesAuthorSql(target, field) ?? Prisma.sql`false` };
-  eventPartsByTarget.set(target, { kinds: scopeKindCount(), parts });
-  return parts;
-}
-
-/**
  * The claim of the request's Idempotency-Key for the record `record` (a SELECT yielding its `id`), made when
  * it yields a row. A live key already claimed is a unique violation. The record's id is kept with the key,
  * so a retry whose first answer was never stored can still be told which record the write made.
@@ -527,97 +329,4 @@ function idempotencyConflict(error: unknown): never {
     throw conflict("Idempotency-Key", "A request with this Idempotency-Key was made while this one ran; retry to get its answer.");
   }
   throw error;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Statements from field values, by the Prisma model's columns (no Prisma query compiler on the write path).
-
-/** A field's value as an SQL parameter of its column's type. */
-function valueSql(info: ModelInfo, field: string, value: unknown): Prisma.Sql {
-  const found = info.fields.get(field);
-  if (!found || found.kind === "object") throw new Error(`${info.name} has no scalar field ${field}`);
-  if (value === null) return Prisma.sql`NULL`;
-  if (value instanceof Prisma.Sql) return value; // an expression over the row (alias t)
-  if (found.type === "DateTime") return utcTimestamp(value as Date);
-  if (found.type === "Json") return Prisma.sql`${JSON.stringify(value)}::jsonb`;
-  if (found.isList) return Prisma.sql`${value as unknown[]}::${Prisma.raw(found.type === "String" ? "text[]" : "int[]")}`;
-  return Prisma.sql`${value}`;
-}
-
-/**
- * The next id of a model's table, taken before its row is inserted (rows of one statement that refer to
- * each other: a page and its first revision). Its sequence is named as PostgreSQL names a serial column's
- * (`<table>_id_seq`; test/write-path.test.ts holds every table to it), so the statement does not look it
- * up on every run as `pg_get_serial_sequence` would (≈35 µs of the database's time per call).
- */
-export function nextIdSql(ctx: RequestContext, model: Prisma.ModelName): Prisma.Sql {
-  return Prisma.sql`nextval(${`${modelInfo(ctx.db, model).table}_id_seq`}::regclass)::int`;
-}
-
-/** The writing transaction's time, as the UTC `timestamp(3)` Prisma's columns hold. */
-export const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')::timestamp(3)`;
-
-/** `INSERT … RETURNING ${returningScalars(…)}`: every scalar of a record under its field name, as `createRecord` reads `created`. */
-export const returningScalars = (ctx: Pick<RequestContext, "db">, records: RecordsDeclaration) => returning(modelInfo(ctx.db, records.model), records);
-
-/** The scalars a write answers and its event compares: all but the columns kept for search only. */
-const writtenScalars = (info: ModelInfo, records: RecordsDeclaration) => info.scalars.filter((field) => !records.searchOnly?.includes(field.name));
-
-/** The select list answering every scalar under its field name (as reads answer rows). */
-function returning(info: ModelInfo, records: RecordsDeclaration): Prisma.Sql {
-  return Prisma.raw(
-    writtenScalars(info, records)
-      .map((field) => `"${field.column}" AS "${field.name}"`)
-      .join(", "),
-  );
-}
-
-/**
- * `INSERT … RETURNING` every scalar: `values` by field name (undefined: the column's default); the
- * updated-at stamp and an absent `created` are the transaction's time.
- */
-export function insertStatement(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>, options: { skipConflictOn?: string[] } = {}): Prisma.Sql {
-  assertStaysConfined(ctx, records, values);
-  const info = modelInfo(ctx.db, records.model);
-  const given = Object.entries(values).filter(([, value]) => value !== undefined);
-  for (const field of info.scalars) if ((field.isUpdatedAt || field.name === "created") && values[field.name] === undefined) given.push([field.name, NOW]);
-  const columns = given.map(([field]) => Prisma.raw(`"${info.fields.get(field)!.column}"`));
-  const params = given.map(([field, value]) => (value === NOW ? NOW : valueSql(info, field, value)));
-  // A unique name taken already inserts nothing (and no event): the caller picks another.
-  const onConflict = options.skipConflictOn
-    ? Prisma.sql` ON CONFLICT (${Prisma.raw(options.skipConflictOn.map((field) => `"${info.fields.get(field)!.column}"`).join(", "))}) DO NOTHING`
-    : Prisma.empty;
-  // With the new row's version (xmin, as reads give it: the ETag of a create's answer).
-  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${info.table}"`)} (${Prisma.join(columns)}) VALUES (${Prisma.join(params)})${onConflict} RETURNING ${returning(info, records)}, xmin::text AS "__version"`;
-}
-
-/** `UPDATE … RETURNING` every scalar of the row `id`: the fields given (undefined: unchanged), and the updated-at stamp. */
-export function updateStatement(ctx: RequestContext, records: RecordsDeclaration, id: number, values: Record<string, unknown>): Prisma.Sql {
-  assertStaysConfined(ctx, records, values);
-  const info = modelInfo(ctx.db, records.model);
-  const sets = Object.entries(values)
-    .filter(([, value]) => value !== undefined)
-    .map(([field, value]) => Prisma.sql`${Prisma.raw(`"${info.fields.get(field)!.column}"`)} = ${valueSql(info, field, value)}`);
-  for (const field of info.scalars) if (field.isUpdatedAt) sets.push(Prisma.sql`${Prisma.raw(`"${field.column}"`)} = ${NOW}`);
-  return Prisma.sql`UPDATE ${table(info, "t")} SET ${Prisma.join(sets)} WHERE ${column(info, "t", "id")} = ${id} RETURNING ${returning(info, records)}`;
-}
-
-/**
- * A confined request (`RequestContext.confinedTo`: its path names the scope) writes only in that scope:
- * whatever an area's service works out, a record is never created in, or moved to, another one. The
- * group plugin inputs take no scope at all; this is the kit's guarantee behind them.
- */
-function assertStaysConfined(ctx: RequestContext, records: RecordsDeclaration, values: Record<string, unknown>): void {
-  const confined = ctx.confinedTo;
-  if (!confined || !records.scoped) return;
-  const { scope, scopeId } = values as { scope?: string; scopeId?: number };
-  if ((scope !== undefined && scope !== confined.scope) || (scopeId !== undefined && scopeId !== confined.scopeId)) {
-    throw badInput("scope", `cannot move a record out of the ${confined.scope} its path names`);
-  }
-}
-
-/** `DELETE` of the row `id`. */
-export function deleteStatement(ctx: RequestContext, records: RecordsDeclaration, id: number): Prisma.Sql {
-  const info = modelInfo(ctx.db, records.model);
-  return Prisma.sql`DELETE FROM ${table(info, "t")} WHERE ${column(info, "t", "id")} = ${id}`;
 }

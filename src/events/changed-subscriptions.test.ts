@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schema } from "../graphql/schema.js";
-import { everyWrittenRecords } from "../common/write-path.js";
+import { everyWrittenRecords } from "../common/written-records.js";
 
 // `<record>Changed(id)` fields are made at import from the areas' written records: an area whose module
 // loads src/events/graphql.ts early (through an import of its own) left every later area without its field.

@@ -3,7 +3,7 @@ import { badInput, notFound } from "../common/errors.js";
 import { unknownEventTypes } from "../common/events.js";
 import { findVisible } from "../common/record-reads.js";
 import { scopeKind } from "../common/scope-kinds.js";
-import { everyWrittenRecords, type WrittenRecords } from "../common/write-path.js";
+import { everyWrittenRecords, type WrittenRecords } from "../common/written-records.js";
 import type { StoredEvent } from "../common/outbox.js";
 import { hubOf, isSubscriptionFailure, type DeliveredEvent, type SubscriptionFailure } from "./subscriptions.js";
 import { resumedAfter, subscribedFrom } from "./subscription-request.js";

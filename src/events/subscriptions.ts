@@ -7,7 +7,7 @@ import { modelInfo, table, column } from "../common/model.js";
 import { privateToSql } from "../common/records.js";
 import { belongsToRecordScopeSql } from "../common/scope-kinds.js";
 import { fold, goneKnows, policyOf, renderSql } from "../common/policy.js";
-import { hidesAuthorSql, writtenRecordsOf } from "../common/write-path.js";
+import { hidesAuthorSql, writtenRecordsOf } from "../common/written-records.js";
 import { onOutboxWritten, publicEvent, readCommittedEvents, type PublicEvent, serialReads, writtenAfter, type OutboxCursor, type StoredEvent, RUNNING_HERE_FROM } from "../common/outbox.js";
 
 /**

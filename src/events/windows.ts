@@ -3,7 +3,9 @@ import { backgroundSqlOf } from "../db/sql.js";
 import { anonymous, createContext } from "../common/context.js";
 import type { Config } from "../config.js";
 import { outboxWritten } from "../common/outbox.js";
-import { appendWindowEvents, everyWrittenRecords, NOW } from "../common/write-path.js";
+import { appendWindowEvents } from "../common/write-events.js";
+import { NOW } from "../common/write-statements.js";
+import { everyWrittenRecords } from "../common/written-records.js";
 
 /**
  * The events no request makes: a published record's publishing window opening or closing (`<area>.windowOpened`,

@@ -3,7 +3,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { defineArea } from "../common/area.js";
 import { tagsField } from "../common/fields.js";
 import { forgetScopeCounts } from "../common/count-triggers.js";
-import { insertStatement } from "../common/write-path.js";
+import { insertStatement } from "../common/write-statements.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
 import { groupIdOf, groupKeySql, parseGroupKey, type GroupKey } from "./identity.js";
 import { groupContents } from "../common/group-content.js";

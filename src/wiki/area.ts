@@ -12,7 +12,7 @@ import { scopedPath } from "../common/scopes.js";
 import { pagenameFromTitle } from "../common/slug.js";
 import { parseId } from "../common/validation.js";
 import { accessField, createdByField, createdField, stateField } from "../common/fields.js";
-import { NOW, insertStatement, nextIdSql } from "../common/write-path.js";
+import { NOW, insertStatement, nextIdSql } from "../common/write-statements.js";
 import { jsonDepth, jsonLength } from "../common/json-bounds.js";
 
 /** Wiki access levels, as the API document numbers them. */
