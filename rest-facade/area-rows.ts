@@ -1,6 +1,7 @@
 import { Kind, parse, print, type DefinitionNode, type DocumentNode } from "graphql";
 import { restName } from "../src/common/fields.js";
-import type { AnyArea as Area, ListFilter, RelatedType, RestRow, Shown } from "../src/common/area.js";
+import type { AnyArea as Area, ListFilter, RelatedType, Shown } from "../src/common/area-declaration.js";
+import type { RestRow } from "../src/common/rest-vocabulary.js";
 import { fieldParams } from "./field-params.js";
 import { listParams } from "./list-params.js";
 import { fieldsParam } from "./fields-param.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import "../src/areas.js";
-import { defineArea, type AreaDeclaration } from "../src/common/area.js";
+import { defineArea } from "../src/common/area.js";
+import type { AreaDeclaration } from "../src/common/area-declaration.js";
 import { USER_RECORDS } from "../src/users/service.js";
 import "../src/scope-kinds.js";
 import { checkRecordsDeclaration, declaredRecords, ownKindOf } from "../src/common/records.js";

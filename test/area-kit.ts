@@ -1,6 +1,6 @@
 import type { TestServer } from "./server.js";
 import type { ListContract, PublishingState } from "./areas.js";
-import type { AnyArea } from "../src/common/area.js";
+import type { AnyArea } from "../src/common/area-declaration.js";
 import { areaRows } from "../rest-facade/area-rows.js";
 
 /**

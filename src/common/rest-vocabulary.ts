@@ -1,7 +1,8 @@
 /**
- * The REST vocabulary an area's declaration speaks (src/common/area.ts, fields.ts): a parameter, its type,
- * and the kinds of answer a row makes. The kit declares it so that it imports nothing from rest-facade/;
- * the facade (rest-facade/types.ts, its rows, its router) takes it from here.
+ * The REST vocabulary an area's declaration speaks (src/common/area-declaration.ts, fields.ts): a parameter,
+ * its type, the kinds of answer a row makes, and the rows an area declares (`RestRow`, `ListRow`). The kit
+ * declares it so that it imports nothing from rest-facade/; the facade (rest-facade/types.ts, its rows, its
+ * router) takes it from here.
  */
 
 /**
@@ -72,3 +73,40 @@ export interface ResponseKinds {
 }
 
 export type RestResponse = { [Kind in keyof ResponseKinds]: { kind: Kind } & ResponseKinds[Kind] }[keyof ResponseKinds];
+
+/** One documented REST operation of the area's record. */
+export interface RestRow {
+  path: string;
+  /** The API document's task ("create an entry"). */
+  task: string;
+  /** The API document's section the shared tests read it from, when not the area's (rest-facade/types.ts). */
+  documentedIn?: string;
+  /** Default the area's `rest.versions`. */
+  versions?: string[];
+  /** How this row names the record's id when not as the area's `rest.id` (plugins: `extension_id` from `{id}`). */
+  id?: { name?: string; description?: string; default?: number };
+  /** What the answer selects on the record beyond its fragment (a wiki page's text and revision). */
+  selection?: string;
+  /**
+   * Parameters beyond the id and the fields, each feeding a variable `selection` uses, with its GraphQL type.
+   */
+  params?: (RestParam & { graphqlType: string })[];
+  /** Fields of the table the row does not take (the wiki's POST: `summary`); of a list row, the REST parameters it does not take. */
+  except?: string[];
+  /** A `fields` parameter: the keys of the answer to keep (rest-facade/fields-param.ts), by default and always. */
+  fields?: { default: string[]; alwaysKept?: string[]; description: string };
+}
+
+/** A list's REST row (AreaDeclaration.rest.list). */
+export type ListRow = RestRow &
+  ({ key: string; extra?: Record<string, unknown> } | { response: RestResponse }) & {
+    /**
+     * The row's parameters where the API document names or orders them otherwise than the kit (filters,
+     * `limit`, `start`, `search`, `sort`, `sort_Dir`, `scope`, `scope_id`): in its order, each kit name
+     * `true` or its documented name (the forum's `start: "limitstart"`); one left out is not taken, its
+     * argument keeps its default (or `fixed`'s value).
+     */
+    documented?: Record<string, string | true>;
+    /** GraphQL arguments the row fixes rather than takes (forum sections: one page of `limit: 100`). */
+    fixed?: Record<string, number | string>;
+  };

@@ -1,6 +1,7 @@
 import type { ObjectRef } from "@pothos/core";
 import { prismaDatamodel } from "../common/datamodel.js";
-import { declaredAreas, type AnyArea, type ListFilter, type Shown } from "../common/area.js";
+import { declaredAreas } from "../common/area.js";
+import type { AnyArea, ListFilter, Shown } from "../common/area-declaration.js";
 import type { RequestContext } from "../common/context.js";
 import { privateFieldShown } from "../common/row-reading.js";
 import { type RecordsDeclaration } from "../common/records.js";

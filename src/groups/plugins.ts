@@ -1,7 +1,7 @@
 import type { ObjectRef } from "@pothos/core";
 import type { RequestContext } from "../common/context.js";
 import type { AnyFields } from "../common/fields.js";
-import type { AnyArea } from "../common/area.js";
+import type { AnyArea } from "../common/area-declaration.js";
 import { areaType } from "../graphql/area.js";
 import type { ListArgs, ListSpec, Page } from "../common/list-spec.js";
 import type { Selection } from "../graphql/crud.js";
