@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import "../src/areas.js";
 import type { AccessLevelName } from "../src/common/access.js";
 import { declaredRecords } from "../src/common/records.js";
-import { caseOf, casesOf, countingOf, fold, leavesOf, policyOf, type Leaf, type Rule } from "../src/common/policy.js";
+import { fold, leavesOf, policyOf, type Leaf, type Rule } from "../src/common/policy.js";
+import { caseOf, casesOf, countingOf } from "../src/common/policy-counting.js";
 
 /**
  * The policy kit's own algebra (src/common/policy.ts), over every declared record kind's tree: whatever an

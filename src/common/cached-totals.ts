@@ -4,7 +4,8 @@ import { decodeTimestamp, sqlClientOf, utcTimestamp, type SqlClient } from "../d
 import { accessFieldOf, type RecordsDeclaration } from "./records.js";
 import { column, modelInfo, table } from "./model.js";
 import { ownRecordSql, publishedSql, totalQuestions } from "./visibility.js";
-import { callerClass, caseOf, casesOf, countingOf, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
+import { callerClass, fold, policyOf, renderSql, ruleOnce, type Leaf, type Rule } from "./policy.js";
+import { caseOf, casesOf, countingOf } from "./policy-counting.js";
 import type { Caller } from "./list-spec.js";
 
 /**

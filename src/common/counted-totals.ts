@@ -4,7 +4,8 @@ import type { FixedScope } from "./scope-kinds.js";
 import { accessFieldOf, type RecordsDeclaration } from "./records.js";
 import { column, modelInfo, table } from "./model.js";
 import { questionSql, rowLeaves, totalQuestions, type QuestionSlots } from "./visibility.js";
-import { casesOf, countingOf, fold, policyOf, renderCases, renderSql, type Leaf, type Rule } from "./policy.js";
+import { fold, policyOf, renderSql, type Leaf, type Rule } from "./policy.js";
+import { casesOf, countingOf, renderCases } from "./policy-counting.js";
 import type { Caller } from "./list-spec.js";
 
 /**
