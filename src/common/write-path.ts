@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { isConnectionLost, sqlClientOf, type SqlClient } from "../db/sql.js";
-import { ApiError, conflict, forbidden, notFound } from "./errors.js";
+import { ApiError, forbidden, notFound } from "./errors.js";
 import type { EventType } from "./events.js";
 import { outboxWritten } from "./outbox.js";
 import { columnValues, type AnyFields } from "./fields.js";
@@ -13,11 +13,11 @@ import { createdAnswer, decodeScalars, maskedVersion, readsOwnCreation, rowsStat
 import { recordScopeHeldSql } from "./scope-kinds.js";
 import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
 import { sqlOf, type RequestContext } from "./context.js";
-import { uniqueViolation } from "../db/errors.js";
 import { outcomeUnknown, raisedRefusal } from "./database-errors.js";
 import type { WrittenRecords } from "./written-records.js";
 import { eventStatement, writerOf } from "./write-events.js";
-import { NOW, returning, writtenScalars } from "./write-statements.js";
+import { returning, writtenScalars } from "./write-statements.js";
+import { claimKey, claimStatement, idempotencyConflict } from "./key-claims.js";
 
 /**
  * The one write path (docs/adding-an-area.md, "Writes"). Every create, update, delete and named
@@ -274,22 +274,6 @@ async function appendEvent(
 }
 
 /**
- * Claims the operation's Idempotency-Key for the record `id` in the open transaction (the execution core opens
- * one for a keyed request), for a write made outside createRecord/changeRecord (an account): its retry then
- * gets the stored answer, not a second attempt.
- */
-export async function claimIdempotencyKey(ctx: RequestContext, id: number): Promise<void> {
-  if (ctx.tx) await claimKey(ctx as RequestContext & { tx: SqlClient }, id);
-}
-
-/** The request's Idempotency-Key, claimed for record `id` in the write's transaction (a write that changed nothing too). */
-async function claimKey(tx: RequestContext & { tx: SqlClient }, id: number) {
-  if (!tx.conditions.unclaimedKey) return;
-  await tx.tx.query(claimStatement(tx, Prisma.sql`SELECT ${id}::int AS id`)).catch(idempotencyConflict);
-  tx.conditions.claimKey();
-}
-
-/**
  * One statement: the change's WITH entries, the record as it was (`old`: every part of a statement sees the
  * rows as they were before it), the UPDATE, and its event naming the fields whose value differs — none
  * (an update that sets what was there) appends no event.
@@ -309,24 +293,4 @@ function updateWithEvent(ctx: RequestContext & { tx: SqlClient }, target: Writte
       claim ? Prisma.sql`, claim AS (${claim})` : Prisma.empty
     }
     SELECT * FROM updated`;
-}
-
-/**
- * The claim of the request's Idempotency-Key for the record `record` (a SELECT yielding its `id`), made when
- * it yields a row. A live key already claimed is a unique violation. The record's id is kept with the key,
- * so a retry whose first answer was never stored can still be told which record the write made.
- */
-function claimStatement(ctx: RequestContext, record: Prisma.Sql): Prisma.Sql {
-  const claim = ctx.conditions.unclaimedKey!;
-  return Prisma.sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, record_id, created)
-    SELECT ${ctx.viewer.user!.id}, ${claim.key}, ${claim.fingerprint}, written.id, ${NOW} FROM (${record}) AS written`;
-}
-
-/** A concurrent request with the same key committed first: this one writes nothing and says so. */
-function idempotencyConflict(error: unknown): never {
-  const fields = uniqueViolation(error)?.fields ?? [];
-  if (fields.includes("user_id") && fields.includes("key")) {
-    throw conflict("Idempotency-Key", "A request with this Idempotency-Key was made while this one ran; retry to get its answer.");
-  }
-  throw error;
 }

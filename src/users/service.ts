@@ -4,7 +4,7 @@ import { sqlOf, type RequestContext } from "../common/context.js";
 import { decodeScalars } from "../common/row-reading.js";
 import { modelInfo } from "../common/model.js";
 import { records } from "../common/records.js";
-import { claimIdempotencyKey } from "../common/write-path.js";
+import { claimIdempotencyKey } from "../common/key-claims.js";
 import { NOW, returningScalars } from "../common/write-statements.js";
 import { conflict, forbidden, unauthenticated } from "../common/errors.js";
 import { parseInput } from "../common/validation.js";
