@@ -86,7 +86,6 @@ export async function assertMayAddress(ctx: RequestContext, recipients: Recipien
   if (refusedMember !== undefined) throw badInput(parameter, `member:${refusedMember}: you may send to members you share a group with`);
 }
 
-
 /**
  * The recipients a viewer is shown: all of them to the author and administrators; to others only those that
  * concern them (the site, themselves, their groups), so an entry does not tell who else it went to (a hidden
@@ -126,7 +125,6 @@ const viewerChannelsLoader = defineLoader(
       return userIds.map(() => heard);
     }),
 );
-
 
 const DATE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 

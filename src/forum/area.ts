@@ -20,7 +20,6 @@ import { FORUM_ACCESS, FORUM_CATEGORIES, FORUM_FIELDS, FORUM_POSTS, forumPostFie
 import { threadFollowers, forumPostRecipients, describeForumPost } from "./activity.js";
 import { authorShown, forumCounts, lastVisiblePost } from "./counts.js";
 
-
 /**
  * The forum's posts (src/common/area.ts). A thread is its starter post (`starter` 1, `parentId` 0, `threadId`
  * its own id): one record type serves both, and `forumPosts(threadsOnly: true)` lists threads
