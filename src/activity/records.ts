@@ -11,7 +11,7 @@ import { recordScopeSql, scopeKindField, type UserRef } from "../common/scope-ki
  * arrays the recipients' indexes are probed with: an IN sub-select read every group recipient (313,000 rows
  * at 10^6 entries).
  */
-function sentToMember(alias: string, userId: UserRef): Prisma.Sql {
+export function sentToMember(alias: string, userId: UserRef): Prisma.Sql {
   const r = (column: string) => Prisma.raw(`${alias}.${column}`);
   const belongs = recordScopeSql(r("scope"), r("scope_id"), "members", userId, { asArray: true });
   return Prisma.sql`((${r("scope")} = 'member' AND ${r("scope_id")} = ${userId})${belongs ? Prisma.sql` OR ${belongs}` : Prisma.empty})`;

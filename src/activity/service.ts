@@ -11,7 +11,7 @@ import { requireUser } from "../common/scopes.js";
 import { parseTimestamp } from "../common/time.js";
 import type { SqlClient } from "../db/sql.js";
 import type { Recipient } from "../common/activity-sources.js";
-import { ACTIVITY_RECORDS } from "./records.js";
+import { ACTIVITY_RECORDS, sentToMember } from "./records.js";
 
 type Query = { include?: Prisma.ActivityEntryInclude; select?: Prisma.ActivityEntrySelect };
 

@@ -16,7 +16,7 @@ import { sqlOf, type RequestContext } from "./context.js";
 import { outcomeUnknown, raisedRefusal } from "./database-errors.js";
 import type { WrittenRecords } from "./written-records.js";
 import { eventStatement, writerOf } from "./write-events.js";
-import { returning, writtenScalars } from "./write-statements.js";
+import { deleteStatement, returning, updateStatement, writtenScalars } from "./write-statements.js";
 import { claimKey, claimStatement, idempotencyConflict } from "./key-claims.js";
 
 /**

@@ -23,7 +23,7 @@ export interface ForumCounts {
  * level, membership and seclusion as the rule reads them, and never more for moderating (docs/decisions.md:
  * moderators are counted as members) nor, for administrators, beyond the published posts of every level.
  */
-function countedSql(ctx: RequestContext, access: Prisma.Sql, scope: Prisma.Sql, scopeId: Prisma.Sql, published?: Prisma.Sql): Prisma.Sql {
+export function countedSql(ctx: RequestContext, access: Prisma.Sql, scope: Prisma.Sql, scopeId: Prisma.Sql, published?: Prisma.Sql): Prisma.Sql {
   const user = ctx.viewer.user;
   const member = user && !user.isAdmin ? belongsToRecordScopeSql(scope, scopeId, user.id) : null;
   const secluded = user?.isAdmin ? null : secludedScopeSql(scope, scopeId, user?.id ?? null);

@@ -9,8 +9,9 @@ import { scopeKind, secludedScopeSql } from "../common/scope-kinds.js";
 import { requireUser } from "../common/scopes.js";
 import { sqlOf } from "../common/context.js";
 import { FORUM_CATEGORIES, FORUM_POSTS } from "./records.js";
-import { forumCounts } from "./counts.js";
+import { countedSql, forumCounts } from "./counts.js";
 import { defaultCategorySql, FORUM_LIST } from "./area.js";
+
 type Query = { include?: Prisma.ForumPostInclude; select?: Prisma.ForumPostSelect };
 
 // ---------------------------------------------------------------------------------------------------
