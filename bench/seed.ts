@@ -139,6 +139,15 @@ export async function seed(db: SqlRunner, size: SeedSize, passwordHash: string, 
   await db.exec(`CREATE TABLE peer.pages (id serial PRIMARY KEY, title text NOT NULL, pagename text NOT NULL, scope text NOT NULL, scope_id int NOT NULL,
     state int NOT NULL, access int NOT NULL, params jsonb NOT NULL, created timestamp(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'), created_by int NOT NULL,
     modified timestamp(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))`);
+  // PostGraphile's read (issue 28, item 3): a view giving exactly the rows, columns and order of our anonymous
+  // GraphQL page (bench/bare-server.ts wikiPage: visible wiki pages of the site, their URL and revision count),
+  // asked by title then id. `@primaryKey` lets PostGraphile page it as a table, and its order needs no index.
+  await db.exec(`CREATE VIEW peer.visible_pages AS
+    SELECT p.id, p.title, p.pagename, p.created, p.created_by, p.modified, p.state, p.access, p.scope, p.scope_id, p.params,
+      CASE WHEN p.scope = 'site' THEN '/wiki/' || p.pagename ELSE '/' || p.scope || 's/' || p.scope_id || '/wiki/' || p.pagename END AS url,
+      p.revision_count
+    FROM public.wiki_pages p WHERE p.state = 1 AND p.access = 0 AND p.scope = 'site' AND p.scope_id = 0`);
+  await db.exec(`COMMENT ON VIEW peer.visible_pages IS E'@primaryKey id'`);
   await db.query(`INSERT INTO groups (id, cn, title) SELECT g, 'group' || g, 'Group ' || g FROM generate_series(1, $1::int) g`, [GROUPS + FEED_GROUPS]);
   await db.query(`INSERT INTO group_members (group_id, user_id, status, manager) SELECT g, $1::int, 'member', false FROM generate_series($2::int, $3::int) g`, [
     BENCH_MEMBER.id,

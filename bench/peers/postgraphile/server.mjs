@@ -8,6 +8,20 @@ import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import { makePgService } from "postgraphile/adaptors/pg";
 import { grafserv } from "postgraphile/grafserv/node";
 
+// PostGraphile 5 (grafast, @dataplan/pg) declares node >= 22 and reads through Promise.withResolvers(),
+// which node 20 lacks: there every read answered "Cannot read properties of undefined (reading 'items')"
+// (the executor's TypeError swallowed by its Promise.allSettled), while a create worked. Added where missing.
+if (typeof Promise.withResolvers !== "function") {
+  Promise.withResolvers = function withResolvers() {
+    let resolve, reject;
+    const promise = new this((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+}
+
 const preset = {
   extends: [PostGraphileAmberPreset],
   pgServices: [makePgService({ connectionString: process.env.DATABASE_URL, schemas: ["peer"], poolConfig: { max: 20 } })],
