@@ -37,7 +37,8 @@ export default defineConfig({
     setupFiles: ["test/setup.ts"],
     reporters: json ? ["default", ["json", { outputFile: json }]] : ["default"],
     projects: [
-      { extends: true, test: { name: "shared", include, exclude: ISOLATED_FILES, isolate: false, env: { HUBGRAPH_TEST_SHARED_PROCESS: "1" } } },
+      // Not node_modules: the bench peers install their own (bench/peers/*/node_modules), tests included.
+      { extends: true, test: { name: "shared", include, exclude: [...ISOLATED_FILES, "**/node_modules/**"], isolate: false, env: { HUBGRAPH_TEST_SHARED_PROCESS: "1" } } },
       { extends: true, test: { name: "isolated", include: ISOLATED_FILES, isolate: true } },
     ],
   },

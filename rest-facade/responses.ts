@@ -10,7 +10,7 @@ export type RowWithResponse<Kind extends keyof ResponseKinds> = RestOperation & 
 /**
  * One way of turning a row's result into the REST response. `value` is the row's result field, already
  * rendered the REST way (timestamps, integer ids). A new kind lives in its own file: it declares its row
- * options in `ResponseKinds` (types.ts) and calls `registerResponseKind`; the rows that use it import that
+ * options in `ResponseKinds` (src/common/rest-vocabulary.ts) and calls `registerResponseKind`; the rows that use it import that
  * file, so the kind is registered wherever they are. The start-up check refuses a row of an unknown kind.
  */
 export interface ResponseKind<Kind extends keyof ResponseKinds = keyof ResponseKinds> {

@@ -1,5 +1,5 @@
 // The records declarations against the counter triggers of a migrated PGlite database, for db:check and
-// db:migration (src/common/records.ts, countTriggerDifferences). Importing the areas makes their
+// db:migration (src/common/count-triggers.ts, countTriggerDifferences). Importing the areas makes their
 // declarations; a Prisma client over the same database gives their tables and columns.
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";

@@ -1,7 +1,7 @@
 // npm run db:migration -- <name>: writes prisma/migrations/<timestamp>_<name>/migration.sql with the SQL
 // that takes the committed schema (git HEAD) to the working prisma/schema/ folder, and the
 // `list_counts_track` calls that bring the counter triggers in line with the records declarations
-// (src/common/records.ts; the migrations so far, applied to a scratch PGlite, are what they are compared
+// (src/common/count-triggers.ts; the migrations so far, applied to a scratch PGlite, are what they are compared
 // with). Prisma's own `migrate dev` needs a shadow database, which PGlite cannot provide.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -35,7 +35,7 @@ if (!schemaChanged && !triggers.statements.length) {
   process.exit(0);
 }
 const counters = triggers.statements.length
-  ? `\n-- The counter triggers as the records declarations name them (src/common/records.ts, countTriggerArguments):\n${triggers.differences.map((line) => `-- ${line}\n`).join("")}${triggers.statements.join("\n")}\n`
+  ? `\n-- The counter triggers as the records declarations name them (src/common/count-triggers.ts, countTriggerArguments):\n${triggers.differences.map((line) => `-- ${line}\n`).join("")}${triggers.statements.join("\n")}\n`
   : "";
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 const dir = path.join("prisma", "migrations", `${stamp}_${name}`);

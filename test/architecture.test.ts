@@ -29,6 +29,9 @@ describe("the layers (docs/architecture.md, .dependency-cruiser.cjs)", () => {
       // The rules were read and applied (a config that failed to load would find nothing).
       expect(output.summary.ruleSetUsed?.forbidden?.length).toBeGreaterThanOrEqual(4);
       expect(output.summary.totalCruised).toBeGreaterThan(300);
+      // Imports were resolved, not only files found (a broken .js → .ts resolution would cruise every file with no edge).
+      const errorsModule = output.modules.find((module) => module.source === "src/common/database-errors.ts");
+      expect(errorsModule?.dependencies.map((dependency) => dependency.resolved)).toContain("src/db/sql.ts");
     }
   });
 });

@@ -59,7 +59,7 @@ async function readAfterWrite<T>(ctx: RequestContext, id: number, read: () => Pr
     try {
       return await read();
     } catch (error) {
-      const busy = error instanceof DatabaseBusy || (error as { status?: number })?.status === 503 || isConnectionLost(error);
+      const busy = error instanceof DatabaseBusy || isConnectionLost(error);
       if (!busy) throw error;
       if (attempt === 5) throw new ApiError(500, `The write was made (record ${id}), but reading it back failed while the database was unavailable: read it again.`);
       await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));

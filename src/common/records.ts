@@ -95,7 +95,7 @@ export function checkRecordsDeclaration(declaration: RecordsDeclaration): Record
   // countedTotal (src/common/counted-totals.ts) adds the private records a user may see to the counted ones; with a
   // window it would add them before taking off the ones outside it, so they would be counted twice.
   if (declaration.isScope && declaration.window) {
-    throw new Error(`${declaration.model}: isScope and window together are not supported: the list totals would count private records twice (src/common/paging.ts, countedTotal)`);
+    throw new Error(`${declaration.model}: isScope and window together are not supported: the list totals would count private records twice (src/common/counted-totals.ts, countedTotal)`);
   }
   if (declaration.parent && !declaration.creator) throw new Error(`${declaration.model}: parent narrows the creator rule, and there is no creator`);
   if (declaration.parent && !Number.isSafeInteger(declaration.parent.root.value)) throw new Error(`${declaration.model}: parent.root.value must be an integer`);

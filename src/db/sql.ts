@@ -131,7 +131,7 @@ export const utcTimestamp = (moment: Date) => Prisma.sql`${utcTimestampText(mome
  */
 export class DatabaseBusy extends Error {
   constructor(options?: { cause?: unknown }) {
-    super("The database is busy.", options);
+    super("The server is busy; try again shortly.", options);
     this.name = "DatabaseBusy";
   }
 }

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { GraphQLError, locatedError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { useEngine } from "@envelop/core";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { Config } from "../config.js";
@@ -192,7 +192,14 @@ function conditionalRequest(context: OperationContext): ConditionalRequest {
 function maskError(error: unknown, message: string, logError: ExecutionCoreOptions["logError"]): Error {
   // A database busy or lost during a commit (src/db names no status) is its ApiError, where the operation met it.
   const failure = databaseFailure(error instanceof GraphQLError ? error.originalError : error);
-  if (failure) error = error instanceof GraphQLError ? locatedError(failure, error.nodes, error.path) : failure;
+  // Rebuilt where the operation met it: graphql-jit's errors (a compiled document's) carry their source and
+  // positions, not nodes, so all three are kept and the answer's locations are the same on every run.
+  if (failure) {
+    error =
+      error instanceof GraphQLError
+        ? new GraphQLError(failure.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: failure })
+        : failure;
+  }
   if (!(error instanceof GraphQLError)) {
     logError("unexpected GraphQL error", error);
     return new ApiError(500, message);
