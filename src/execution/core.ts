@@ -186,20 +186,22 @@ function conditionalRequest(context: OperationContext): ConditionalRequest {
 }
 
 /**
+ * An error in place of `error`, where the operation met it. graphql-jit's errors (a compiled document's)
+ * carry their source and positions, not nodes, so all three are kept: the answer's locations are the same
+ * on every run of a document, compiled or not.
+ */
+function locatedLike(error: GraphQLError, message: string, originalError: Error, extensions?: GraphQLError["extensions"]): GraphQLError {
+  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError, extensions });
+}
+
+/**
  * The one error mask: services' ApiErrors and the client's own request errors are shown; a database error
  * the client caused is its 4xx; anything else is logged with the request's id and answered as a 500.
  */
 function maskError(error: unknown, message: string, logError: ExecutionCoreOptions["logError"]): Error {
   // A database busy or lost during a commit (src/db names no status) is its ApiError, where the operation met it.
   const failure = databaseFailure(error instanceof GraphQLError ? error.originalError : error);
-  // Rebuilt where the operation met it: graphql-jit's errors (a compiled document's) carry their source and
-  // positions, not nodes, so all three are kept and the answer's locations are the same on every run.
-  if (failure) {
-    error =
-      error instanceof GraphQLError
-        ? new GraphQLError(failure.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: failure })
-        : failure;
-  }
+  if (failure) error = error instanceof GraphQLError ? locatedLike(error, failure.message, failure) : failure;
   if (!(error instanceof GraphQLError)) {
     logError("unexpected GraphQL error", error);
     return new ApiError(500, message);
@@ -210,7 +212,7 @@ function maskError(error: unknown, message: string, logError: ExecutionCoreOptio
     // A condition the request's headers set failed (a stale If-Match, a key another request holds): it is
     // the request's status, on GraphQL as on REST, wherever in the operation the write path found it.
     const header = apiError.problems.find((problem) => CONDITION_HEADERS.has(problem.parameter));
-    if (header && !error.extensions.http) return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, originalError: apiError, extensions: { ...error.extensions, http: { status: apiError.status } } });
+    if (header && !error.extensions.http) return locatedLike(error, error.message, apiError, { ...error.extensions, http: { status: apiError.status } });
     return error;
   }
   if (!error.path) {
