@@ -31,6 +31,8 @@ export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function identifyCaller(db: PrismaClient, bearers: BearerCache) {
   return async (req: Request, _res: Response, next: NextFunction) => {
+    // Mounted on each surface and once for everything else (src/app.ts): a request falling through is not asked again.
+    if (req.viewer) return next();
     try {
       const authorization = req.headers.authorization;
       if (authorization && /^bearer\s/i.test(authorization)) {
@@ -46,7 +48,7 @@ export function identifyCaller(db: PrismaClient, bearers: BearerCache) {
       if (session) {
         req.session = session;
         req.viewer = { user: viewerUser(session.user), via: "session", sessionId: session.id };
-        const isLogin = req.method === "POST" && req.path === "/api/session";
+        const isLogin = req.method === "POST" && req.baseUrl + req.path === "/api/session";
         if (!SAFE_METHODS.has(req.method) && !isLogin) assertCsrfToken(req);
         return next();
       }
