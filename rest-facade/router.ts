@@ -142,23 +142,37 @@ export function restFacade({ schema, operations, core, config, log, bodyLimit, d
   const routes = routesOf(schema, operations);
   const areas = [...new Set(operations.map((operation) => operation.area))].filter(describesArea);
 
-  // Rows by their path's first segment (lower-cased: paths match regardless of case), so a request tries the
-  // matchers of its area's rows only, not every row's; rows whose path starts with a placeholder are tried always.
-  const firstSegment = (path: string) => path.split("/")[1]?.toLowerCase() ?? "";
-  const anyArea = routes.filter((route) => route.operation.path.startsWith("/{"));
-  const byFirstSegment = new Map<string, Route[]>();
+  // Rows by their path's first segment (lower-cased: paths match regardless of case) and number of segments,
+  // so a request tries the matchers of the rows that can match it only; rows whose path starts with a
+  // placeholder are tried for every first segment. A placeholder is one whole segment (path-to-regexp's
+  // `:name`), and one trailing slash is allowed, so the count decides as the matcher would.
+  const shapeOf = (path: string) => {
+    const segments = (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path).split("/");
+    return { first: segments[1]?.toLowerCase() ?? "", count: segments.length - 1 };
+  };
+  const byShape = new Map<string, Route[]>();
+  const anyFirst = new Map<number, Route[]>();
   for (const route of routes) {
-    if (anyArea.includes(route)) continue;
-    const key = firstSegment(route.operation.path);
-    byFirstSegment.set(key, [...(byFirstSegment.get(key) ?? []), route]);
+    const { first, count } = shapeOf(route.operation.path);
+    if (route.operation.path.startsWith("/{")) anyFirst.set(count, [...(anyFirst.get(count) ?? []), route]);
+    else byShape.set(`${count} ${first}`, [...(byShape.get(`${count} ${first}`) ?? []), route]);
   }
+  const none: Route[] = [];
 
   /** The rows whose path matches; only the most specific paths count: /wiki/list is never /wiki/{id} with id "list". */
   const routesAt = (path: string): Match[] => {
-    const candidates = [...(byFirstSegment.get(firstSegment(path)) ?? []), ...anyArea];
-    const matched = candidates.map((route) => ({ route, params: route.matches(path) })).filter((found) => found.params);
-    const fewest = Math.min(...matched.map(({ route }) => route.placeholders));
-    return matched.filter(({ route }) => route.placeholders === fewest);
+    const { first, count } = shapeOf(path);
+    const matched: Match[] = [];
+    let fewest = Infinity;
+    for (const candidates of [byShape.get(`${count} ${first}`) ?? none, anyFirst.get(count) ?? none]) {
+      for (const route of candidates) {
+        const params = route.matches(path);
+        if (!params) continue;
+        matched.push({ route, params });
+        fewest = Math.min(fewest, route.placeholders);
+      }
+    }
+    return matched.length > 1 ? matched.filter(({ route }) => route.placeholders === fewest) : matched;
   };
 
   const noFiles: ReadonlySet<string> = new Set();
