@@ -36,8 +36,12 @@ function badRequestParameter(parameter: string, message: string): ApiError {
  */
 export function graphqlRequestChecks(): Plugin {
   return {
-    onRequestParse({ requestParser, setRequestParser }) {
+    onRequestParse({ requestParser, setRequestParser, serverContext }) {
       if (!requestParser) return;
+      // A JSON body express.json has parsed (graphqlBody) reaches yoga's parser as an object, which cannot
+      // fail to parse: wrapping its parser in a promise of our own cost each such request a hand-off.
+      const body = (serverContext as { req?: { body?: unknown } } | undefined)?.req?.body;
+      if (body !== null && typeof body === "object" && !Buffer.isBuffer(body)) return;
       setRequestParser(async (request) => {
         try {
           return await requestParser(request);
