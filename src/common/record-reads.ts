@@ -33,7 +33,8 @@ export async function findVisible<Row>(ctx: RequestContext, declaration: Records
   // Another one when its private fields were masked for this reader, who may see them later at the same version.
   ctx.conditions.answered(row.__masked ? maskedVersion(row.__version!) : row.__version!);
   // The last column first: deleting an object's last-added property keeps its fast shape, deleting another
-  // turns it into a dictionary (slower to read and to write out as JSON).
+  // turns it into a dictionary (slower to read and to write out as JSON). A row that had relations added to
+  // it after it was read (loaded through Prisma, `finish`) becomes one either way.
   delete row.__masked;
   delete row.__version;
   return row;

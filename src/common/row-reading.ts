@@ -141,7 +141,11 @@ function freshSelection(prisma: PrismaClient, info: ModelInfo, declaration: Reco
   return { plan, list: selectList(plan, "t", masks) };
 }
 
-/** Select lists without masks, kept per client, declaration and selection: the same few are asked for again and again. */
+/**
+ * Select lists without masks, kept per client, declaration and selection: the same few are asked for again and
+ * again. The first MAX_KEPT_SELECTIONS shapes are kept for good (no eviction: an app asks for a few, and a
+ * client making up many only makes its own reads plan each time, as before).
+ */
 const keptSelections = new WeakMap<PrismaClient, WeakMap<RecordsDeclaration, Map<string, PlannedSelection>>>();
 /** Selections kept per declaration; past it they are planned per statement (a client can ask for many shapes). */
 const MAX_KEPT_SELECTIONS = 64;
@@ -165,7 +169,9 @@ function keptSelection(prisma: PrismaClient, info: ModelInfo, declaration: Recor
   let found = kept.get(key);
   if (!found) {
     found = freshSelection(prisma, info, declaration, query);
-    if (kept.size < MAX_KEPT_SELECTIONS) kept.set(key, found);
+    // Only selections read in the statement alone: one that loads more through Prisma (`rest`) holds the
+    // caller's own objects (a relation's filter), which are not kept from one request for another.
+    if (found.plan.rest === null && kept.size < MAX_KEPT_SELECTIONS) kept.set(key, found);
   }
   return found;
 }

@@ -38,10 +38,11 @@ export function graphqlRequestChecks(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser, serverContext }) {
       if (!requestParser) return;
-      // A JSON body express.json has parsed (graphqlBody) reaches yoga's parser as an object, which cannot
-      // fail to parse: wrapping its parser in a promise of our own cost each such request a hand-off.
-      const body = (serverContext as { req?: { body?: unknown } } | undefined)?.req?.body;
-      if (body !== null && typeof body === "object" && !Buffer.isBuffer(body)) return;
+      // A POST whose JSON body express.json has parsed (graphqlBody) reaches yoga's JSON parser as an object,
+      // and that parser answers whatever it meets as a GraphQLError: wrapping it in a promise of our own cost
+      // each such request a hand-off. A GET is parsed from its query string whatever its body, so it is wrapped.
+      const req = (serverContext as { req?: { method?: string; body?: unknown } } | undefined)?.req;
+      if (req?.method === "POST" && req.body !== null && typeof req.body === "object" && !Buffer.isBuffer(req.body)) return;
       setRequestParser(async (request) => {
         try {
           return await requestParser(request);
