@@ -153,24 +153,28 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   // The two API surfaces come first, each behind one prefix: a request to either passes through its own
   // middleware only. Every layer express tries costs a path match, and every router entered a few closures
   // (a REST read went through 41 layer matches and 7 routers, a /graphql request 24 and 4; docs/performance.md).
-  const corsFor = config.corsOrigins.length
-    ? [
-        cors({
-          origin: config.corsOrigins,
-          credentials: true,
-          // Safe retries and conditional requests (src/execution/conditions.ts) from a trusted page as from any client.
-          allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token", "Idempotency-Key", "If-Match", "If-None-Match"],
-          exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag", "Idempotent-Replayed", IGNORED_PARAMETERS_HEADER],
-          maxAge: 600,
-        }),
-      ]
-    : [];
+  // Preflights refused unless listed, then CORS where CORS_ORIGINS allows some: the same for both surfaces.
+  const crossOrigin = [
+    refuseUnlistedPreflights(config.corsOrigins),
+    ...(config.corsOrigins.length
+      ? [
+          cors({
+            origin: config.corsOrigins,
+            credentials: true,
+            // Safe retries and conditional requests (src/execution/conditions.ts) from a trusted page as from any client.
+            allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-CSRF-Token", "Idempotency-Key", "If-Match", "If-None-Match"],
+            exposedHeaders: ["X-API-Version", "X-Request-Id", "Retry-After", "WWW-Authenticate", "Allow", "X-Total-Count", "ETag", "Idempotent-Replayed", IGNORED_PARAMETERS_HEADER],
+            maxAge: 600,
+          }),
+        ]
+      : []),
+  ];
   const callerOf = identifyCaller(db.prisma, bearers);
   const limiter = requestLimiter(config, counts);
 
   const api = express.Router();
   api.use(selectVersion(apiVersions));
-  api.use(refuseUnlistedPreflights(config.corsOrigins), ...corsFor);
+  api.use(crossOrigin);
   api.use(callerOf, cacheHeaders(), limiter);
   const facade = restFacade({
     schema,
@@ -188,7 +192,7 @@ export async function createApp({ config, inMemory = false, initialDump, logger 
   app.use("/api", api);
 
   const graphql = express.Router();
-  graphql.use(refuseUnlistedPreflights(config.corsOrigins), ...corsFor);
+  graphql.use(crossOrigin);
   graphql.use(callerOf, limiter);
   // Read here so BODY_LIMIT holds for GraphQL bodies of every type too (chunked or not); yoga parses what it gets.
   graphql.use(graphqlBody(config.bodyLimit));
