@@ -20,7 +20,61 @@ export interface CaseResult {
   ratio?: number;
   /** req/s of the bare counterpart in the windows alternating with this case's. */
   bareAlongside?: number;
+  /** With --against: this build and the other one in alternating windows of the same minutes. */
+  against?: AgainstComparison;
   verdicts: Verdict[];
+}
+
+/** One case on two builds, window by window (req/s and server CPU ms per answer of each window). */
+export interface AgainstComparison {
+  ownWindows: { requestsPerSecond: number; serverCpuMsPerAnswer: number | null }[];
+  otherWindows: { requestsPerSecond: number; serverCpuMsPerAnswer: number | null }[];
+  /** Medians over each build's windows. */
+  ownMedian: number;
+  otherMedian: number;
+  /** ownMedian ÷ otherMedian. */
+  ratio: number;
+  ownCpuMedian: number | null;
+  otherCpuMedian: number | null;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export function againstComparison(own: { measurement: Measurement }[], other: { measurement: Measurement }[]): AgainstComparison {
+  const windows = (slices: { measurement: Measurement }[]) =>
+    slices.map(({ measurement }) => ({ requestsPerSecond: measurement.requestsPerSecond, serverCpuMsPerAnswer: measurement.serverCpuMsPerAnswer }));
+  const ownWindows = windows(own);
+  const otherWindows = windows(other);
+  const cpuMedian = (list: typeof ownWindows) => (list.every((entry) => entry.serverCpuMsPerAnswer !== null) ? median(list.map((entry) => entry.serverCpuMsPerAnswer!)) : null);
+  const ownMedian = median(ownWindows.map((entry) => entry.requestsPerSecond));
+  const otherMedian = median(otherWindows.map((entry) => entry.requestsPerSecond));
+  return { ownWindows, otherWindows, ownMedian, otherMedian, ratio: ownMedian / otherMedian, ownCpuMedian: cpuMedian(ownWindows), otherCpuMedian: cpuMedian(otherWindows) };
+}
+
+export function againstLine(comparison: AgainstComparison): string {
+  const each = (list: AgainstComparison["ownWindows"]) => list.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/");
+  const cpu = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+  return (
+    `other ${comparison.otherMedian.toFixed(0)} → this ${comparison.ownMedian.toFixed(0)} req/s (${comparison.ratio.toFixed(2)}), ` +
+    `CPU ms ${cpu(comparison.otherCpuMedian)} → ${cpu(comparison.ownCpuMedian)}; windows ${each(comparison.otherWindows)} / ${each(comparison.ownWindows)}`
+  );
+}
+
+/** The --against table: medians of each build's windows, their ratio, and every window. */
+export function againstTable(report: RunReport): string {
+  const rows = report.cases.filter((result) => result.against);
+  if (!rows.length) return "";
+  const cpu = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+  const each = (list: AgainstComparison["ownWindows"]) => list.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/");
+  return [
+    "| case | req/s other → this (ratio of medians) | CPU ms per answer, other → this | each window, other / this |",
+    "|---|---|---|---|",
+    ...rows.map(({ name, against: c }) => `| ${name} | ${c!.otherMedian.toFixed(0)} → ${c!.ownMedian.toFixed(0)} (${c!.ratio.toFixed(2)}) | ${cpu(c!.otherCpuMedian)} → ${cpu(c!.ownCpuMedian)} | ${each(c!.otherWindows)} / ${each(c!.ownWindows)} |`),
+  ].join("\n");
 }
 
 export interface RunReport {
@@ -34,6 +88,8 @@ export interface RunReport {
   cases: CaseResult[];
   serverMemory: { rssMb: number; peakMb: number; limitMb: number; verdict: Verdict } | null;
   summary: { passed: number; failed: number; informational: number };
+  /** With --against: the other build's folder and commit. */
+  against?: string;
 }
 
 function describe(target: Target, bare?: string): string {
@@ -134,6 +190,7 @@ export function markdownReport(report: RunReport): string {
     "",
     markdownTable(report),
     "",
+    ...(report.against ? [`Against ${report.against} (the other build), in alternating windows:`, "", againstTable(report), ""] : []),
     memory
       ? `Hubgraph server RSS after the run: ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB); ≤${memory.limitMb} MB ${memory.verdict.status}.`
       : "Hubgraph server RSS: not measured.",

@@ -23,7 +23,7 @@ import { captureStatements } from "./capture.js";
 import { RSS_LIMIT_MB, capturedRequests, selectCases, type Fixture, type RequestSpec } from "./cases.js";
 import { combine, measure, probe, stopLoad, type Measurement, type Slice } from "./load.js";
 import { installedPeer, productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
-import { judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
+import { againstComparison, againstLine, againstTable, judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SCRATCH_PREFIX = "hubgraph_bench_";
@@ -101,6 +101,10 @@ const usage = `npm run bench -- [options]
   --reuse NAME      use the database NAME on DATABASE_URL's server: seeded by an earlier --keep run with
                     the same seed version and row counts (seeding is skipped; the app's migrations are
                     applied), or created, seeded and kept if it does not exist yet
+  --against DIR     another build of Hubgraph (a checkout, e.g. a git worktree of an earlier commit, with
+                    its node_modules): it is built, started on a copy of the seeded database, and each
+                    Hubgraph case is measured on it and on this build in alternating windows (--rounds of
+                    each, old new new old …), instead of beside the bare case; PostgreSQL only
 DATABASE_URL must name a PostgreSQL server (any database; a scratch one is created and dropped) unless --pglite.`;
 
 const { values: args } = parseCommandLine({
@@ -118,6 +122,7 @@ const { values: args } = parseCommandLine({
     out: { type: "string", default: path.join(root, "bench", "results") },
     keep: { type: "boolean", default: false },
     reuse: { type: "string" },
+    against: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -153,6 +158,7 @@ const options = {
   mode: args.pglite ? ("pglite" as const) : ("postgresql" as const),
   reuse: args.reuse,
   keep: args.keep || args.reuse !== undefined,
+  against: args.against === undefined ? undefined : path.resolve(args.against),
   only: args.only.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean),
 };
 /** The events measurement (bench/events.ts): with every case, or when `--only` names `events`; on PostgreSQL. */
@@ -176,6 +182,16 @@ if (options.reuse !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.reuse
 if (options.keep && options.mode === "pglite") {
   console.error(`--keep and --reuse are for PostgreSQL (DATABASE_URL); a PGlite run seeds a temporary data dir.`);
   process.exit(2);
+}
+if (options.against !== undefined) {
+  if (options.mode === "pglite") {
+    console.error(`--against is for PostgreSQL (DATABASE_URL): the other build runs on a copy of the seeded database.`);
+    process.exit(2);
+  }
+  if (!fs.existsSync(path.join(options.against, "package.json"))) {
+    console.error(`--against ${options.against}: no package.json there; it takes the folder of another Hubgraph checkout.`);
+    process.exit(2);
+  }
 }
 const selected = (() => {
   try {
@@ -217,10 +233,15 @@ async function main(): Promise<number> {
     // What `npm start` runs first (its prestart), so the measured server is the current source compiled.
     log("Building the server (npm run build)…");
     execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+    if (options.against) {
+      log(`Building the other server (npm run build in ${options.against})…`);
+      execFileSync("npm", ["run", "--silent", "build"], { cwd: options.against, stdio: ["ignore", "inherit", "inherit"] });
+    }
   }
 
   // 1. A database with the app's schema (its own migrations), seeded.
   let serverEnv: NodeJS.ProcessEnv;
+  let againstEnv: NodeJS.ProcessEnv | undefined;
   let seeded: SeedSummary;
   let databaseVersion: string;
   let fixtureIds: Pick<Fixture, "anonymousReadIds" | "userReadIds" | "forum">;
@@ -291,6 +312,15 @@ async function main(): Promise<number> {
     }
     if (keepScratch) log(`  kept after the run: --reuse ${scratch.name} (DROP DATABASE ${scratch.name} WITH (FORCE) to remove it)`);
     serverEnv = { DATABASE_URL: scratch.url };
+    if (options.against) {
+      // The other build gets the same rows (and ids, so the same fixture) in a database of its own: its writes
+      // and caches stay apart from this build's. Its own migrations are applied when it starts; those of this
+      // build it does not know stay (a migration only adds).
+      const copy = await copyDatabase(databaseUrl!, scratch.name, `${SCRATCH_PREFIX}against_${crypto.randomBytes(4).toString("hex")}`);
+      undo.push({ label: `drop database ${copy.name}`, run: () => copy.drop() });
+      againstEnv = { DATABASE_URL: copy.url };
+      log(`  the other build's copy: ${copy.name}`);
+    }
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-bench-"));
     undo.push({ label: `remove ${dataDir}`, run: () => fs.promises.rm(dataDir, { recursive: true, force: true }) });
@@ -313,12 +343,13 @@ async function main(): Promise<number> {
   //    (NODE_ENV=production, dist/ built at the start of the run, the start script's node flags); only the
   //    request rate limit is off, which would otherwise answer 429.
   const { DATABASE_URL: _ignored, DATA_DIR: _ignoredToo, ...inherited } = process.env;
-  const startServer = async (name: string, nodeArguments: string[], env: NodeJS.ProcessEnv) => {
-    const server = await startChildServer({ name, nodeArguments, cwd: root, env: { ...inherited, NODE_ENV: "production", ...env }, logPath: `${base}-${name}.log` });
+  const startServer = async (name: string, nodeArguments: string[], env: NodeJS.ProcessEnv, cwd = root) => {
+    const server = await startChildServer({ name, nodeArguments, cwd, env: { ...inherited, NODE_ENV: "production", ...env }, logPath: `${base}-${name}.log` });
     undo.push({ label: `stop ${name}`, run: () => server.stop() });
     return server;
   };
   const servers: Partial<Record<"hubgraph" | "bare" | "postgraphile", ChildServer>> = {};
+  let against: ChildServer | undefined;
   const capturedFile = `${base}-captured.json`;
   if (selected.some((benchCase) => benchCase.server === "bare")) {
     servers.bare = await startServer("bare", ["--import", "tsx", "bench/bare-server.ts"], { ...serverEnv, BENCH_CAPTURED: capturedFile });
@@ -331,12 +362,15 @@ async function main(): Promise<number> {
       ...serverEnv,
       RATE_LIMIT: "0",
     });
+    if (options.against && againstEnv) {
+      against = await startServer("against", productionStartArguments(JSON.parse(fs.readFileSync(path.join(options.against, "package.json"), "utf8"))), { ...againstEnv, RATE_LIMIT: "0" }, options.against);
+    }
   }
-  log(`Servers: ${Object.values(servers).map((server) => `${server.name} ${server.url} (pid ${server.pid}, log ${path.relative(root, server.logPath)})`).join(", ")}`);
+  log(`Servers: ${[...Object.values(servers), ...(against ? [against] : [])].map((server) => `${server.name} ${server.url} (pid ${server.pid}, log ${path.relative(root, server.logPath)})`).join(", ")}`);
 
-  const signIn = async (username: string) => {
-    if (!servers.hubgraph) return "";
-    const response = await fetch(`${servers.hubgraph.url}/api/developer/oauth/token`, {
+  const signIn = async (username: string, on = servers.hubgraph) => {
+    if (!on) return "";
+    const response = await fetch(`${on.url}/api/developer/oauth/token`, {
       method: "POST",
       body: new URLSearchParams({ grant_type: "password", username, password: BENCH_USER.password }),
     });
@@ -347,6 +381,14 @@ async function main(): Promise<number> {
   const [token, adminToken, writerToken] = [await signIn(BENCH_USER.username), await signIn(BENCH_ADMIN.username), await signIn(BENCH_WRITER.username)];
   const memberToken = fixtureIds!.forum ? await signIn(BENCH_MEMBER.username) : "";
   const fixture: Fixture = { token, adminToken, writerToken, memberToken, ...fixtureIds! };
+  // The other build's own tokens (its own database); the rows and ids are the same.
+  const againstFixture: Fixture | undefined = against && {
+    ...fixture,
+    token: await signIn(BENCH_USER.username, against),
+    adminToken: await signIn(BENCH_ADMIN.username, against),
+    writerToken: await signIn(BENCH_WRITER.username, against),
+    memberToken: fixtureIds!.forum ? await signIn(BENCH_MEMBER.username, against) : "",
+  };
   // The statements our app sends for the forum and feed cases, for their bare twins (read by the bare server at its first such request).
   if (servers.bare && serverEnv.DATABASE_URL && fixture.forum && selected.some((benchCase) => capturedRequests(fixture).some((request) => benchCase.name === `bare-${request.name}`))) {
     const captured = await captureStatements(serverEnv.DATABASE_URL, BENCH_USER.password, capturedRequests(fixture), capturedFile);
@@ -391,7 +433,38 @@ async function main(): Promise<number> {
     const bareCase = benchCase.server === "bare" || !measured.has(benchCase.bare ?? "") ? undefined : selected.find((other) => other.name === benchCase.bare);
     let measurement: Measurement;
     let alongside: Measurement | undefined;
-    if (bareCase && servers.bare) {
+    if (against && againstFixture && benchCase.server === "hubgraph") {
+      // Against the other build in alternating windows (old new new old old new for three rounds): each
+      // window of one build compares with the other's in the same minutes.
+      const againstSpec = benchCase.request(againstFixture);
+      const againstAnswer = await probe(against.url, againstSpec);
+      const againstProblem =
+        againstAnswer.status < 200 || againstAnswer.status > 299
+          ? `HTTP ${againstAnswer.status} ${JSON.stringify(againstAnswer.body).slice(0, 300)}`
+          : (benchCase.expect(againstAnswer.body, againstFixture) ?? undefined);
+      if (againstProblem) {
+        result.problem = `the other build (--against) answered wrongly: ${againstProblem}`;
+        log(`  ${benchCase.name}: WRONG ANSWER from the other build, not measured: ${againstProblem}`);
+        continue;
+      }
+      const own: Slice[] = [];
+      const other: Slice[] = [];
+      const windowOn = async (on: ChildServer, request: RequestSpec, into: Slice[]) => {
+        into.push(await window(on, request, options.seconds / options.rounds, into.length === 0));
+        await settle(on, request, into.at(-1)!.measurement);
+      };
+      for (let round = 0; round < options.rounds; round++) {
+        if (round % 2 === 0) {
+          await windowOn(against, againstSpec, other);
+          await windowOn(server, spec, own);
+        } else {
+          await windowOn(server, spec, own);
+          await windowOn(against, againstSpec, other);
+        }
+      }
+      measurement = combine(own);
+      result.against = againstComparison(own, other);
+    } else if (bareCase && servers.bare) {
       const bareSpec = bareCase.request(fixture);
       const own: Slice[] = [];
       const bare: Slice[] = [];
@@ -434,6 +507,7 @@ async function main(): Promise<number> {
       `  ${benchCase.name.padEnd(18)} ${measurement.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${measurement.p50.toFixed(1).padStart(6)} ms  ` +
         `p99 ${measurement.p99.toFixed(1).padStart(7)} ms  non-2xx ${measurement.non2xx}  failed ${measurement.failures}`,
     );
+    if (result.against) log(`  ${"".padEnd(18)} ${againstLine(result.against)}`);
   }
 
   // Targets that compare a case with another one measured later (ratioOf) are judged once all have run.
@@ -447,12 +521,7 @@ async function main(): Promise<number> {
   // 4. Memory after the load, then the report.
   const memory = servers.hubgraph?.memory() ?? null;
   const memoryVerdict = memory ? { target: `RSS ≤${RSS_LIMIT_MB} MB`, status: memory.rssMb <= RSS_LIMIT_MB ? ("pass" as const) : ("FAIL" as const) } : undefined;
-  let commit = "unknown";
-  try {
-    commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).trim();
-  } catch {
-    // Not a git checkout: the report says "unknown".
-  }
+  const commit = describeCommit(root);
   const report: RunReport = {
     date,
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
@@ -472,14 +541,54 @@ async function main(): Promise<number> {
     cases: results,
     serverMemory: memory && memoryVerdict ? { ...memory, limitMb: RSS_LIMIT_MB, verdict: memoryVerdict } : null,
     summary: summarize(results, memoryVerdict),
+    ...(options.against ? { against: `${options.against} (commit ${describeCommit(options.against)})` } : {}),
   };
   fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(`${base}.md`, `${markdownReport(report)}\n`);
   console.log(`\n${markdownTable(report)}\n`);
+  if (report.against) console.log(`Against ${report.against}, in alternating windows:\n\n${againstTable(report)}\n`);
   console.log(markdownReport(report).split("\n").slice(-2).join("\n"));
   console.log(`\nWritten: ${path.relative(root, base)}.md and .json`);
   // A missed target is a result, not a failure of the run; a wrong answer is.
   return results.some((result) => result.problem) ? 1 : 0;
+}
+
+function describeCommit(folder: string) {
+  try {
+    return execFileSync("git", ["describe", "--always", "--dirty"], { cwd: folder, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown"; // not a git checkout
+  }
+}
+
+/** Copies a database (CREATE DATABASE … TEMPLATE), waiting for the source's last connections to close. */
+async function copyDatabase(serverUrl: string, source: string, name: string) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${source}`);
+        break;
+      } catch (error) {
+        // "source database … is being accessed by other users": a closed pool's backends end a moment later.
+        if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    url: databaseUrlFor(serverUrl, name),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
 }
 
 /** Unmeasured load before each window of a case after its first (see `window` above). */
