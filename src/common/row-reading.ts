@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
-import { decodeTimestamp } from "../db/sql.js";
+import { decodeTimestamp, flattenedSql } from "../db/sql.js";
 import type { RequestContext } from "./context.js";
 import { type RecordsDeclaration, privateToSql } from "./records.js";
 import { type FieldInfo, type ModelInfo, column, modelInfo, table } from "./model.js";
@@ -171,7 +171,7 @@ function keptSelection(prisma: PrismaClient, info: ModelInfo, declaration: Recor
     found = freshSelection(prisma, info, declaration, query);
     // Only selections read in the statement alone: one that loads more through Prisma (`rest`) holds the
     // caller's own objects (a relation's filter), which are not kept from one request for another.
-    if (found.plan.rest === null && kept.size < MAX_KEPT_SELECTIONS) kept.set(key, found);
+    if (found.plan.rest === null && kept.size < MAX_KEPT_SELECTIONS) kept.set(key, (found = { plan: found.plan, list: flattenedSql(found.list) }));
   }
   return found;
 }

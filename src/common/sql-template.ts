@@ -1,4 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
+import { flattenedSql } from "../db/sql.js";
 
 /**
  * SQL built once per shape and then reused, with the values that differ from one statement of that shape to the
@@ -35,7 +36,7 @@ export class TemplateCache<Owner extends object> {
       const sql = build();
       // A slot inside another value (an array parameter) would reach the database unfilled.
       if (sql?.values.some((value) => !(value instanceof Slot) && containsSlot(value))) throw new Error(`${key}: a slot is inside a value (an array?): interpolate each slot on its own`);
-      template = sql && { sql, slots: sql.values.flatMap((value, index) => (value instanceof Slot ? [index] : [])) };
+      template = sql && { sql: flattenedSql(sql), slots: sql.values.flatMap((value, index) => (value instanceof Slot ? [index] : [])) };
       templates.set(key, template);
     }
     if (!template) return null;

@@ -197,8 +197,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     listen = (channel, onNotice, onListening, listenOptions) => listenOnPostgres(options.databaseUrl!, channel, onNotice, onListening, listenOptions);
     const preparedName = preparedNames();
     const run = async <Row>(on: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<Row[]> => {
-      for (const listener of listeners) listener(statement.text, statement.values);
-      const result = await on.query({ name: preparedName(statement.text), text: statement.text, values: statement.values, types: { getTypeParser: pgTypeParser } });
+      // `text` is a getter that joins the statement's pieces into a new string on every read; read once, the
+      // string is flattened once (by the first listener) and hashed once (the prepared name), not thrice.
+      const { text, values } = statement;
+      for (const listener of listeners) listener(text, values);
+      const result = await on.query({ name: preparedName(text), text, values, types: { getTypeParser: pgTypeParser } });
       return result.rows as Row[];
     };
     registerSqlClient(prisma, {
@@ -319,8 +322,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const prepared = preparedRunner(pglite, keepTimestampText);
     const preparedName = preparedNames();
     const run = async <Row>(statement: Prisma.Sql, inTransaction: boolean): Promise<Row[]> => {
-      for (const listener of listeners) listener(statement.text, statement.values);
-      return prepared.run<Row>(statement.text, statement.values, { name: preparedName(statement.text), inTransaction });
+      const { text, values } = statement; // read once: see the PostgreSQL client's run above
+      for (const listener of listeners) listener(text, values);
+      return prepared.run<Row>(text, values, { name: preparedName(text), inTransaction });
     };
     registerSqlClient(prisma, {
       // PGlite runs one statement at a time and waits for an open transaction to end, so a statement

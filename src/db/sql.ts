@@ -54,6 +54,20 @@ export function sqlClientOf(prisma: PrismaClient): SqlClient {
 }
 
 /** PostgreSQL's type ids of `timestamp` and `timestamptz`: read as text, decoded by `decodeTimestamp`. */
+/**
+ * A statement fragment kept for reuse (a select list, a visibility condition), with each of its texts made one
+ * flat string. A fragment is built by joining many small texts, and V8 keeps such a join as a tree of pieces:
+ * a statement that includes the fragment is flattened into one string when it is sent, and flattening walks
+ * every piece of the tree again on every request (≈ 10 µs per REST read, docs/performance.md) — unless the
+ * pieces kept are flat already.
+ */
+export function flattenedSql(fragment: Prisma.Sql): Prisma.Sql {
+  return new Prisma.Sql(
+    fragment.strings.map((text) => Buffer.from(text, "utf8").toString("utf8")),
+    fragment.values,
+  );
+}
+
 export const TIMESTAMP_TYPES = [1114, 1184];
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
