@@ -1,4 +1,4 @@
-import { sqlOf, type RequestContext } from "./context.js";
+import { contextWith, sqlOf, type RequestContext } from "./context.js";
 import { badInput, forbidden, unauthenticated } from "./errors.js";
 import { raisedRefusal } from "./database-errors.js";
 import { Prisma } from "../generated/prisma/client.js";
@@ -107,10 +107,10 @@ export function scopedPath(record: { scope: string; scopeId: number }, area: str
 /**
  * The request as one confined to `scope` (`RequestContext.confinedTo`): a path that names the scope (a
  * group plugin path) hands this to the area's service, so the kit finds, locks and writes records of that
- * scope only. A new object over the request's (as the write path's transaction context is), so the
+ * scope only. A copy of the request's context (`contextWith`, as the write path's transaction context is), so the
  * request itself stays unconfined (its `conditions`, which reads and writes report to, are the request's own).
  */
 export async function withinScope<T>(ctx: RequestContext, scope: { scope: string; scopeId: number }, work: (confined: RequestContext) => Promise<T>): Promise<T> {
-  return work(Object.assign(Object.create(ctx) as RequestContext, { confinedTo: scope }));
+  return work(contextWith(ctx, { confinedTo: scope }));
 }
 

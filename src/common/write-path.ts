@@ -12,7 +12,7 @@ import { confinementSql, managesSql, visibleSql } from "./visibility.js";
 import { createdAnswer, decodeScalars, maskedVersion, readsOwnCreation, rowsStatement, type Selection } from "./row-reading.js";
 import { recordScopeHeldSql } from "./scope-kinds.js";
 import { scopeWriteCheck, type ScopeRule } from "./scopes.js";
-import { sqlOf, type RequestContext } from "./context.js";
+import { contextWith, sqlOf, type RequestContext } from "./context.js";
 import { outcomeUnknown, raisedRefusal } from "./database-errors.js";
 import type { WrittenRecords } from "./written-records.js";
 import { eventStatement, writerOf } from "./write-events.js";
@@ -38,7 +38,7 @@ type Locked<R> = R & { __visible: boolean; __manages: boolean; __version: string
 /** Runs `work` in the request's write transaction: the one already open (a write calling another), or a new one. */
 export async function inWriteTransaction<T>(ctx: RequestContext, work: (tx: RequestContext & { tx: SqlClient }) => Promise<T>): Promise<T> {
   if (ctx.tx) return work(ctx as RequestContext & { tx: SqlClient });
-  const result = await sqlClientOf(ctx.db).transaction((client) => work(Object.assign(Object.create(ctx) as RequestContext, { tx: client })));
+  const result = await sqlClientOf(ctx.db).transaction((client) => work(contextWith(ctx, { tx: client })));
   outboxWritten(ctx.db);
   return result;
 }

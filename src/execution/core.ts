@@ -3,7 +3,7 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResu
 import { useEngine } from "@envelop/core";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { Config } from "../config.js";
-import type { RequestContext } from "../common/context.js";
+import { contextWith, type RequestContext } from "../common/context.js";
 import { ApiError } from "../common/errors.js";
 import { outboxWritten } from "../common/outbox.js";
 import { recordEtag } from "../common/write-path.js";
@@ -135,7 +135,7 @@ function executeOperation(args: ExecutionArgs, logError: ExecutionCoreOptions["l
     if (error instanceof ApiError) return { errors: [error] };
     throw error;
   }
-  const operation: OperationContext = Object.assign(Object.create(context) as OperationContext, { conditions });
+  const operation: OperationContext = contextWith(context, { conditions });
   const answered = (result: ExecutionResult) => {
     if (!result.errors?.length && conditions.version !== undefined && answersOneRecord(args.schema, args.document, args.operationName)) {
       res?.set("ETag", recordEtag(conditions.version));
@@ -150,7 +150,7 @@ function executeOperation(args: ExecutionArgs, logError: ExecutionCoreOptions["l
     return result instanceof Promise ? result.then(done) : done(result as ExecutionResult);
   }
   return rememberedExecution(context.db, context.viewer.user!.id, key, conditions, async (tx) =>
-    (await executeCompiledWhenRepeated({ ...args, contextValue: Object.assign(Object.create(operation) as OperationContext, { tx }) })) as ExecutionResult,
+    (await executeCompiledWhenRepeated({ ...args, contextValue: contextWith(operation, { tx }) })) as ExecutionResult,
   ).then(
     ({ result, replayed, committed, version }) => {
       if (replayed) {
