@@ -76,6 +76,23 @@ describe("/metrics with METRICS_TOKEN", () => {
     expect(await executions()).toBe(before + 2);
   });
 
+  it("counts GraphQL requests and their errors by phase, as @envelop/prometheus named them", async () => {
+    const read = (text: string, name: string, labels: Record<string, string>) => sample(text, name, labels) ?? 0;
+    const before = await scrape();
+    await graphql(server, "{ wikiPages(limit: 1) { total } }");
+    await graphql(server, "{ wikiPage(id: -5) { id } }");
+    await graphql(server, "{ wikiPages { noSuchField } }");
+    await graphql(server, "{ wikiPages { ");
+    const after = await scrape();
+    const grew = (name: string, labels: Record<string, string>) => read(after, name, labels) - read(before, name, labels);
+    expect(grew("graphql_envelop_request", { operationType: "query" })).toBe(2);
+    expect(grew("graphql_envelop_request_duration_count", { operationType: "query" })).toBe(2);
+    expect(grew("graphql_envelop_error_result", { operationType: "query", phase: "execute", path: "wikiPage" })).toBe(1);
+    expect(grew("graphql_envelop_error_result", { operationType: "query", phase: "validate" })).toBe(1);
+    expect(grew("graphql_envelop_error_result", { operationType: "undefined", phase: "parse" })).toBe(1);
+    expect(after).toContain("# TYPE graphql_envelop_phase_subscribe histogram");
+  });
+
   it("keeps at most 100 GraphQL operation names apart; later names share one label", async () => {
     for (let i = 0; i < 105; i++) await graphql(server, `query Name${i} { wikiPages(limit: 1) { total } }`);
     const text = await scrape();

@@ -4,11 +4,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { hubOf } from "../events/subscriptions.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { sqlClientOf } from "../db/sql.js";
-import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import type { Plugin } from "graphql-yoga";
 import { ApiError } from "../common/errors.js";
 import type { Database } from "../db/database.js";
 import { operationOf } from "./http.js";
+import { graphqlMetricsPlugin } from "./graphql-metrics.js";
 import type { WebhookMetrics } from "../webhooks/delivery.js";
 import { RUNNING_HERE_FROM } from "../common/outbox.js";
 
@@ -18,7 +18,7 @@ export interface Metrics {
   observeRequests: RequestHandler;
   /** GET /metrics in Prometheus' text format; with a token, only for `Authorization: Bearer <token>`. */
   endpoint: RequestHandler;
-  /** GraphQL phase timings and error counts (graphql-yoga's Prometheus plugin). */
+  /** GraphQL execution timings and error counts (src/observability/graphql-metrics.ts). */
   graphqlPlugin: Plugin;
   /** Outbox delivery per consumer (src/events/dispatcher.ts): events delivered, batches failed. */
   outbox: { delivered(consumer: string, count: number): void; failed(consumer: string): void };
@@ -164,30 +164,11 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
     }
   };
 
-  const graphqlPlugin = usePrometheus({
-    registry,
-    // Served by express at /metrics with the token check, not by yoga (which only sees /graphql).
-    endpoint: false,
-    // Operation names are counted per name, bounded, in http_request_duration_seconds.
-    labels: { operationName: false },
-    metrics: {
-      graphql_envelop_request: true,
-      graphql_envelop_request_duration: true,
-      graphql_envelop_request_time_summary: false,
-      // Not parse, validate or context: the first two are answered from caches by document (a REST row's
-      // always, validated on its first run only), the third is our constant-time createContext; timing them
-      // cost each request ≈ 25 µs of CPU (a REST read's 3–4 %) for histograms of lookups. A new document's
-      // parse and validation are bounded by the limits (src/graphql/limits.ts) and show in the request's duration.
-      graphql_envelop_phase_parse: false,
-      graphql_envelop_phase_validate: false,
-      graphql_envelop_phase_context: false,
-      graphql_envelop_phase_execute: true,
-      graphql_envelop_error_result: true,
-      graphql_envelop_deprecated_field: false,
-      graphql_envelop_schema_change: false,
-      graphql_yoga_http_duration: false,
-    },
-  }) as Plugin;
+  // Not parse, validate or context timings: the first two are answered from caches by document (a REST row's
+  // always, validated on its first run only), the third is our constant-time createContext; timing them cost
+  // each request ≈ 25 µs of CPU (a REST read's 3–4 %) for histograms of lookups. A new document's parse and
+  // validation are bounded by the limits (src/graphql/limits.ts) and show in the request's duration.
+  const graphqlPlugin = graphqlMetricsPlugin(registry);
 
   return {
     registry,
