@@ -93,6 +93,15 @@ describe("/metrics with METRICS_TOKEN", () => {
     expect(after).toContain("# TYPE graphql_envelop_phase_subscribe histogram");
   });
 
+  it("keeps at most 100 error paths apart: aliases cannot grow the error series without bound", async () => {
+    // A refused argument ends the operation at its first error: one aliased error per request.
+    for (let request = 0; request < 110; request++) await graphql(server, `{ p${request}: wikiPage(id: -5) { id } }`);
+    const text = await scrape();
+    const paths = new Set(text.split("\n").filter((line) => line.startsWith("graphql_envelop_error_result{")).map((line) => /path="([^"]*)"/.exec(line)?.[1]).filter(Boolean));
+    expect(paths.size).toBe(101); // 100 of their own, and "(other)"
+    expect(paths).toContain("(other)");
+  });
+
   it("keeps at most 100 GraphQL operation names apart; later names share one label", async () => {
     for (let i = 0; i < 105; i++) await graphql(server, `query Name${i} { wikiPages(limit: 1) { total } }`);
     const text = await scrape();
