@@ -143,8 +143,10 @@ export const authorShownTo = (viewer: Viewer, hidden: boolean | number, authorId
  * property read of a context in every resolver and service then missed V8's inline caches (a REST read paid
  * ≈ 40 µs for it, docs/performance.md). Copies of one kind of context share one hidden class. `ctx`'s later
  * changes do not reach the copy, and the copy's do not reach `ctx`; objects it holds (`conditions`) are shared.
+ * Never another viewer: a copy shares the request's Pothos caches (below), whose authorization answers are the
+ * viewer's; a context for someone else is made with `createContext`.
  */
-export const contextWith = <C extends object, E extends object>(ctx: C, extra: E): C & E => ({ ...ctx, ...extra });
+export const contextWith = <C extends object, E extends object & { viewer?: never }>(ctx: C, extra: E): C & E => ({ ...ctx, ...extra });
 
 /**
  * Pothos keeps its per-request caches (scope-auth's answers, the Prisma plugin's loaders) in WeakMaps keyed

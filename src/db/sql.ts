@@ -53,7 +53,6 @@ export function sqlClientOf(prisma: PrismaClient): SqlClient {
   return client;
 }
 
-/** PostgreSQL's type ids of `timestamp` and `timestamptz`: read as text, decoded by `decodeTimestamp`. */
 /**
  * A statement fragment kept for reuse (a select list, a visibility condition), with each of its texts made one
  * flat string. A fragment is built by joining many small texts, and V8 keeps such a join as a tree of pieces:
@@ -63,11 +62,13 @@ export function sqlClientOf(prisma: PrismaClient): SqlClient {
  */
 export function flattenedSql(fragment: Prisma.Sql): Prisma.Sql {
   return new Prisma.Sql(
-    fragment.strings.map((text) => Buffer.from(text, "utf8").toString("utf8")),
+    // Through UTF-16 code units, which any string survives unchanged (UTF-8 would replace a lone surrogate).
+    fragment.strings.map((text) => Buffer.from(text, "utf16le").toString("utf16le")),
     fragment.values,
   );
 }
 
+/** PostgreSQL's type ids of `timestamp` and `timestamptz`: read as text, decoded by `decodeTimestamp`. */
 export const TIMESTAMP_TYPES = [1114, 1184];
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
