@@ -316,10 +316,11 @@ async function main(): Promise<number> {
       // The other build gets the same rows (and ids, so the same fixture) in a database of its own: its writes
       // and caches stay apart from this build's. Its own migrations are applied when it starts; those of this
       // build it does not know stay (a migration only adds).
-      const copy = await copyDatabase(databaseUrl!, scratch.name, `${SCRATCH_PREFIX}against_${crypto.randomBytes(4).toString("hex")}`);
-      undo.push({ label: `drop database ${copy.name}`, run: () => copy.drop() });
-      againstEnv = { DATABASE_URL: copy.url };
-      log(`  the other build's copy: ${copy.name}`);
+      const copyName = `${SCRATCH_PREFIX}against_${crypto.randomBytes(4).toString("hex")}`;
+      // Dropped on the way out whatever happens, a Ctrl-C during the copy included (IF EXISTS).
+      undo.push({ label: `drop database ${copyName}`, run: () => dropDatabase(databaseUrl!, copyName) });
+      againstEnv = { DATABASE_URL: await copyDatabase(databaseUrl!, scratch.name, copyName) };
+      log(`  the other build's copy: ${copyName}`);
     }
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hubgraph-bench-"));
@@ -464,6 +465,12 @@ async function main(): Promise<number> {
       }
       measurement = combine(own);
       result.against = againstComparison(own, other);
+      // A build answering errors under load answers fast: its rate is no yardstick.
+      const otherFaults = other.reduce((sum, slice) => sum + slice.measurement.non2xx + slice.measurement.failures, 0);
+      if (otherFaults) {
+        result.problem = `the other build (--against) answered ${otherFaults} non-2xx or failed requests under load`;
+        log(`  ${benchCase.name}: ${result.problem}; its comparison is not a result`);
+      }
     } else if (bareCase && servers.bare) {
       const bareSpec = bareCase.request(fixture);
       const own: Slice[] = [];
@@ -561,8 +568,8 @@ function describeCommit(folder: string) {
   }
 }
 
-/** Copies a database (CREATE DATABASE … TEMPLATE), waiting for the source's last connections to close. */
-async function copyDatabase(serverUrl: string, source: string, name: string) {
+/** Copies a database (CREATE DATABASE … TEMPLATE), waiting for the source's last connections to close; answers the copy's URL. */
+async function copyDatabase(serverUrl: string, source: string, name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -577,18 +584,19 @@ async function copyDatabase(serverUrl: string, source: string, name: string) {
       }
     }
   } finally {
-    await admin.end();
+    await admin.end().catch(() => {});
   }
-  return {
-    name,
-    url: databaseUrlFor(serverUrl, name),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  return databaseUrlFor(serverUrl, name);
+}
+
+async function dropDatabase(serverUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** Unmeasured load before each window of a case after its first (see `window` above). */
