@@ -55,12 +55,14 @@ export function againstComparison(own: { measurement: Measurement }[], other: { 
   return { ownWindows, otherWindows, ownMedian, otherMedian, ratio: ownMedian / otherMedian, ownCpuMedian: cpuMedian(ownWindows), otherCpuMedian: cpuMedian(otherWindows) };
 }
 
+/** Each window's req/s, in order: "888/1184/…". */
+const eachWindow = (list: AgainstComparison["ownWindows"]) => list.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/");
+const cpuMs = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+
 export function againstLine(comparison: AgainstComparison): string {
-  const each = (list: AgainstComparison["ownWindows"]) => list.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/");
-  const cpu = (value: number | null) => (value === null ? "–" : value.toFixed(2));
   return (
     `other ${comparison.otherMedian.toFixed(0)} → this ${comparison.ownMedian.toFixed(0)} req/s (${comparison.ratio.toFixed(2)}), ` +
-    `CPU ms ${cpu(comparison.otherCpuMedian)} → ${cpu(comparison.ownCpuMedian)}; windows ${each(comparison.otherWindows)} / ${each(comparison.ownWindows)}`
+    `CPU ms ${cpuMs(comparison.otherCpuMedian)} → ${cpuMs(comparison.ownCpuMedian)}; windows ${eachWindow(comparison.otherWindows)} / ${eachWindow(comparison.ownWindows)}`
   );
 }
 
@@ -68,12 +70,10 @@ export function againstLine(comparison: AgainstComparison): string {
 export function againstTable(report: RunReport): string {
   const rows = report.cases.filter((result) => result.against);
   if (!rows.length) return "";
-  const cpu = (value: number | null) => (value === null ? "–" : value.toFixed(2));
-  const each = (list: AgainstComparison["ownWindows"]) => list.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/");
   return [
     "| case | req/s other → this (ratio of medians) | CPU ms per answer, other → this | each window, other / this |",
     "|---|---|---|---|",
-    ...rows.map(({ name, against: c }) => `| ${name} | ${c!.otherMedian.toFixed(0)} → ${c!.ownMedian.toFixed(0)} (${c!.ratio.toFixed(2)}) | ${cpu(c!.otherCpuMedian)} → ${cpu(c!.ownCpuMedian)} | ${each(c!.otherWindows)} / ${each(c!.ownWindows)} |`),
+    ...rows.map(({ name, against: c }) => `| ${name} | ${c!.otherMedian.toFixed(0)} → ${c!.ownMedian.toFixed(0)} (${c!.ratio.toFixed(2)}) | ${cpuMs(c!.otherCpuMedian)} → ${cpuMs(c!.ownCpuMedian)} | ${eachWindow(c!.otherWindows)} / ${eachWindow(c!.ownWindows)} |`),
   ].join("\n");
 }
 

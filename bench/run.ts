@@ -67,16 +67,7 @@ async function createNamedDatabase(serverUrl: string, name: string) {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  return {
-    name,
-    url: databaseUrlFor(serverUrl, name),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  return { name, url: databaseUrlFor(serverUrl, name), drop: () => dropDatabase(serverUrl, name) };
 }
 
 const usage = `npm run bench -- [options]
@@ -408,11 +399,7 @@ async function main(): Promise<number> {
     const spec = benchCase.request(fixture);
     const result: CaseResult = { name: benchCase.name, description: benchCase.description, server: benchCase.server, bare: benchCase.bare, verdicts: [] };
     results.push(result);
-    const answer = await probe(server.url, spec);
-    result.problem =
-      answer.status < 200 || answer.status > 299
-        ? `HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`
-        : (benchCase.expect(answer.body, fixture) ?? undefined);
+    result.problem = await wrongAnswer(server, benchCase, spec, fixture);
     if (result.problem) {
       log(`  ${benchCase.name}: WRONG ANSWER, not measured: ${result.problem}`);
       continue;
@@ -438,11 +425,7 @@ async function main(): Promise<number> {
       // Against the other build in alternating windows (old new new old old new for three rounds): each
       // window of one build compares with the other's in the same minutes.
       const againstSpec = benchCase.request(againstFixture);
-      const againstAnswer = await probe(against.url, againstSpec);
-      const againstProblem =
-        againstAnswer.status < 200 || againstAnswer.status > 299
-          ? `HTTP ${againstAnswer.status} ${JSON.stringify(againstAnswer.body).slice(0, 300)}`
-          : (benchCase.expect(againstAnswer.body, againstFixture) ?? undefined);
+      const againstProblem = await wrongAnswer(against, benchCase, againstSpec, againstFixture);
       if (againstProblem) {
         result.problem = `the other build (--against) answered wrongly: ${againstProblem}`;
         log(`  ${benchCase.name}: WRONG ANSWER from the other build, not measured: ${againstProblem}`);
@@ -454,15 +437,7 @@ async function main(): Promise<number> {
         into.push(await window(on, request, options.seconds / options.rounds, into.length === 0));
         await settle(on, request, into.at(-1)!.measurement);
       };
-      for (let round = 0; round < options.rounds; round++) {
-        if (round % 2 === 0) {
-          await windowOn(against, againstSpec, other);
-          await windowOn(server, spec, own);
-        } else {
-          await windowOn(server, spec, own);
-          await windowOn(against, againstSpec, other);
-        }
-      }
+      await alternating(options.rounds, () => windowOn(against, againstSpec, other), () => windowOn(server, spec, own));
       measurement = combine(own);
       result.against = againstComparison(own, other);
       // A build answering errors under load answers fast: its rate is no yardstick.
@@ -480,21 +455,11 @@ async function main(): Promise<number> {
         bare.push(await window(servers.bare!, bareSpec, options.seconds / options.rounds, false));
         await settle(servers.bare!, bareSpec, bare.at(-1)!.measurement);
       };
-      const ownWindow = async (first: boolean) => {
-        own.push(await window(server, spec, options.seconds / options.rounds, first));
+      const ownWindow = async () => {
+        own.push(await window(server, spec, options.seconds / options.rounds, own.length === 0));
         await settle(server, spec, own.at(-1)!.measurement);
       };
-      // Bare first, then the case, then the case, then bare (ABBA …): neither always runs on what the
-      // other left behind (a collection due, a CPU's clock).
-      for (let round = 0; round < options.rounds; round++) {
-        if (round % 2 === 0) {
-          await bareWindow();
-          await ownWindow(round === 0);
-        } else {
-          await ownWindow(false);
-          await bareWindow();
-        }
-      }
+      await alternating(options.rounds, bareWindow, ownWindow);
       measurement = combine(own);
       alongside = combine(bare);
       result.bareAlongside = alongside.requestsPerSecond;
@@ -566,6 +531,28 @@ function describeCommit(folder: string) {
   } catch {
     return "unknown"; // not a git checkout
   }
+}
+
+/**
+ * `rounds` rounds of one window of each, first `first` then `second`, then the other way round (ABBA …):
+ * neither always runs on what the other left behind (a collection due, a CPU's clock).
+ */
+async function alternating(rounds: number, first: () => Promise<void>, second: () => Promise<void>) {
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      await first();
+      await second();
+    } else {
+      await second();
+      await first();
+    }
+  }
+}
+
+/** What is wrong with a case's answer on `server` (its status, or its expectation), checked once before its load; undefined when right. */
+async function wrongAnswer(server: ChildServer, benchCase: (typeof selected)[number], spec: RequestSpec, fixture: Fixture): Promise<string | undefined> {
+  const answer = await probe(server.url, spec);
+  return answer.status < 200 || answer.status > 299 ? `HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}` : (benchCase.expect(answer.body, fixture) ?? undefined);
 }
 
 /** Copies a database (CREATE DATABASE … TEMPLATE), waiting for the source's last connections to close; answers the copy's URL. */
