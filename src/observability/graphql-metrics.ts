@@ -1,6 +1,7 @@
 import { Kind, type DocumentNode, type ExecutionResult, type GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { Counter, Histogram, type Registry } from "prom-client";
+import { boundedLabel } from "./labels.js";
 
 /**
  * The GraphQL metrics of every operation, on both surfaces (a REST row runs through the same chain): the
@@ -22,20 +23,11 @@ import { Counter, Histogram, type Registry } from "prom-client";
  */
 export function graphqlMetricsPlugin(registry: Registry): Plugin {
   const registers = [registry];
+  const byOperationType = (name: string, help: string) => new Histogram({ name, help, labelNames: ["operationType"] as const, registers });
   const request = new Counter({ name: "graphql_envelop_request", help: "Counts the amount of GraphQL requests executed through Envelop", labelNames: ["operationType"] as const, registers });
-  const requestDuration = new Histogram({
-    name: "graphql_envelop_request_duration",
-    help: "Time spent on running the GraphQL operation from parse to execute",
-    labelNames: ["operationType"] as const,
-    registers,
-  });
-  const executePhase = new Histogram({ name: "graphql_envelop_phase_execute", help: 'Time spent on running the GraphQL "execute" function', labelNames: ["operationType"] as const, registers });
-  const subscribePhase = new Histogram({
-    name: "graphql_envelop_phase_subscribe",
-    help: 'Time spent on running the GraphQL "subscribe" function',
-    labelNames: ["operationType"] as const,
-    registers,
-  });
+  const requestDuration = byOperationType("graphql_envelop_request_duration", "Time spent on running the GraphQL operation from parse to execute");
+  const executePhase = byOperationType("graphql_envelop_phase_execute", 'Time spent on running the GraphQL "execute" function');
+  const subscribePhase = byOperationType("graphql_envelop_phase_subscribe", 'Time spent on running the GraphQL "subscribe" function');
   const errors = new Counter({
     name: "graphql_envelop_error_result",
     help: "Counts the amount of errors reported from all phases",
@@ -54,16 +46,10 @@ export function graphqlMetricsPlugin(registry: Registry): Plugin {
     }
     return series;
   };
-  // An error's path is the client's to shape (aliases, list indices): each distinct one is a series kept for the
-  // life of the process, so indices are written as [] and only the first MAX_ERROR_PATHS paths get their own.
-  const paths = new Set<string>();
-  const pathLabel = (path: readonly (string | number)[]) => {
-    const label = path.map((segment) => (typeof segment === "number" ? "[]" : segment)).join(".");
-    if (paths.has(label)) return label;
-    if (paths.size >= MAX_ERROR_PATHS) return "(other)";
-    paths.add(label);
-    return label;
-  };
+  // An error's path is the client's to shape (aliases, list indices): indices are written as [], and only the
+  // first MAX_ERROR_PATHS paths get series of their own.
+  const errorPath = boundedLabel(MAX_ERROR_PATHS, "(other)");
+  const pathLabel = (path: readonly (string | number)[]) => errorPath(path.map((segment) => (typeof segment === "number" ? "[]" : segment)).join("."));
   const countErrors = (operationType: string, phase: string, found: readonly GraphQLError[] | undefined) => {
     for (const error of found ?? []) {
       errors.inc(error.path ? { operationType, phase, path: pathLabel(error.path) } : { operationType, phase });

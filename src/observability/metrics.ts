@@ -9,6 +9,7 @@ import { ApiError } from "../common/errors.js";
 import type { Database } from "../db/database.js";
 import { operationOf } from "./http.js";
 import { graphqlMetricsPlugin } from "./graphql-metrics.js";
+import { boundedLabel } from "./labels.js";
 import type { WebhookMetrics } from "../webhooks/delivery.js";
 import { RUNNING_HERE_FROM } from "../common/outbox.js";
 
@@ -124,13 +125,8 @@ export function createMetrics({ database, token, versions }: MetricsOptions): Me
   });
 
   const knownVersions = new Set(versions);
-  const graphqlNames = new Set<string>();
-  const operationLabel = (operation: string) => {
-    if (!operation.startsWith("graphql ") || graphqlNames.has(operation)) return operation;
-    if (graphqlNames.size >= MAX_GRAPHQL_OPERATION_LABELS) return "graphql (other)";
-    graphqlNames.add(operation);
-    return operation;
-  };
+  const graphqlName = boundedLabel(MAX_GRAPHQL_OPERATION_LABELS, "graphql (other)");
+  const operationLabel = (operation: string) => (operation.startsWith("graphql ") ? graphqlName(operation) : operation);
   const versionLabel = (res: Response) => {
     const version = res.getHeader("X-API-Version");
     if (version === undefined) return "";
