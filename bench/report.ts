@@ -83,7 +83,7 @@ export interface RunReport {
   mode: "postgresql" | "pglite";
   rows: { wikiPages: number; wikiRevisions: number; blogEntries: number };
   seedSeconds: number;
-  load: { connections: number; seconds: number; warmupSeconds: number; rounds: number };
+  load: { connections: number; seconds: number; warmupSeconds: number; rounds: number; processes?: number };
   machine: { cpus: number; memoryGiB: number; node: string; database: string; loadAverageBefore: number[]; loadAverageAfter: number[]; commit: string };
   cases: CaseResult[];
   serverMemory: { rssMb: number; peakMb: number; limitMb: number; verdict: Verdict } | null;
@@ -190,7 +190,9 @@ export function markdownReport(report: RunReport): string {
     "",
     markdownTable(report),
     "",
-    ...(report.against ? [`Against ${report.against} (the other build), in alternating windows:`, "", againstTable(report), ""] : []),
+    ...(report.against
+      ? [`Against ${report.against} (the other build), in alternating windows${(load.processes ?? 1) > 1 ? ` on ${load.processes} new pairs of processes per case, ${load.rounds} windows of each build per pair` : ""}:`, "", againstTable(report), ""]
+      : []),
     memory
       ? `Hubgraph server RSS after the run: ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB); ≤${memory.limitMb} MB ${memory.verdict.status}.`
       : "Hubgraph server RSS: not measured.",

@@ -96,6 +96,9 @@ const usage = `npm run bench -- [options]
                     its node_modules): it is built, started on a copy of the seeded database, and each
                     Hubgraph case is measured on it and on this build in alternating windows (--rounds of
                     each, old new new old …), instead of beside the bare case; PostgreSQL only
+  --processes P     with --against: each Hubgraph case is measured on P new pairs of server processes in
+                    turn (each pair started for the case, warmed, given its --rounds windows, stopped), so
+                    a ratio is not one draw of each build's process (default 1: the pair started for the run)
 DATABASE_URL must name a PostgreSQL server (any database; a scratch one is created and dropped) unless --pglite.`;
 
 const { values: args } = parseCommandLine({
@@ -108,6 +111,7 @@ const { values: args } = parseCommandLine({
     warmup: { type: "string", default: "5" },
     connections: { type: "string", default: "20" },
     rounds: { type: "string", default: "3" },
+    processes: { type: "string", default: "1" },
     only: { type: "string", multiple: true, default: [] },
     pglite: { type: "boolean", default: false },
     out: { type: "string", default: path.join(root, "bench", "results") },
@@ -146,6 +150,7 @@ const options = {
   warmupSeconds: whole("warmup", args.warmup, 0),
   connections: whole("connections", args.connections, 1),
   rounds: whole("rounds", args.rounds, 1),
+  processes: whole("processes", args.processes, 1),
   mode: args.pglite ? ("pglite" as const) : ("postgresql" as const),
   reuse: args.reuse,
   keep: args.keep || args.reuse !== undefined,
@@ -157,8 +162,12 @@ const eventsRun = options.mode === "postgresql" && (!options.only.length || opti
 /** `--only events` alone: no load case at all. */
 const casesRun = !(options.only.length && options.only.every((pattern) => pattern === "events"));
 options.only = options.only.filter((pattern) => pattern !== "events");
-if (options.rounds > options.seconds) {
-  console.error(`--rounds (${options.rounds}) must not exceed --duration (${options.seconds}): each window is at least a second.\n\n${usage}`);
+if (options.processes > 1 && options.against === undefined) {
+  console.error(`--processes is for --against: it starts new pairs of the two builds' servers.\n\n${usage}`);
+  process.exit(2);
+}
+if (options.rounds * options.processes > options.seconds) {
+  console.error(`--rounds (${options.rounds}) × --processes (${options.processes}) must not exceed --duration (${options.seconds}): each window is at least a second.\n\n${usage}`);
   process.exit(2);
 }
 const databaseUrl = process.env.DATABASE_URL;
@@ -340,6 +349,10 @@ async function main(): Promise<number> {
     undo.push({ label: `stop ${name}`, run: () => server.stop() });
     return server;
   };
+  const startHubgraph = (name: string) =>
+    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), { ...serverEnv, RATE_LIMIT: "0" });
+  const startAgainst = (name: string) =>
+    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(options.against!, "package.json"), "utf8"))), { ...againstEnv, RATE_LIMIT: "0" }, options.against);
   const servers: Partial<Record<"hubgraph" | "bare" | "postgraphile", ChildServer>> = {};
   let against: ChildServer | undefined;
   const capturedFile = `${base}-captured.json`;
@@ -350,13 +363,8 @@ async function main(): Promise<number> {
     servers.postgraphile = await startServer("postgraphile", [installedPeer(root, "postgraphile")], serverEnv);
   }
   if (selected.some((benchCase) => benchCase.server === "hubgraph")) {
-    servers.hubgraph = await startServer("hubgraph", productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), {
-      ...serverEnv,
-      RATE_LIMIT: "0",
-    });
-    if (options.against && againstEnv) {
-      against = await startServer("against", productionStartArguments(JSON.parse(fs.readFileSync(path.join(options.against, "package.json"), "utf8"))), { ...againstEnv, RATE_LIMIT: "0" }, options.against);
-    }
+    servers.hubgraph = await startHubgraph("hubgraph");
+    if (options.against && againstEnv) against = await startAgainst("against");
   }
   log(`Servers: ${[...Object.values(servers), ...(against ? [against] : [])].map((server) => `${server.name} ${server.url} (pid ${server.pid}, log ${path.relative(root, server.logPath)})`).join(", ")}`);
 
@@ -433,11 +441,19 @@ async function main(): Promise<number> {
       }
       const own: Slice[] = [];
       const other: Slice[] = [];
-      const windowOn = async (on: ChildServer, request: RequestSpec, into: Slice[]) => {
-        into.push(await window(on, request, options.seconds / options.rounds, into.length === 0));
-        await settle(on, request, into.at(-1)!.measurement);
-      };
-      await alternating(options.rounds, () => windowOn(against, againstSpec, other), () => windowOn(server, spec, own));
+      // A process keeps a speed of its own for its life (two copies of one build measured 0.93–1.12 apart
+      // per case, docs/performance.md): with --processes P, each case runs on P new pairs of processes.
+      const seconds = options.seconds / options.rounds / options.processes;
+      for (let pair = 0; pair < options.processes; pair++) {
+        const [otherOn, ownOn] = options.processes === 1 ? [against, server] : await Promise.all([startAgainst(`against-${benchCase.name}-${pair}`), startHubgraph(`hubgraph-${benchCase.name}-${pair}`)]);
+        const windowOn = async (on: ChildServer, request: RequestSpec, into: Slice[], first: boolean) => {
+          into.push(await window(on, request, seconds, first));
+          await settle(on, request, into.at(-1)!.measurement);
+        };
+        const [otherBefore, ownBefore] = [other.length, own.length];
+        await alternating(options.rounds, () => windowOn(otherOn, againstSpec, other, other.length === otherBefore), () => windowOn(ownOn, spec, own, own.length === ownBefore));
+        if (options.processes > 1) await Promise.all([otherOn.stop(), ownOn.stop()]);
+      }
       measurement = combine(own);
       result.against = againstComparison(own, other);
       // A build answering errors under load answers fast: its rate is no yardstick.
@@ -500,7 +516,7 @@ async function main(): Promise<number> {
     mode: options.mode,
     rows: { wikiPages: seeded!.wikiPages, wikiRevisions: seeded!.wikiRevisions, blogEntries: seeded!.blogEntries },
     seedSeconds: seeded!.seconds,
-    load: { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds },
+    load: { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, processes: options.processes },
     machine: {
       cpus: os.cpus().length,
       memoryGiB: Math.round(os.totalmem() / 2 ** 30),
