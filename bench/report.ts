@@ -28,6 +28,8 @@ export interface CaseResult {
 /** One case on two builds, window by window (req/s and server CPU ms per answer of each window). */
 export interface AgainstComparison {
   ownWindows: { requestsPerSecond: number; serverCpuMsPerAnswer: number | null }[];
+  /** Windows per pair of processes (--processes): each build's windows are in pairs' order, this many each. */
+  windowsPerPair?: number;
   otherWindows: { requestsPerSecond: number; serverCpuMsPerAnswer: number | null }[];
   /** Medians over each build's windows. */
   ownMedian: number;
@@ -44,7 +46,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-export function againstComparison(own: { measurement: Measurement }[], other: { measurement: Measurement }[]): AgainstComparison {
+export function againstComparison(own: { measurement: Measurement }[], other: { measurement: Measurement }[], windowsPerPair?: number): AgainstComparison {
   const windows = (slices: { measurement: Measurement }[]) =>
     slices.map(({ measurement }) => ({ requestsPerSecond: measurement.requestsPerSecond, serverCpuMsPerAnswer: measurement.serverCpuMsPerAnswer }));
   const ownWindows = windows(own);
@@ -52,18 +54,27 @@ export function againstComparison(own: { measurement: Measurement }[], other: { 
   const cpuMedian = (list: typeof ownWindows) => (list.every((entry) => entry.serverCpuMsPerAnswer !== null) ? median(list.map((entry) => entry.serverCpuMsPerAnswer!)) : null);
   const ownMedian = median(ownWindows.map((entry) => entry.requestsPerSecond));
   const otherMedian = median(otherWindows.map((entry) => entry.requestsPerSecond));
-  return { ownWindows, otherWindows, ownMedian, otherMedian, ratio: ownMedian / otherMedian, ownCpuMedian: cpuMedian(ownWindows), otherCpuMedian: cpuMedian(otherWindows) };
+  return { ownWindows, otherWindows, windowsPerPair, ownMedian, otherMedian, ratio: ownMedian / otherMedian, ownCpuMedian: cpuMedian(ownWindows), otherCpuMedian: cpuMedian(otherWindows) };
 }
 
-/** Each window's req/s, in order: "888/1184/…". */
-const eachWindow = (list: AgainstComparison["ownWindows"]) => list.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/");
+/** Each window's req/s, in order: "888/1184/…"; with pairs of processes, each pair's apart: "888/1184 ; 951/1002". */
+const eachWindow = (list: AgainstComparison["ownWindows"], perPair = list.length) =>
+  Array.from({ length: Math.ceil(list.length / perPair) }, (_, pair) => list.slice(pair * perPair, (pair + 1) * perPair))
+    .map((windows) => windows.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/"))
+    .join(" ; ");
 const cpuMs = (value: number | null) => (value === null ? "–" : value.toFixed(2));
 
 export function againstLine(comparison: AgainstComparison): string {
   return (
     `other ${comparison.otherMedian.toFixed(0)} → this ${comparison.ownMedian.toFixed(0)} req/s (${comparison.ratio.toFixed(2)}), ` +
-    `CPU ms ${cpuMs(comparison.otherCpuMedian)} → ${cpuMs(comparison.ownCpuMedian)}; windows ${eachWindow(comparison.otherWindows)} / ${eachWindow(comparison.ownWindows)}`
+    `CPU ms ${cpuMs(comparison.otherCpuMedian)} → ${cpuMs(comparison.ownCpuMedian)}; windows ${eachWindow(comparison.otherWindows, comparison.windowsPerPair)} / ${eachWindow(comparison.ownWindows, comparison.windowsPerPair)}`
   );
+}
+
+/** What the --against table compares, as a heading. */
+export function againstHeading(report: RunReport): string {
+  const pairs = report.load.processes ?? 1;
+  return `Against ${report.against} (the other build), in alternating windows${pairs > 1 ? ` on ${pairs} new pairs of processes per case, ${report.load.rounds} windows of each build per pair (pairs apart by " ; ")` : ""}`;
 }
 
 /** The --against table: medians of each build's windows, their ratio, and every window. */
@@ -73,7 +84,7 @@ export function againstTable(report: RunReport): string {
   return [
     "| case | req/s other → this (ratio of medians) | CPU ms per answer, other → this | each window, other / this |",
     "|---|---|---|---|",
-    ...rows.map(({ name, against: c }) => `| ${name} | ${c!.otherMedian.toFixed(0)} → ${c!.ownMedian.toFixed(0)} (${c!.ratio.toFixed(2)}) | ${cpuMs(c!.otherCpuMedian)} → ${cpuMs(c!.ownCpuMedian)} | ${eachWindow(c!.otherWindows)} / ${eachWindow(c!.ownWindows)} |`),
+    ...rows.map(({ name, against: c }) => `| ${name} | ${c!.otherMedian.toFixed(0)} → ${c!.ownMedian.toFixed(0)} (${c!.ratio.toFixed(2)}) | ${cpuMs(c!.otherCpuMedian)} → ${cpuMs(c!.ownCpuMedian)} | ${eachWindow(c!.otherWindows, c!.windowsPerPair)} / ${eachWindow(c!.ownWindows, c!.windowsPerPair)} |`),
   ].join("\n");
 }
 
@@ -190,9 +201,7 @@ export function markdownReport(report: RunReport): string {
     "",
     markdownTable(report),
     "",
-    ...(report.against
-      ? [`Against ${report.against} (the other build), in alternating windows${(load.processes ?? 1) > 1 ? ` on ${load.processes} new pairs of processes per case, ${load.rounds} windows of each build per pair` : ""}:`, "", againstTable(report), ""]
-      : []),
+    ...(report.against ? [`${againstHeading(report)}:`, "", againstTable(report), ""] : []),
     memory
       ? `Hubgraph server RSS after the run: ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB); ≤${memory.limitMb} MB ${memory.verdict.status}.`
       : "Hubgraph server RSS: not measured.",

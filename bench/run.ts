@@ -23,7 +23,7 @@ import { captureStatements } from "./capture.js";
 import { RSS_LIMIT_MB, capturedRequests, selectCases, type Fixture, type RequestSpec } from "./cases.js";
 import { combine, measure, probe, stopLoad, type Measurement, type Slice } from "./load.js";
 import { installedPeer, productionStartArguments, startChildServer, type ChildServer } from "./servers.js";
-import { againstComparison, againstLine, againstTable, judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
+import { againstComparison, againstHeading, againstLine, againstTable, judge, markdownReport, markdownTable, summarize, type CaseResult, type RunReport } from "./report.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SCRATCH_PREFIX = "hubgraph_bench_";
@@ -97,8 +97,9 @@ const usage = `npm run bench -- [options]
                     Hubgraph case is measured on it and on this build in alternating windows (--rounds of
                     each, old new new old …), instead of beside the bare case; PostgreSQL only
   --processes P     with --against: each Hubgraph case is measured on P new pairs of server processes in
-                    turn (each pair started for the case, warmed, given its --rounds windows, stopped), so
-                    a ratio is not one draw of each build's process (default 1: the pair started for the run)
+                    turn (each pair started for the case, warmed, given its --rounds windows of
+                    --duration/(--rounds × P) s, stopped), so a ratio is not one draw of each build's
+                    process (default 1: the pair started for the run serves every case)
 DATABASE_URL must name a PostgreSQL server (any database; a scratch one is created and dropped) unless --pglite.`;
 
 const { values: args } = parseCommandLine({
@@ -167,7 +168,8 @@ if (options.processes > 1 && options.against === undefined) {
   process.exit(2);
 }
 if (options.rounds * options.processes > options.seconds) {
-  console.error(`--rounds (${options.rounds}) × --processes (${options.processes}) must not exceed --duration (${options.seconds}): each window is at least a second.\n\n${usage}`);
+  const windows = options.processes > 1 ? `--rounds (${options.rounds}) × --processes (${options.processes})` : `--rounds (${options.rounds})`;
+  console.error(`${windows} must not exceed --duration (${options.seconds}): each window is at least a second.\n\n${usage}`);
   process.exit(2);
 }
 const databaseUrl = process.env.DATABASE_URL;
@@ -349,10 +351,20 @@ async function main(): Promise<number> {
     undo.push({ label: `stop ${name}`, run: () => server.stop() });
     return server;
   };
-  const startHubgraph = (name: string) =>
-    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), { ...serverEnv, RATE_LIMIT: "0" });
-  const startAgainst = (name: string) =>
-    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(options.against!, "package.json"), "utf8"))), { ...againstEnv, RATE_LIMIT: "0" }, options.against);
+  // The bench's tokens are signed in once, at the start: they last the day, however long a run with
+  // --processes takes. With --processes, the pair started for the run answers only each case's first probe
+  // and does not look for other instances' events (OUTBOX_POLL_MS=0, no Redis to wake it), so it takes no share of the delivery
+  // work of the pair being measured, which writes into the same database.
+  const hubgraphEnv = (env: NodeJS.ProcessEnv, pair: boolean) => ({
+    ...env,
+    RATE_LIMIT: "0",
+    ACCESS_TOKEN_TTL: "86400",
+    ...(options.processes > 1 && !pair ? { OUTBOX_POLL_MS: "0", REDIS_URL: undefined } : {}),
+  });
+  const startHubgraph = (name: string, pair = false) =>
+    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), hubgraphEnv(serverEnv, pair));
+  const startAgainst = (name: string, pair = false) =>
+    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(options.against!, "package.json"), "utf8"))), hubgraphEnv(againstEnv!, pair), options.against);
   const servers: Partial<Record<"hubgraph" | "bare" | "postgraphile", ChildServer>> = {};
   let against: ChildServer | undefined;
   const capturedFile = `${base}-captured.json`;
@@ -445,17 +457,25 @@ async function main(): Promise<number> {
       // per case, docs/performance.md): with --processes P, each case runs on P new pairs of processes.
       const seconds = options.seconds / options.rounds / options.processes;
       for (let pair = 0; pair < options.processes; pair++) {
-        const [otherOn, ownOn] = options.processes === 1 ? [against, server] : await Promise.all([startAgainst(`against-${benchCase.name}-${pair}`), startHubgraph(`hubgraph-${benchCase.name}-${pair}`)]);
+        // One after the other: a start that fails then leaves no other start running unregistered.
+        const otherOn = options.processes === 1 ? against : await startAgainst(`against-${benchCase.name}-${pair}`, true);
+        const ownOn = options.processes === 1 ? server : await startHubgraph(`hubgraph-${benchCase.name}-${pair}`, true);
         const windowOn = async (on: ChildServer, request: RequestSpec, into: Slice[], first: boolean) => {
           into.push(await window(on, request, seconds, first));
           await settle(on, request, into.at(-1)!.measurement);
         };
         const [otherBefore, ownBefore] = [other.length, own.length];
-        await alternating(options.rounds, () => windowOn(otherOn, againstSpec, other, other.length === otherBefore), () => windowOn(ownOn, spec, own, own.length === ownBefore));
-        if (options.processes > 1) await Promise.all([otherOn.stop(), ownOn.stop()]);
+        const otherWindow = () => windowOn(otherOn, againstSpec, other, other.length === otherBefore);
+        const ownWindow = () => windowOn(ownOn, spec, own, own.length === ownBefore);
+        // Odd pairs begin with this build: the process started last (this build's) does not always wait first.
+        await (pair % 2 === 0 ? alternating(options.rounds, otherWindow, ownWindow) : alternating(options.rounds, ownWindow, otherWindow));
+        if (options.processes > 1) {
+          await otherOn.stop();
+          await ownOn.stop();
+        }
       }
       measurement = combine(own);
-      result.against = againstComparison(own, other);
+      result.against = againstComparison(own, other, options.processes > 1 ? options.rounds : undefined);
       // A build answering errors under load answers fast: its rate is no yardstick.
       const otherFaults = other.reduce((sum, slice) => sum + slice.measurement.non2xx + slice.measurement.failures, 0);
       if (otherFaults) {
@@ -507,7 +527,8 @@ async function main(): Promise<number> {
   }
 
   // 4. Memory after the load, then the report.
-  const memory = servers.hubgraph?.memory() ?? null;
+  // With --processes, the process started for the run served only each case's first probe: no verdict on it.
+  const memory = options.processes > 1 ? null : (servers.hubgraph?.memory() ?? null);
   const memoryVerdict = memory ? { target: `RSS ≤${RSS_LIMIT_MB} MB`, status: memory.rssMb <= RSS_LIMIT_MB ? ("pass" as const) : ("FAIL" as const) } : undefined;
   const commit = describeCommit(root);
   const report: RunReport = {
@@ -534,7 +555,7 @@ async function main(): Promise<number> {
   fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(`${base}.md`, `${markdownReport(report)}\n`);
   console.log(`\n${markdownTable(report)}\n`);
-  if (report.against) console.log(`Against ${report.against}, in alternating windows:\n\n${againstTable(report)}\n`);
+  if (report.against) console.log(`${againstHeading(report)}:\n\n${againstTable(report)}\n`);
   console.log(markdownReport(report).split("\n").slice(-2).join("\n"));
   console.log(`\nWritten: ${path.relative(root, base)}.md and .json`);
   // A missed target is a result, not a failure of the run; a wrong answer is.
