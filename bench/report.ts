@@ -28,8 +28,8 @@ export interface CaseResult {
 /** One case on two builds, window by window (req/s and server CPU ms per answer of each window). */
 export interface AgainstComparison {
   ownWindows: { requestsPerSecond: number; serverCpuMsPerAnswer: number | null }[];
-  /** Windows per pair of processes (--processes): each build's windows are in pairs' order, this many each. */
-  windowsPerPair?: number;
+  /** Windows per pair of processes (--rounds; --processes pairs): each build's windows in pairs' order. */
+  windowsPerPair: number;
   otherWindows: { requestsPerSecond: number; serverCpuMsPerAnswer: number | null }[];
   /** Medians over each build's windows. */
   ownMedian: number;
@@ -46,7 +46,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-export function againstComparison(own: { measurement: Measurement }[], other: { measurement: Measurement }[], windowsPerPair?: number): AgainstComparison {
+export function againstComparison(own: { measurement: Measurement }[], other: { measurement: Measurement }[], windowsPerPair: number): AgainstComparison {
   const windows = (slices: { measurement: Measurement }[]) =>
     slices.map(({ measurement }) => ({ requestsPerSecond: measurement.requestsPerSecond, serverCpuMsPerAnswer: measurement.serverCpuMsPerAnswer }));
   const ownWindows = windows(own);
@@ -58,7 +58,7 @@ export function againstComparison(own: { measurement: Measurement }[], other: { 
 }
 
 /** Each window's req/s, in order: "888/1184/…"; with pairs of processes, each pair's apart: "888/1184 ; 951/1002". */
-const eachWindow = (list: AgainstComparison["ownWindows"], perPair = list.length) =>
+const eachWindow = (list: AgainstComparison["ownWindows"], perPair: number) =>
   Array.from({ length: Math.ceil(list.length / perPair) }, (_, pair) => list.slice(pair * perPair, (pair + 1) * perPair))
     .map((windows) => windows.map((entry) => entry.requestsPerSecond.toFixed(0)).join("/"))
     .join(" ; ");

@@ -353,18 +353,19 @@ async function main(): Promise<number> {
   };
   // The bench's tokens are signed in once, at the start: they last the day, however long a run with
   // --processes takes. With --processes, the pair started for the run answers only each case's first probe
-  // and does not look for other instances' events (OUTBOX_POLL_MS=0, no Redis to wake it), so it takes no share of the delivery
-  // work of the pair being measured, which writes into the same database.
+  // and does not look for other instances' events (OUTBOX_POLL_MS=0, no Redis to wake it), so it takes no
+  // share of the delivery work of the pair being measured, which writes into the same database.
+  const startArguments = (folder: string) => productionStartArguments(JSON.parse(fs.readFileSync(path.join(folder, "package.json"), "utf8")));
+  const hubgraphArguments = startArguments(root);
+  const againstArguments = options.against === undefined ? [] : startArguments(options.against);
   const hubgraphEnv = (env: NodeJS.ProcessEnv, pair: boolean) => ({
     ...env,
     RATE_LIMIT: "0",
     ACCESS_TOKEN_TTL: "86400",
     ...(options.processes > 1 && !pair ? { OUTBOX_POLL_MS: "0", REDIS_URL: undefined } : {}),
   });
-  const startHubgraph = (name: string, pair = false) =>
-    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), hubgraphEnv(serverEnv, pair));
-  const startAgainst = (name: string, pair = false) =>
-    startServer(name, productionStartArguments(JSON.parse(fs.readFileSync(path.join(options.against!, "package.json"), "utf8"))), hubgraphEnv(againstEnv!, pair), options.against);
+  const startHubgraph = (name: string, pair = false) => startServer(name, hubgraphArguments, hubgraphEnv(serverEnv, pair));
+  const startAgainst = (name: string, pair = false) => startServer(name, againstArguments, hubgraphEnv(againstEnv!, pair), options.against);
   const servers: Partial<Record<"hubgraph" | "bare" | "postgraphile", ChildServer>> = {};
   let against: ChildServer | undefined;
   const capturedFile = `${base}-captured.json`;
@@ -456,14 +457,14 @@ async function main(): Promise<number> {
       // A process keeps a speed of its own for its life (two copies of one build measured 0.93–1.12 apart
       // per case, docs/performance.md): with --processes P, each case runs on P new pairs of processes.
       const seconds = options.seconds / options.rounds / options.processes;
+      const windowOn = async (on: ChildServer, request: RequestSpec, into: Slice[], first: boolean) => {
+        into.push(await window(on, request, seconds, first));
+        await settle(on, request, into.at(-1)!.measurement);
+      };
       for (let pair = 0; pair < options.processes; pair++) {
         // One after the other: a start that fails then leaves no other start running unregistered.
         const otherOn = options.processes === 1 ? against : await startAgainst(`against-${benchCase.name}-${pair}`, true);
         const ownOn = options.processes === 1 ? server : await startHubgraph(`hubgraph-${benchCase.name}-${pair}`, true);
-        const windowOn = async (on: ChildServer, request: RequestSpec, into: Slice[], first: boolean) => {
-          into.push(await window(on, request, seconds, first));
-          await settle(on, request, into.at(-1)!.measurement);
-        };
         const [otherBefore, ownBefore] = [other.length, own.length];
         const otherWindow = () => windowOn(otherOn, againstSpec, other, other.length === otherBefore);
         const ownWindow = () => windowOn(ownOn, spec, own, own.length === ownBefore);
@@ -475,7 +476,7 @@ async function main(): Promise<number> {
         }
       }
       measurement = combine(own);
-      result.against = againstComparison(own, other, options.processes > 1 ? options.rounds : undefined);
+      result.against = againstComparison(own, other, options.rounds);
       // A build answering errors under load answers fast: its rate is no yardstick.
       const otherFaults = other.reduce((sum, slice) => sum + slice.measurement.non2xx + slice.measurement.failures, 0);
       if (otherFaults) {
