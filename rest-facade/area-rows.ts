@@ -118,6 +118,7 @@ export function areaRows(area: Area): RestOperation[] {
   if (!rest) return [];
   const fragments = restFragments(area);
   const writer = area.writes.by === "administrators" ? "administrator" : "signed-in user";
+  const creator = area.writes.creates === "administrators" ? "administrator" : writer;
   // Records only administrators read are refused to anyone else (src/common/area.ts), reads too.
   const reader = area.records.administratorsOnly ? "administrator" : "anyone";
   const declaredId = typeof rest.id === "string" ? { description: rest.id } : rest.id;
@@ -161,7 +162,7 @@ export function areaRows(area: Area): RestOperation[] {
         resultField: `create${model}`,
         response: { kind: "record" },
         status: 201,
-        access: writer,
+        access: creator,
         ...(area.writes.openedBy ? { opensToAnonymous: area.writes.openedBy } : {}),
       }),
     );
@@ -170,7 +171,7 @@ export function areaRows(area: Area): RestOperation[] {
     const { variables, args } = listArguments(area, list.fixed);
     const taken = [...filterParams(area), ...listParams(area.listSpec)].filter((param) => !list.except?.includes(param.name));
     rows.push(
-      row(list, "GET", {
+      row(list, list.method ?? "GET", {
         params: [...documentedParams(taken, list.documented), ...extraParams(list)],
         document: withFragments(fragments, `query ${model}List${variables ? `(${variables})` : ""} { ${area.plural}(${args}) { items { ${selected(model, list)} } total } }`),
         resultField: area.plural,

@@ -22,6 +22,7 @@ import "./forum/structure.js";
 import "./plugins/area.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";
+import "./courses/area.js";
 // The GraphQL of the areas declared as one (src/common/area.ts), before the group plugins that use their types.
 import "./graphql/declared-areas.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).

@@ -9,3 +9,4 @@ import "./scopes/site.js";
 import "./users/scope.js";
 import "./groups/scope.js";
 import "./scopes/project.js";
+import "./courses/scope.js";

@@ -59,7 +59,7 @@ export function contractOf(
   const rows = areaRows(area);
   const row = (method: string, path: string | undefined) => (path ? rows.find((candidate) => candidate.method === method && candidate.path === path) : undefined);
   const listRow = [area.rest?.list ?? []].flat()[0];
-  const list = listRow && row("GET", listRow.path);
+  const list = listRow && row(listRow.method ?? "GET", listRow.path);
   if (!list) throw new Error(`area ${area.area}: no REST list row to test the contract through`);
   const put = row("PUT", area.rest?.replace?.path);
   const placeholders = (path: string) => new Set([...path.matchAll(/\{(\w+)\}/g)].map((found) => found[1]!));
@@ -69,7 +69,7 @@ export function contractOf(
     : [];
   const derived: ListContract = {
     table: specific.table,
-    list: { path: list.path, graphql: area.plural, ...(list.response.kind === "list" && list.response.key ? { key: list.response.key } : {}) },
+    list: { path: list.path, ...(list.method === "POST" ? { method: "POST" as const } : {}), graphql: area.plural, ...(list.response.kind === "list" && list.response.key ? { key: list.response.key } : {}) },
     spec: area.listSpec,
     ...(area.rest?.read ? { read: { path: area.rest.read.path } } : {}),
     ...(put ? { update: { method: "PUT" as const, path: put.path, body: (record: Record<string, unknown>) => pick(record, sentBack) } } : {}),

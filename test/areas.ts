@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AccessLevels } from "../src/common/access.js";
+import type { AccessLevelName, AccessLevels } from "../src/common/access.js";
 import type { AnyFields } from "../src/common/fields.js";
 import type { ListSpec } from "../src/common/list-spec.js";
 import type { Prisma } from "../src/generated/prisma/client.js";
@@ -81,6 +81,8 @@ export interface ListContract {
    */
   list: {
     path: string;
+    /** The row's method: GET, or POST where the API document says so (`POST /courses/list`). */
+    method?: "GET" | "POST";
     key?: string;
     graphql: string;
     /** Sent with every list request of the shared suites (`listRequest`; groups: `fields`, so every key is answered; forum categories: the required `section`). */
@@ -150,6 +152,16 @@ export interface ListContract {
    * nothing), or administrators only.
    */
   writers: "users" | "managers" | "administrators";
+  /**
+   * Creates by administrators only, where changes follow `writers` (courses: an administrator makes one, its
+   * managers change it): the suites make records as an administrator, and no caller is their creator.
+   */
+  creates?: "administrators";
+  /**
+   * The GraphQL update input that puts a record at an access level, where the level is not itself an input
+   * (courses: their `visibility` is kept from `state` and `access`). Absent: the level's own field.
+   */
+  levelInput?(level: AccessLevelName): Record<string, unknown>;
   /** The record's "not found" message for id N, as the read answers it. */
   notFound(id: number): string;
   /**
@@ -248,8 +260,11 @@ export function scopedRequest(template: string, where: Where): { path: string; q
   return { path, query };
 }
 
-/** The list row's path and query for `where`, with what every list request of the suites sends (`list.query`: a required `section`, groups' `fields`). */
-export const listRequest = (contract: ListContract, where: Where) => scopedRequest(contract.list.path, { ...contract.list.query, ...where });
+/** Whether any signed-in user makes the area's records (not only changes them: courses are made by administrators). */
+export const usersCreate = (contract: ListContract) => contract.writers === "users" && contract.creates !== "administrators";
+
+/** The list row's method, path and query for `where`, with what every list request of the suites sends (`list.query`: a required `section`, groups' `fields`). */
+export const listRequest = (contract: ListContract, where: Where) => ({ method: contract.list.method ?? "GET", ...scopedRequest(contract.list.path, { ...contract.list.query, ...where }) });
 
 /** A record row's path: `{id}` or `{record_id}` the record's id, other placeholders from `where` (a path scope). */
 export const recordPath = (template: string, id: number | string, where: Where = {}) =>
@@ -281,7 +296,7 @@ export function graphqlScope(contract: ListContract, where: Where = {}) {
 }
 
 /** The REST list row of `contract`. */
-export const listRow = (contract: ListContract) => restOperations.find((operation) => operation.method === "GET" && operation.path === contract.list.path)!;
+export const listRow = (contract: ListContract) => restOperations.find((operation) => operation.method === (contract.list.method ?? "GET") && operation.path === contract.list.path)!;
 
 /**
  * Whether the REST list row takes `parameter` (a group plugin's list takes `limit` and `start` only, as

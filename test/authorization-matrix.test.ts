@@ -58,6 +58,8 @@ const inGroup = (scope: ScopeKind | null) => scope === "group" || scope === "hid
 
 /** What the oracle knows of a record: its access level's name, whether it is shown as published, its scope kind. */
 interface Subject {
+  /** The records' model (a named read without a listing is one model's). */
+  model: string;
   level: AccessLevelName;
   published: boolean;
   scope: ScopeKind | null;
@@ -89,7 +91,7 @@ const READS_WITHOUT_LISTING: { name: string; source: string; model: string; appl
     applies: (role, record) => Boolean(record.group) && record.level === "private" && role === "group invitee",
   },
 ];
-const readsWithoutListing = (role: Role, record: Subject) => READS_WITHOUT_LISTING.find((named) => named.applies(role, record));
+const readsWithoutListing = (role: Role, record: Subject) => READS_WITHOUT_LISTING.find((named) => named.model === record.model && named.applies(role, record));
 
 const oracle = {
   /**
@@ -104,7 +106,8 @@ const oracle = {
     if (record.administratorsOnly) return false;
     // "Visible groups: everyone. Hidden groups: administrators and their members in lists, totals and reads"; no
     // creator rule (docs/decisions.md, "Groups", "Who sees what", "Who changes a group").
-    if (record.group) return record.level === "public" || role === "group member" || role === "group manager";
+    // A course: closed (unpublished or private) to all but its members (docs/decisions.md, "Courses"); a group is always published.
+    if (record.group) return (record.published && record.level === "public") || role === "group member" || role === "group manager";
     if (role === "creator") return true;
     // "Unpublished posts are seen only by their author, moderators and administrators" (issue 15): a group's managers moderate its forum.
     if (record.moderated && inGroup(record.scope) && role === "group manager") return true;
@@ -315,7 +318,7 @@ function sized<T extends Omit<Seed, "index">>(every: T[], area: string): T[] {
 function planOf(area: Area) {
   const { contract } = area;
   // Only areas whose records users write have creators with rights of their own; elsewhere records are an administrator's.
-  const roles = ROLES.filter((role) => role !== "creator" || contract.writers === "users");
+  const roles = ROLES.filter((role) => role !== "creator" || (contract.writers === "users" && contract.creates !== "administrators"));
   const levels: (Seed["access"] | undefined)[] = contract.access ? contract.access.levels.map((level) => ({ value: level.value, name: level.name })) : [undefined];
   // A list whose path names its scope (a group plugin's) has records in that kind of scope only.
   const scopes: (ScopeKind | null)[] = contract.list.scopeFromPath ? [contract.list.scopeFromPath.kind as ScopeKind] : contract.spec.scoped ? ["site", "group", "hidden group", "member"] : [null];
@@ -332,6 +335,7 @@ function planOf(area: Area) {
   for (const seed of sized(every, area.area)) seeds.push({ ...seed, index: seeds.length, ...(anonymousField ? { anonymous: seeds.length % 2 === 1 } : {}) });
   const records = contract.spec.records;
   const subject = (seed: Seed): Subject => ({
+    model: records.model,
     level: seed.access?.name ?? "public",
     published: seed.state.published,
     scope: seed.scope,
@@ -339,7 +343,7 @@ function planOf(area: Area) {
     ...(records.isScope ? { group: true } : {}),
     ...(records.administratorsOnly ? { administratorsOnly: true } : {}),
   });
-  const writerRole: Role = contract.writers === "users" ? "creator" : contract.writers === "managers" ? "group manager" : "administrator";
+  const writerRole: Role = contract.creates === "administrators" ? "administrator" : contract.writers === "users" ? "creator" : contract.writers === "managers" ? "group manager" : "administrator";
   const expected = (operation: Operation, role: Role, seed: Seed): Answer => {
     const record = subject(seed);
     const known = KNOWN_DISAGREEMENTS.find((entry) => entry.operation === operation && entry.applies(role, record));
@@ -472,7 +476,9 @@ for (const area of areas) {
      */
     let placeCallersIn: ((groupId: number) => Promise<void>) | undefined;
     const recordsAreGroups = Boolean(contract.spec.records.isScope);
-    if (recordsAreGroups && contract.spec.records.isScope !== "group") throw new Error(`${area.area}: the matrix places its callers in groups only, not in ${contract.spec.records.isScope} scopes`);
+    if (recordsAreGroups && !["group", "course"].includes(contract.spec.records.isScope!)) {
+      throw new Error(`${area.area}: the matrix places its callers in groups and courses only, not in ${contract.spec.records.isScope} scopes`);
+    }
 
     const searchTextOf = (seed: Seed) => `mxq${String(seed.index).padStart(3, "0")}z`;
     const whereOf = (seed: Seed) => scopeOf.get(seed.scope)!;
@@ -541,13 +547,13 @@ for (const area of areas) {
         },
         async list(where, token, search) {
           const request = listRequest(contract, where);
-          const response = await rest("GET", request.path, { query: { ...request.query, limit: 0, ...(search ? { search } : {}) }, token });
+          const response = await rest(request.method, request.path, { query: { ...request.query, limit: 0, ...(search ? { search } : {}) }, token });
           if (response.status !== 200) return refusal(response.status, response.body);
           return { ids: listedRecords(contract, response.body).map((item) => Number(restIdOf(item))), total: listedTotal(contract, response) };
         },
         async total(where, token) {
           const request = listRequest(contract, where);
-          const response = await rest("GET", request.path, { query: { ...request.query, limit: 1 }, token });
+          const response = await rest(request.method, request.path, { query: { ...request.query, limit: 1 }, token });
           return response.status === 200 ? listedTotal(contract, response) : refusal(response.status, response.body);
         },
         async update(seed, token) {
@@ -658,7 +664,7 @@ for (const area of areas) {
           { groupId: otherGroup.id, userId: other.id, status: "member", manager: true },
         ],
       });
-      if (recordsAreGroups) {
+      if (contract.spec.records.isScope === "group") {
         // The groups the matrix makes through POST /groups take their ids from the sequence, its own groups above
         // theirs (users' ids, + 100,000, + 200,000): start the sequence beyond those so the two never meet.
         await sqlClientOf(db).query(Prisma.sql`SELECT setval(pg_get_serial_sequence('groups', 'id'), GREATEST((SELECT max(id) FROM groups), 1000000))`);
@@ -669,8 +675,20 @@ for (const area of areas) {
           await db.groupMember.createMany({ data: peopleOf(groupId) });
         };
       }
+      if (contract.spec.records.isScope === "course") {
+        // A course record is "the group" its learner (the member) and manager stand in; an administrator made it,
+        // and nobody stands at its door (no invitations nor requests: the invitee and applicant are bystanders).
+        placeCallersIn = async (courseId) => {
+          await db.courseMember.createMany({
+            data: [
+              { courseId, userId: member.id, role: "learner" },
+              { courseId, userId: manager.id, role: "manager" },
+            ],
+          });
+        };
+      }
       // Records are made by their creator where users write them, by an administrator elsewhere.
-      writerToken = contract.writers === "users" ? creator.token : admin.token;
+      writerToken = contract.writers === "users" && contract.creates !== "administrators" ? creator.token : admin.token;
       const userOf: Record<Role, typeof admin | null> = {
         anonymous: null,
         user,

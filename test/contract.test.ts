@@ -4,7 +4,7 @@ import { GraphQLObjectType, getNamedType, isNonNullType } from "graphql";
 import { MAX_PAGE_SIZE } from "../src/common/list-spec.js";
 import { schema } from "../src/graphql/schema.js";
 import { restOperations } from "../rest-facade/table.js";
-import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listRequest, listRow, listTakes, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";
+import { contractAreas, documentedIn, graphqlList, graphqlScope, listedRecords, listedTotal, listRequest, listRow, listTakes, usersCreate, recordIdName, recordPath, scopedRequest, type Where } from "./areas.js";
 import { startServer, type Cast, type RestResult, type TestServer } from "./server.js";
 
 /**
@@ -45,7 +45,7 @@ for (const testing of contractAreas("contract")) {
     const list = (query: Where, token?: string) => {
       const { start, ...rest } = query;
       const request = listRequest(contract, { ...rest, ...(start === undefined ? {} : { [startName]: start }) });
-      return server.rest("GET", request.path, { query: request.query, token });
+      return server.rest(request.method, request.path, { query: request.query, token });
     };
     /** `sort`, `sort_Dir` and `search` go through the REST list where its row takes them, else through the GraphQL list (a group plugin's twin). */
     const restSorts = listTakes(contract, "sort");
@@ -72,7 +72,7 @@ for (const testing of contractAreas("contract")) {
         // Titles run against creation order and authors alternate, so no sort falls back to id order by
         // accident and relations (authors) differ between records.
         // The cast's manager manages a path's scope (ownScope), not the suite's own `project` scopes, which nobody manages.
-        const authors = contract.writers === "users" ? [cast.admin, cast.alice, cast.bob] : contract.writers === "managers" && fromPath ? [cast.admin, cast.manager] : [cast.admin];
+        const authors = usersCreate(contract) ? [cast.admin, cast.alice, cast.bob] : contract.writers === "managers" && fromPath ? [cast.admin, cast.manager] : [cast.admin];
         for (let index = 0; index < 105; index++) {
           made.push(await create({ ...where, title: `Bulk ${String(104 - index).padStart(3, "0")}` }, authors[index % authors.length]!.token));
         }
@@ -218,7 +218,7 @@ for (const testing of contractAreas("contract")) {
         // The area's own list rows (a group plugin's list, in the groups area, is its declaration's: src/groups/plugins.testing.ts),
         // and the contract's list row (a group plugin's, for its area).
         const rows = restOperations.filter(
-          (operation) => (documentedIn(operation) === testing.area || (operation.method === "GET" && operation.path === contract.list.path)) && ["list", "array"].includes(operation.response.kind),
+          (operation) => (documentedIn(operation) === testing.area || (operation.method === (contract.list.method ?? "GET") && operation.path === contract.list.path)) && ["list", "array"].includes(operation.response.kind),
         );
         expect(rows.length).toBeGreaterThan(0);
         // A row that takes no paging (the sections') answers a scope of 2 records, and this one's first 100.
@@ -232,7 +232,7 @@ for (const testing of contractAreas("contract")) {
           for (const version of row.versions) {
             const run = (scope: Where, limit?: number) => {
               const request = scopedRequest(row.path, { ...contract.list.query, ...scope });
-              return server.recordQueries(() => server.rest("GET", request.path, { query: { ...request.query, ...(paged ? { limit } : {}), v: version }, token: cast.admin.token }));
+              return server.recordQueries(() => server.rest(row.method, request.path, { query: { ...request.query, ...(paged ? { limit } : {}), v: version }, token: cast.admin.token }));
             };
             const [small, large] = paged ? [await run(where, 2), await run(where, 25)] : [await run(twoRecords!), await run(where)];
             expect(items(small.result)).toHaveLength(2);

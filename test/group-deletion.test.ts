@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.js";
 import { modelInfo } from "../src/common/model.js";
 import { sqlClientOf } from "../src/db/sql.js";
-import { groupContents } from "../src/common/group-content.js";
+import { scopeContents } from "../src/common/scope-content.js";
 import pg from "pg";
 import { startServer, type TestServer, type TestUser } from "./server.js";
 import { describeOnPostgres } from "./postgres-only.js";
 
 /**
  * Deleting a group removes everything in it (docs/decisions.md, "Deleting a group"): every model with
- * scope columns is either some area's registered group content (src/common/group-content.ts) or named here as
+ * scope columns is either some area's registered group content (src/common/scope-content.ts) or named here as
  * not content, with the reason. A model added later with scope columns and neither fails the first test,
  * so no area can leave a deleted group's records behind.
  */
@@ -50,10 +50,10 @@ async function newGroup(discoverability = "visible") {
 }
 
 describe("deleting a group", () => {
-  it("every model with scope columns has a registered group-content removal or is declared not content", () => {
-    const registered = new Set(groupContents().flatMap((content) => content.models));
+  it("every model with scope columns has a registered scope-content removal or is declared not content", () => {
+    const registered = new Set(scopeContents().flatMap((content) => content.models));
     const orphaned = scopedModels().filter((model) => !registered.has(model) && !NOT_CONTENT[model]);
-    expect(orphaned, "register the area's removal with registerGroupContent (src/common/group-content.ts)").toEqual([]);
+    expect(orphaned, "register the area's removal with registerScopeContent (src/common/scope-content.ts)").toEqual([]);
     expect(registered.size).toBeGreaterThan(0);
   });
 
@@ -74,7 +74,7 @@ describe("deleting a group", () => {
 
     // A forum in each group: a section, a category, a thread and a reply (the owner manages the group). The
     // posts refer to the category and the category to the section, with cascading foreign keys: the removals
-    // must take the posts first, each with its event (src/common/group-content.ts orders them).
+    // must take the posts first, each with its event (src/common/scope-content.ts orders them).
     for (const scopeId of [gid, other.gid]) {
       const section = await server.graphqlText(`mutation($input: CreateForumSectionInput!) { createForumSection(input: $input) { id } }`, { input: { scope: "group", scopeId, alias: "gone", title: "Gone" } }, owner.token);
       expect(section.errors, JSON.stringify(section.errors)).toBeUndefined();

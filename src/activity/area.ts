@@ -98,9 +98,9 @@ export const ACTIVITY_AREA = defineArea({
     activityEntryDeleted: "An activity entry was deleted.",
   },
   // Entries of other scopes sent to a deleted group lose that recipient (their other recipients keep them).
-  groupContent: {
+  scopeContent: {
     models: ["ActivityRecipient"],
-    remove: (tx, groupId) => sqlOf(tx).query(Prisma.sql`DELETE FROM activity_recipients WHERE scope = 'group' AND scope_id = ${groupId}`),
+    remove: (tx, { scope, scopeId }) => sqlOf(tx).query(Prisma.sql`DELETE FROM activity_recipients WHERE scope = ${scope} AND scope_id = ${scopeId}`),
   },
   rest: {
     // 1.1's list adds start_date, end_date and recipients; both answer a bare array (the original's).

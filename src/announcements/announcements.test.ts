@@ -6,7 +6,7 @@ import { createContext } from "../common/context.js";
 import { withinScope } from "../common/scopes.js";
 import { inWriteTransaction } from "../common/write-path.js";
 import { sqlClientOf } from "../db/sql.js";
-import { groupContents } from "../common/group-content.js";
+import { scopeContents } from "../common/scope-content.js";
 import { restTimestamp } from "../common/time.js";
 import { BLOG } from "../blog/area.js";
 import { createPluginRecord } from "../groups/plugins.testing.js";
@@ -173,14 +173,14 @@ describe("events and group deletion", () => {
     expect(await eventsOf(id)).toEqual(["announcements.announcementCreated", "announcements.announcementUpdated", "announcements.announcementDeleted"]);
   });
 
-  it("deleting a group removes its announcements, each with its deleted event (src/common/group-content.ts)", async () => {
+  it("deleting a group removes its announcements, each with its deleted event (src/common/scope-content.ts)", async () => {
     const group = await server.cast("Doomed");
     const ids = [await createPluginRecord(server, group.manager.token, "doomed", "announcements"), await createPluginRecord(server, group.manager.token, "doomed", "announcements")];
     const kept = await createPluginRecord(server, cast.manager.token, cn, "announcements");
-    const removal = groupContents().find((content) => content.area === "announcements")!;
+    const removal = scopeContents().find((content) => content.area === "announcements")!;
     expect(removal.models).toEqual(["Announcement"]);
     const ctx = createContext(server.app.db.prisma, { user: { id: group.admin.id, username: group.admin.username, isAdmin: true }, via: "token" }, loadConfig());
-    expect(await inWriteTransaction(ctx, (tx) => removal.remove(tx, group.groupId))).toBe(2);
+    expect(await inWriteTransaction(ctx, (tx) => removal.remove(tx, { scope: "group", scopeId: group.groupId }))).toBe(2);
     for (const id of ids) expect((await eventsOf(id)).at(-1)).toBe("announcements.announcementDeleted");
     expect(await server.app.db.prisma.announcement.count({ where: { scopeId: group.groupId } })).toBe(0);
     expect(await server.app.db.prisma.announcement.count({ where: { id: kept } })).toBe(1);

@@ -7,6 +7,7 @@ import type { FieldTable, Fields } from "./fields.js";
 import type { EventDeclaration, EventType } from "./events.js";
 import type { ListArgs, ListSpec, ListSpecInput, Page } from "./list-spec.js";
 import type { RecordsDeclaration } from "./records.js";
+import type { FixedScope } from "./scope-kinds.js";
 import type { WrittenRecords } from "./written-records.js";
 import type { ActivitySource } from "./activity-sources.js";
 import type { ListRow, RestRow } from "./rest-vocabulary.js";
@@ -154,6 +155,11 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
    */
   writes: {
     by: "users" | "managers" | "administrators";
+    /**
+     * Creates only by administrators, where changes follow `by` (courses: administrators create them, a course's
+     * managers change it — the record is its own scope, `isScope`).
+     */
+    creates?: "administrators";
     forbidden: string;
     /**
      * Creates are open to anyone, anonymous callers included, while this holds of the configuration
@@ -212,10 +218,10 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
    */
   events?: Record<E, string | EventDeclaration>;
   /**
-   * What more a deleted group takes beyond the area's records in it (activity: the group as a recipient of
-   * other scopes' entries), run after them in the group's delete; `models` as src/common/group-content.ts names them.
+   * What more a deleted scope (a group, a course) takes beyond the area's records in it (activity: the scope as a
+   * recipient of other scopes' entries), run after them in the scope's delete; `models` as src/common/scope-content.ts names them.
    */
-  groupContent?: { models: Prisma.ModelName[]; remove(tx: RequestContext, groupId: number): Promise<unknown> };
+  scopeContent?: { models: Prisma.ModelName[]; remove(tx: RequestContext, scope: FixedScope): Promise<unknown> };
   /**
    * The activity feed's entry for a created record (src/common/activity-sources.ts); absent: none. `follows`: the
    * events after which its entries are decided again, or those with the records that follow it (a thread's replies).

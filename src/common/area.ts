@@ -17,8 +17,9 @@ import { changeRecord, createRecord, deleteRecord, deleteScopeRecords } from "./
 import { insertStatement, updateStatement } from "./write-statements.js";
 import { writtenRecords } from "./written-records.js";
 import { writeFailure } from "./database-errors.js";
-import { registerGroupContent } from "./group-content.js";
-import { registerActivitySource } from "./activity-sources.js";
+import { registerScopeContent } from "./scope-content.js";
+import { scopeKindIfRegistered } from "./scope-kinds.js";
+import { registerActivityRevision, registerActivitySource } from "./activity-sources.js";
 import type { AnyArea, Area, AreaDeclaration, Query } from "./area-declaration.js";
 import { withModelScalars } from "./shown-fields.js";
 import { listFilters, nounOf } from "./area-lists.js";
@@ -160,7 +161,7 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
     },
     async createRecord<R>(ctx: RequestContext, input: Record<string, unknown>, selected: Query = {}) {
       const query = selected as Selection;
-      const user = writer(ctx);
+      const user = declaration.writes.creates === "administrators" ? requireAdministrator(ctx, `Only administrators can create a ${nounOf(declaration.label)}.`) : writer(ctx);
       const data = parseInput(table.create, input) as Record<string, unknown>;
       const values: Record<string, unknown> = { ...columnValues(table, data, "create") };
       if (creator) values[creator] = takes("createdBy") ? await resolveCreator(ctx, data.createdBy as number | null | undefined, user.id) : user.id;
@@ -263,15 +264,15 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   if (own?.update) area.updateRecord = (async (ctx: RequestContext, named: number | string, input: Record<string, unknown>, query?: Query) => own.update!(ctx, await idFrom(ctx, named), input, query)) as Area["updateRecord"];
   if (own?.remove) area.removeRecord = async (ctx, named) => own.remove!(ctx, await idFrom(ctx, named));
 
-  // A deleted group's records go with it, each with its own deleted event (src/common/group-content.ts).
+  // A deleted group's (or course's) records go with it, each with its own deleted event (src/common/scope-content.ts).
   if (policy.scoped && writes && eventTypes) {
-    const more = declaration.groupContent;
-    registerGroupContent({
+    const more = declaration.scopeContent;
+    registerScopeContent({
       area: declaration.area,
       models: [declaration.model, ...(more?.models ?? [])],
-      async remove(tx, groupId) {
-        const removed = await deleteScopeRecords(tx, writes, { scope: "group", scopeId: groupId }, eventTypes.deleted);
-        await more?.remove(tx, groupId);
+      async remove(tx, scope) {
+        const removed = await deleteScopeRecords(tx, writes, scope, eventTypes.deleted);
+        await more?.remove(tx, scope);
         return removed;
       },
     });
@@ -279,6 +280,18 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   if (declaration.activity && eventTypes) {
     const { follows, ...source } = declaration.activity;
     registerActivitySource({ ...source, types: [eventTypes.created], ...(follows ? { follows: "types" in follows ? follows : { types: follows } } : {}) });
+  }
+  // A record that is a scope (a group, a course): a change of a field its kind secludes by (a group hidden, a
+  // course unpublished) decides again who reads the activity entries of everything in it (src/activity/readers.ts).
+  const ownKind = policy.isScope;
+  if (ownKind && eventTypes) {
+    registerActivityRevision({
+      types: [eventTypes.updated],
+      entries: (event) => {
+        const secludedBy = scopeKindIfRegistered(ownKind)?.secludedBy ?? [];
+        return event.changed.some((field) => secludedBy.includes(field)) ? Prisma.sql`(a.scope = ${ownKind} AND a.scope_id = ${event.recordId})` : null;
+      },
+    });
   }
   areas.set(declaration.area, area as AnyArea);
   return area;

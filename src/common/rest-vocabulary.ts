@@ -109,4 +109,6 @@ export type ListRow = RestRow &
     documented?: Record<string, string | true>;
     /** GraphQL arguments the row fixes rather than takes (forum sections: one page of `limit: 100`). */
     fixed?: Record<string, number | string>;
+    /** POST where the API document says so (`POST /courses/list`: a read all the same, open to whoever may list); default GET. */
+    method?: "GET" | "POST";
   };

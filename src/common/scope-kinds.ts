@@ -86,7 +86,7 @@ export interface ScopeKind {
   secluded?(userId: UserRef | null): Prisma.Sql;
   /**
    * With `secluded`: the fields of the scope's own record it reads (a group's discoverability). A change of one
-   * makes who may read the scope's records be decided again (their activity entries, src/groups/activity.ts).
+   * makes who may read the scope's records be decided again (their activity entries: the kit's, src/common/area.ts).
    */
   secludedBy?: readonly string[];
 }

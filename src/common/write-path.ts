@@ -214,7 +214,7 @@ export async function deleteRecord(
 }
 
 /**
- * Deletes every record of one scope (a group's, when the group goes: src/common/group-content.ts) inside the open
+ * Deletes every record of one scope (a group's, when the group goes: src/common/scope-content.ts) inside the open
  * write transaction, each with its own deleted event: ONE statement however many there are (the DELETE
  * locks them all as it goes, and the events are read from the rows it returns), so a group of 10,000 pages
  * costs one round trip, not three per page. The caller has authorized the whole removal (the group's

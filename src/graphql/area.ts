@@ -117,7 +117,7 @@ export function areaType(area: AnyArea): ObjectRef<Types, object> {
         : {}),
       create: {
         // Open to anyone while the configuration says so (accounts): the area's own create decides who.
-        scope: area.writes.openedBy ? "public" : writers,
+        scope: area.writes.openedBy ? "public" : area.writes.creates === "administrators" ? "admin" : writers,
         description: area.writes.create,
         input: tableInput(`Create${area.model}Input`, area.table, "create"),
         resolve: (ctx, input, query) => area.createRecord(ctx, input as Record<string, unknown>, query),

@@ -3,7 +3,6 @@ import { Prisma } from "../generated/prisma/client.js";
 import { registerActivityRevision, registerActivitySource } from "../common/activity-sources.js";
 import { scopeManagersAndSubject } from "../activity/consumer.js";
 import { recipientKey } from "../activity/service.js";
-import { GROUP_SCOPE } from "./scope.js";
 
 const title = (event: StoredEvent) => String(event.payload.title ?? event.payload.cn ?? event.scopeId);
 
@@ -28,15 +27,11 @@ registerActivitySource({
 });
 
 /**
- * What a group's changes do to the entries of its records (src/activity/readers.ts): hiding or showing the
- * group decides all of them again (a hidden group's records are its members' only); a member joining,
- * leaving, or made or no longer a manager (managers read its unpublished posts), those that named the member.
+ * What a group's membership changes do to the entries of its records (src/activity/readers.ts): a member
+ * joining, leaving, or made or no longer a manager (managers read its unpublished posts), those that named the
+ * member. (Hiding or showing the group decides all of them again: the kit's, for every record that is a
+ * scope, src/common/area.ts.)
  */
-registerActivityRevision({
-  types: ["groups.groupUpdated"],
-  entries: (event) =>
-    event.changed.some((field) => GROUP_SCOPE.secludedBy.includes(field)) ? Prisma.sql`(a.scope = 'group' AND a.scope_id = ${event.recordId})` : null,
-});
 registerActivityRevision({
   types: MEMBERSHIP_CHANGES,
   entries: (event) =>

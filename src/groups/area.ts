@@ -6,7 +6,7 @@ import { forgetScopeCounts } from "../common/count-triggers.js";
 import { insertStatement } from "../common/write-statements.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
 import { groupIdOf, groupKeySql, parseGroupKey, type GroupKey } from "./identity.js";
-import { groupContents } from "../common/group-content.js";
+import { scopeContents } from "../common/scope-content.js";
 
 /**
  * Words a cn may not be: the path words of /groups (GET /groups/list, /groups/{id}/members/list) and the
@@ -125,11 +125,11 @@ export const GROUP_AREA = defineArea({
     derived: (data) => ({ joinPolicy: data.joinPolicy ?? undefined, discoverability: data.discoverability ?? undefined }),
     // Deleting a group deletes everything in it (docs/decisions.md, "Deleting a group"): with the group row
     // locked, each area's registered removal deletes the group's records with their own deleted events
-    // (src/common/group-content.ts), and its counters go; then the group, and its memberships with it (cascade).
+    // (src/common/scope-content.ts), and its counters go; then the group, and its memberships with it (cascade).
     // Forgetting the counters before the group's own DELETE is as after it: the groups table's counters are
     // unscoped ('' and 0), and what cascades from a group (its memberships) keeps none.
     async removes(tx, id) {
-      for (const content of groupContents()) await content.remove(tx, id);
+      for (const content of scopeContents()) await content.remove(tx, { scope: "group", scopeId: id });
       await forgetScopeCounts(tx.tx, { scope: "group", scopeId: id });
     },
     names: ["cn", "title"],

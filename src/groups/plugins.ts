@@ -26,7 +26,7 @@ import { groupIdFromPath } from "./identity.js";
 export interface GroupPlugin {
   /** The path segment, `/groups/{group}/<name>` (the API document's `active`: "blog", "wiki"…). */
   name: string;
-  /** The area whose records it serves (as in its events and its group-content removal). */
+  /** The area whose records it serves (as in its events and its scope-content removal). */
   area: string;
   /** The Prisma model and GraphQL record type: the twins are named after it (`groupBlogEntry`, `createGroupBlogEntry`). */
   model: string;

@@ -10,7 +10,7 @@ import { parseId, parseInput } from "../common/validation.js";
 import { decodeTimestamp } from "../db/sql.js";
 import { allowedRanges, checkDestination, RefusedDestination } from "./addresses.js";
 import { messageId, wakeWebhookSenders } from "./delivery.js";
-import { registerGroupContent } from "../common/group-content.js";
+import { registerScopeContent } from "../common/scope-content.js";
 import { inWriteTransaction } from "../common/write-path.js";
 import { holdsRelationSql, scopeKind } from "../common/scope-kinds.js";
 
@@ -140,7 +140,7 @@ async function assertMayRegister(ctx: RequestContext, scope: "site" | "group", s
   }
   // The group's row is locked (FOR KEY SHARE) until the endpoint commits, before the membership (the order
   // of group deletion and membership changes): a deletion that began first is waited for and its group is
-  // then missing; one that begins later waits, and takes the endpoint with it (registerGroupContent below).
+  // then missing; one that begins later waits, and takes the endpoint with it (registerScopeContent below).
   // The kind's own `exists`, which takes that lock.
   const exists = await conditionHolds(ctx, scopeKind(scope).exists?.(scopeId) ?? true);
   if (user.isAdmin) {
@@ -345,11 +345,11 @@ export async function replayWebhookDelivery(ctx: RequestContext, idValue: string
 
 /**
  * A deleted group takes its endpoints with it (their deliveries and attempts go by the foreign keys): an
- * endpoint of a group that is gone has nobody left who manages it (src/common/group-content.ts). Endpoints emit no
+ * endpoint of a group that is gone has nobody left who manages it (src/common/scope-content.ts). Endpoints emit no
  * domain events, so none is written for them.
  */
-registerGroupContent({
+registerScopeContent({
   area: "webhooks",
   models: ["WebhookEndpoint"],
-  remove: async (tx, groupId) => (await sqlOf(tx).query(Prisma.sql`DELETE FROM webhook_endpoints WHERE scope = 'group' AND scope_id = ${groupId} RETURNING id`)).length,
+  remove: async (tx, { scope, scopeId }) => (await sqlOf(tx).query(Prisma.sql`DELETE FROM webhook_endpoints WHERE scope = ${scope} AND scope_id = ${scopeId} RETURNING id`)).length,
 });

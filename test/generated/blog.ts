@@ -29,7 +29,7 @@ export type CreateBlogEntryInput = {
   publishDown?: string | null | undefined;
   /** Start of the publishing window; default now. */
   publishUp?: string | null | undefined;
-  /** Scope kind: site, member, group or project. */
+  /** Scope kind: site, member, group, project or course. */
   scope: string;
   /** The scope's record id (0 for site). */
   scopeId: number;
