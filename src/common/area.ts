@@ -17,7 +17,7 @@ import { changeRecord, createRecord, deleteRecord, deleteScopeRecords } from "./
 import { insertStatement, updateStatement } from "./write-statements.js";
 import { writtenRecords } from "./written-records.js";
 import { writeFailure } from "./database-errors.js";
-import { registerScopeContent } from "./scope-content.js";
+import { registerScopeContent, removeScopeContents } from "./scope-content.js";
 import { scopeKindIfRegistered } from "./scope-kinds.js";
 import { registerActivityRevision, registerActivitySource } from "./activity-sources.js";
 import type { AnyArea, Area, AreaDeclaration, Query } from "./area-declaration.js";
@@ -246,12 +246,15 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       writer(ctx);
       const id = await idFrom(ctx, named);
       const removes = declaration.writes.removes;
+      // A record that is a scope (a group, a course) takes everything in it along (src/common/scope-content.ts).
+      const ownKind = policy.isScope;
       return deleteRecord(ctx, part(writes, "events"), id, part(eventTypes, "events").deleted, {
         authorize: authorize && ((locked) => authorize({ ...locked, id })),
         before:
-          managed || removes
+          managed || removes || ownKind
             ? async (tx, row) => {
                 await assertManaged(tx, row as Record<string, unknown>);
+                if (ownKind) await removeScopeContents(tx, { scope: ownKind, scopeId: id });
                 await removes?.(tx, id, row as Record<string, unknown>);
               }
             : undefined,

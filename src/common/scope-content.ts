@@ -1,6 +1,8 @@
 import { prismaDatamodel } from "./datamodel.js";
 import type { RequestContext } from "./context.js";
 import type { FixedScope } from "./scope-kinds.js";
+import { sqlOf } from "./context.js";
+import { forgetScopeCounts } from "./count-triggers.js";
 
 /**
  * What deleting a scope's own record (a group, a course) does to the content of every area in that scope
@@ -26,6 +28,17 @@ export function registerScopeContent(content: ScopeContent): ScopeContent {
   if (registered.has(content.area)) throw new Error(`scope content of ${content.area} is registered twice`);
   registered.set(content.area, content);
   return content;
+}
+
+/**
+ * Deletes everything every area keeps in `scope`, inside the deleting write's transaction (`tx`), each record with
+ * its own deleted event, then the scope's counters: what deleting a record that is a scope (a group, a course:
+ * `isScope`) does first (src/common/area.ts). Forgetting the counters before the scope's own record goes is as
+ * after it: the record's own table counts unscoped ('' and 0), and what cascades from it keeps none.
+ */
+export async function removeScopeContents(tx: RequestContext, scope: FixedScope): Promise<void> {
+  for (const content of scopeContents()) await content.remove(tx, scope);
+  await forgetScopeCounts(sqlOf(tx), scope);
 }
 
 /**

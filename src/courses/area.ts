@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { accessLevels, PUBLISH_STATE } from "../common/access.js";
 import { defineArea } from "../common/area.js";
-import { forgetScopeCounts } from "../common/count-triggers.js";
 import { accessField, stateField } from "../common/fields.js";
 import { records } from "../common/records.js";
-import { scopeContents } from "../common/scope-content.js";
 import { aliasFromTitle } from "../common/slug.js";
 
 /** A course's documented access: public or private (its members only). */
@@ -109,12 +107,8 @@ export const COURSE_AREA = defineArea({
       visibility: courseVisibility((data.state ?? row?.state ?? 0) as number, (data.access ?? row?.access ?? COURSE_ACCESS.fallback) as number),
       ...(row || data.alias !== undefined ? {} : { alias: aliasFromTitle(data.title as string).slice(0, 100).replace(/-+$/, "") }),
     }),
-    // Deleting a course deletes everything in its scope, as deleting a group does (src/common/scope-content.ts);
-    // its offerings, sections and members go with it (cascade).
-    async removes(tx, id) {
-      for (const content of scopeContents()) await content.remove(tx, { scope: "course", scopeId: id });
-      await forgetScopeCounts(tx.tx, { scope: "course", scopeId: id });
-    },
+    // Deleting a course deletes everything in its scope, as deleting a group does (the kit's, for a record that is
+    // a scope: src/common/scope-content.ts); its offerings, sections and members go with it (cascade).
     create: "Makes a course (administrators only); it starts unpublished unless `state` says 1.",
     update: "Only the given fields change.",
     remove: "Deletes the course and everything in its scope; returns its id.",

@@ -2,11 +2,9 @@ import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import { defineArea } from "../common/area.js";
 import { tagsField } from "../common/fields.js";
-import { forgetScopeCounts } from "../common/count-triggers.js";
 import { insertStatement } from "../common/write-statements.js";
 import { GROUPS, GROUP_DISCOVERABILITY, GROUP_JOIN_POLICY } from "./records.js";
 import { groupIdOf, groupKeySql, parseGroupKey, type GroupKey } from "./identity.js";
-import { scopeContents } from "../common/scope-content.js";
 
 /**
  * Words a cn may not be: the path words of /groups (GET /groups/list, /groups/{id}/members/list) and the
@@ -124,14 +122,8 @@ export const GROUP_AREA = defineArea({
     conflict: { parameter: "cn", message: "This cn is taken by another group.", column: "cn" },
     derived: (data) => ({ joinPolicy: data.joinPolicy ?? undefined, discoverability: data.discoverability ?? undefined }),
     // Deleting a group deletes everything in it (docs/decisions.md, "Deleting a group"): with the group row
-    // locked, each area's registered removal deletes the group's records with their own deleted events
-    // (src/common/scope-content.ts), and its counters go; then the group, and its memberships with it (cascade).
-    // Forgetting the counters before the group's own DELETE is as after it: the groups table's counters are
-    // unscoped ('' and 0), and what cascades from a group (its memberships) keeps none.
-    async removes(tx, id) {
-      for (const content of scopeContents()) await content.remove(tx, { scope: "group", scopeId: id });
-      await forgetScopeCounts(tx.tx, { scope: "group", scopeId: id });
-    },
+    // locked, the kit removes the group's records of every area with their own deleted events and its counters
+    // (a record that is a scope, src/common/scope-content.ts); then the group, and its memberships with it (cascade).
     names: ["cn", "title"],
     update: "Only the given fields change; the cn never does.",
     remove: "Deletes the group, its memberships and all its content; returns its gidNumber.",
