@@ -91,6 +91,23 @@ export interface ScopeKind {
   secludedBy?: readonly string[];
 }
 
+/**
+ * A relation kept as rows of a membership table (group_members, course_members: one row per scope and user,
+ * `user_id` and the scope's id column), held by the rows `held` admits (a condition on the row; absent: every
+ * row). Inside a write it is asked about the one scope written to, locking that membership row only (FOR SHARE),
+ * so a removal committed while the write waited is seen and the user's other memberships stay unlocked.
+ */
+export function membershipRelation({ table, scopeColumn, held }: { table: string; scopeColumn: string; held?: Prisma.Sql }): Relation {
+  const [rows, scope] = [Prisma.raw(table), Prisma.raw(scopeColumn)];
+  const admitted = held ? Prisma.sql` AND ${held}` : Prisma.empty;
+  const scopesOf = (userId: UserRef) => Prisma.sql`SELECT ${scope} FROM ${rows} WHERE user_id = ${userId}${admitted}`;
+  return {
+    scopesOf,
+    lockedFor: (userId, scopeId) => Prisma.sql`${scopesOf(userId)} AND ${scope} = ${scopeId} FOR SHARE`,
+    usersOf: (scopeId) => Prisma.sql`SELECT user_id FROM ${rows} WHERE ${scope} = ${scopeId}${admitted}`,
+  };
+}
+
 /** The relations a kind may declare, by name. */
 export type RelationName = "members" | "managers";
 

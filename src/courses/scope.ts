@@ -1,14 +1,8 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { defineScopeKind, type Relation, type UserRef } from "../common/scope-kinds.js";
+import { defineScopeKind, membershipRelation, type UserRef } from "../common/scope-kinds.js";
 
 /** An open course (Course.visibility: published and public): its content is open to whoever its records' levels admit. */
 const OPEN_COURSE = 0;
-
-/** The courses a user belongs to (a learner or a manager), as a sub-select. */
-const coursesOf = (userId: UserRef) => Prisma.sql`SELECT course_id FROM course_members WHERE user_id = ${userId}`;
-
-/** The courses a user manages, as a sub-select; `userId` may be a column (a correlated sub-select). */
-const coursesManagedBy = (userId: UserRef) => Prisma.sql`SELECT course_id FROM course_members WHERE user_id = ${userId} AND role = 'manager'`;
 
 /**
  * A course's members: its learners and its managers, served by the (user_id, role, course_id) index. FOR
@@ -16,18 +10,10 @@ const coursesManagedBy = (userId: UserRef) => Prisma.sql`SELECT course_id FROM c
  * not the write's older snapshot (as the group scope's, src/groups/scope.ts). Only the row of the course
  * written to.
  */
-const MEMBERS: Relation = {
-  scopesOf: coursesOf,
-  lockedFor: (userId, courseId) => Prisma.sql`${coursesOf(userId)} AND course_id = ${courseId} FOR SHARE`,
-  usersOf: (courseId) => Prisma.sql`SELECT user_id FROM course_members WHERE course_id = ${courseId}`,
-};
+const MEMBERS = membershipRelation({ table: "course_members", scopeColumn: "course_id" });
 
 /** Its managers: they edit the course and write everything in it (units, asset groups, assets, prerequisites). */
-const MANAGERS: Relation = {
-  scopesOf: coursesManagedBy,
-  lockedFor: (userId, courseId) => Prisma.sql`${coursesManagedBy(userId)} AND course_id = ${courseId} FOR SHARE`,
-  usersOf: (courseId) => Prisma.sql`SELECT user_id FROM course_members WHERE course_id = ${courseId} AND role = 'manager'`,
-};
+const MANAGERS = membershipRelation({ table: "course_members", scopeColumn: "course_id", held: Prisma.sql`role = 'manager'` });
 
 /**
  * The closed courses (unpublished or private) whose content `userId` may not see (null: an anonymous caller:

@@ -1,11 +1,5 @@
 import { Prisma } from "../generated/prisma/client.js";
-import { defineScopeKind, type Relation, type UserRef } from "../common/scope-kinds.js";
-
-/** The groups a user is a member of, as a sub-select. */
-export const groupsOfMember = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member'`;
-
-/** The groups a user manages, as a sub-select (managers are members with the flag); `userId` may be a column (a correlated sub-select). */
-export const groupsManagedBy = (userId: UserRef) => Prisma.sql`SELECT group_id FROM group_members WHERE user_id = ${userId} AND status = 'member' AND manager`;
+import { defineScopeKind, membershipRelation, type Relation, type UserRef } from "../common/scope-kinds.js";
 
 /** A hidden group's `discoverability` (GROUP_DISCOVERABILITY's private level, src/groups/records.ts). */
 export const HIDDEN = 1;
@@ -31,11 +25,7 @@ export const hiddenGroupsSecludedFrom = (userId: UserRef | null) =>
  * stay unlocked (locking every one took a lock, a tuple write, on each of them per write, and held up their
  * other groups' transitions).
  */
-const MEMBERS: Relation = {
-  scopesOf: groupsOfMember,
-  lockedFor: (userId, groupId) => Prisma.sql`${groupsOfMember(userId)} AND group_id = ${groupId} FOR SHARE`,
-  usersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status = 'member'`,
-};
+const MEMBERS = membershipRelation({ table: "group_members", scopeColumn: "group_id", held: Prisma.sql`status = 'member'` });
 
 /**
  * Its managers, locked as members are inside writes (scopeWriteCheck for managers-only writes such as
@@ -44,11 +34,10 @@ const MEMBERS: Relation = {
  * PostgreSQL); so are a forum's pinning and closing and a webhook endpoint's registration. Unlocked elsewhere: the
  * posts a forum's moderators read, whether a webhook endpoint's owner still receives, who hears of a join request.
  */
-const MANAGERS: Relation = {
-  scopesOf: groupsManagedBy,
-  lockedFor: (userId, groupId) => Prisma.sql`${groupsManagedBy(userId)} AND group_id = ${groupId} FOR SHARE`,
-  usersOf: (groupId) => Prisma.sql`SELECT user_id FROM group_members WHERE group_id = ${groupId} AND status = 'member' AND manager`,
-};
+const MANAGERS = membershipRelation({ table: "group_members", scopeColumn: "group_id", held: Prisma.sql`status = 'member' AND manager` });
+
+/** The groups a user manages, as a sub-select (managers are members with the flag); `userId` may be a column (a correlated sub-select). */
+export const groupsManagedBy = MANAGERS.scopesOf;
 
 /** Who reads a hidden group itself: its members and its invitees (an invitee may read the group that invited them). */
 const READER_STATUSES = Prisma.sql`status IN ('member', 'invitee')`;
