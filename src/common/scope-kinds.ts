@@ -92,7 +92,7 @@ export interface ScopeKind {
 }
 
 /**
- * A relation kept as rows of a membership table (group_members, course_members: one row per scope and user,
+ * A relation kept as rows of a membership table (a group's, a course's: one row per scope and user,
  * `user_id` and the scope's id column), held by the rows `held` admits (a condition on the row; absent: every
  * row). Inside a write it is asked about the one scope written to, locking that membership row only (FOR SHARE),
  * so a removal committed while the write waited is seen and the user's other memberships stay unlocked.
