@@ -23,8 +23,10 @@ import "./plugins/area.js";
 import "./plugins/graphql.js";
 import "./webhooks/graphql.js";
 import "./courses/area.js";
+import "./courses/outline.js";
 // The GraphQL of the areas declared as one (src/common/area.ts), before the group plugins that use their types.
 import "./graphql/declared-areas.js";
+import "./courses/graphql.js";
 // Group plugins last: their twins use the record types of the areas above (src/groups/plugins.ts).
 import "./groups/plugin-graphql.js";
 import "./activity/graphql.js";

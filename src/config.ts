@@ -44,6 +44,10 @@ export interface Config {
   cookieSecure: boolean;
   /** Largest accepted request body (BODY_LIMIT, default 1mb). */
   bodyLimit: string;
+  /** Largest file a course asset takes, in megabytes (COURSE_UPLOAD_LIMIT_MB, default 100); the JSON body limit stays BODY_LIMIT. */
+  courseUploadLimitMb: number;
+  /** The asset groups a new course unit gets (COURSE_DEFAULT_ASSET_GROUPS, comma-separated; default "Lectures, Homework, Exam"; empty: none). */
+  courseDefaultAssetGroups: string[];
   /** Requests per minute per user (or per address when anonymous); 0 turns it off (RATE_LIMIT, default 600). */
   rateLimit: number;
   /** Failed sign-ins per 15 minutes per address and account; 0 turns it off (LOGIN_RATE_LIMIT, default 10). */
@@ -174,6 +178,12 @@ const environment = z
     SESSION_TTL: wholeNumber(1, 365 * DAY, 7 * DAY, " (seconds)"),
     COOKIE_SECURE: oneOf(["true", "false"], "false"),
     BODY_LIMIT: z.preprocess(unset, z.string().regex(SIZE, "must be a size such as 1mb, 512kb or 2048 (bytes)").default("1mb")),
+    COURSE_UPLOAD_LIMIT_MB: wholeNumber(1, 10_240, 100, " (megabytes)"),
+    COURSE_DEFAULT_ASSET_GROUPS: z
+      .string()
+      .default("Lectures, Homework, Exam")
+      .transform((names) => names.split(",").map((name) => name.trim()).filter(Boolean))
+      .refine((names) => names.length <= 20 && names.every((name) => name.length <= 255), "must be at most 20 comma-separated names of at most 255 characters"),
     RATE_LIMIT: wholeNumber(0, 1_000_000, 600, " (requests per minute; 0 turns the limit off)"),
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 10, " (failed sign-ins per 15 minutes; 0 turns the limit off)"),
     PURGE_INTERVAL: wholeNumber(0, 365 * DAY, 3600, " (seconds between purges of expired sessions and tokens and of past day counts; 0 turns it off)"),
@@ -242,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtl: e.SESSION_TTL,
     cookieSecure: e.COOKIE_SECURE === "true",
     bodyLimit: e.BODY_LIMIT,
+    courseUploadLimitMb: e.COURSE_UPLOAD_LIMIT_MB,
+    courseDefaultAssetGroups: e.COURSE_DEFAULT_ASSET_GROUPS,
     rateLimit: e.RATE_LIMIT,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     purgeInterval: e.PURGE_INTERVAL,

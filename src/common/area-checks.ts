@@ -17,6 +17,9 @@ export function checkOptions<T extends FieldTable, E extends string>(declaration
   if (declaration.within && (!declaration.policy.scoped || "scope" in declaration.fields || "scopeId" in declaration.fields)) {
     throw new Error(`area ${declaration.area}: a record within a parent takes its parent's scope: scoped records, and no scope or scopeId field`);
   }
+  if (declaration.writes.alongside && (declaration.uniqueName || declaration.inserts)) throw new Error(`area ${declaration.area}: writes.alongside is for a plain insert (no uniqueName, no inserts)`);
+  // A record in no parent is the site's: written by administrators only, which `managers` says of the site scope.
+  if (declaration.within?.optional && declaration.writes.by !== "managers") throw new Error(`area ${declaration.area}: an optional parent (within.optional) needs writes.by "managers"`);
 }
 
 /** The parts the declaration must give for the others it gives (defineArea asks once the policy is made). */

@@ -172,6 +172,11 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
     staysInScope?: string;
     /** A unique constraint's violation as a 409 naming a parameter (plugin records: one per folder and element). */
     conflict?: { parameter: string; message: string; column: string };
+    /**
+     * What a create makes beside the record, in its transaction, each through the write path with its own event
+     * (a course unit's default asset groups): given the new record's id and scope.
+     */
+    alongside?(tx: RequestContext & { tx: SqlClient }, created: { id: number; scope?: string; scopeId?: number }): Promise<unknown>;
     /** What a delete removes first, in its transaction, once the record is locked and authorized (a group's content). */
     removes?(tx: RequestContext & { tx: SqlClient }, id: number, row: Record<string, unknown>): Promise<unknown>;
     /** Columns computed from the input (and, in an update, the row before it): an announcement's rank. */
@@ -192,7 +197,17 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
    * scope (400 naming `field` where there is none); a change moves the record only to a parent of its own
    * scope (400 naming `field`), that parent held FOR KEY SHARE until the write commits.
    */
-  within?: { field: string; model: Prisma.ModelName; label: string };
+  within?: {
+    field: string;
+    model: Prisma.ModelName;
+    label: string;
+    /**
+     * A record may have no parent: it is then the site's (scope site, id 0), which only administrators write under
+     * `writes.by` "managers" (a course's unit in no offering yet). An update naming a parent moves it into the
+     * parent's scope; a record with a parent never goes back to none (400 naming `field`).
+     */
+    optional?: true;
+  };
   /** The area's other record types (src/graphql/area.ts makes them, with their REST fragments). */
   related?: Partial<Record<Prisma.ModelName, RelatedType>>;
   /**

@@ -5,7 +5,7 @@ import { badInput, conflict as conflictError, notFound } from "./errors.js";
 import { columnValues, fieldTable, type FieldTable } from "./fields.js";
 import { domainEvents, type EventType } from "./events.js";
 import { pagedList } from "./paging.js";
-import { listSpec, type ListArgs, type Page } from "./list-spec.js";
+import { DEFAULT_SCOPE, listSpec, type ListArgs, type Page } from "./list-spec.js";
 import { changedRecord, createdRecord, findVisible } from "./record-reads.js";
 import { modelInfo } from "./model.js";
 import { records } from "./records.js";
@@ -13,7 +13,7 @@ import { type Selection } from "./row-reading.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
 import { assertPublishingWindow, changesNothing, parseId, parseInput } from "./validation.js";
-import { changeRecord, createRecord, deleteRecord, deleteScopeRecords } from "./write-path.js";
+import { changeRecord, createRecord, deleteRecord, deleteScopeRecords, inWriteTransaction } from "./write-path.js";
 import { insertStatement, updateStatement } from "./write-statements.js";
 import { writtenRecords } from "./written-records.js";
 import { writeFailure } from "./database-errors.js";
@@ -170,7 +170,8 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
         assertPublishingWindow(values[window.up] as Date, data[window.down] as Date | null | undefined);
       }
       Object.assign(values, declaration.writes.derived?.(data));
-      if (within) {
+      if (within && data[within.field] == null && within.optional) Object.assign(values, DEFAULT_SCOPE);
+      else if (within) {
         const parent = await parentScope(ctx, data[within.field] as number, false);
         if (!parent) throw badInput(within.field, `${within.label} ${String(data[within.field])} does not exist.`);
         Object.assign(values, parent);
@@ -185,6 +186,21 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
             ? declaration.inserts.statement(ctx, policy, { ...values, ...extra }, data, user.id)
             : Prisma.sql`created AS (${insertStatement(ctx, policy, { ...values, ...extra }, uniqueName ? { skipConflictOn: ["scope", "scopeId", uniqueName.field] } : {})})`,
         });
+      const alongside = declaration.writes.alongside;
+      if (alongside) {
+        // The record and what it makes beside it commit together: one write transaction.
+        const made = await inWriteTransaction(ctx, async (tx) => {
+          const row = await createRecord<{ id: number; scope?: string; scopeId?: number }>(tx, part(writes, "events"), {
+            event: part(eventTypes, "events").created,
+            scope,
+            inserted: Prisma.sql`created AS (${insertStatement(tx, policy, values)})`,
+          }).catch(writeFailure({ conflict }));
+          if (!row) throw conflictError(conflict?.parameter ?? "id", conflict?.message ?? "This record exists already.");
+          await alongside(tx, row);
+          return row.id;
+        });
+        return createdRecord<R>(ctx, policy, made, query);
+      }
       const created = uniqueName
         ? await createWithUniqueName({
             requested: data[uniqueName.field] as string | undefined,
@@ -211,13 +227,19 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
           await assertManaged(tx, row);
           if (changesNothing(data)) return { row, changed: [] };
           const values: Record<string, unknown> = { ...declaration.writes.derived?.(data, row) };
-          const scope = policy.scoped ? { scope: (data.scope as string) ?? row.scope, scopeId: (data.scopeId as number) ?? row.scopeId } : undefined;
+          // Within a parent: to another parent of the record's own scope only (its children keep their scope); a
+          // record in no parent yet (`optional`: the site's) joins the named parent's scope, and never leaves it.
+          const parent = within && (data[within.field] as number | null | undefined);
+          if (within && parent === null && row[within.field] != null) throw badInput(within.field, `A ${nounOf(declaration.label)} in a ${nounOf(within.label)} stays in one.`);
+          const joined = within?.optional && parent != null && row[within.field] == null ? await parentScope(tx, parent, true) : undefined;
+          if (joined === null) throw badInput(within!.field, `${within!.label} ${parent} does not exist.`);
+          const scope = policy.scoped
+            ? joined ?? { scope: (data.scope as string) ?? row.scope, scopeId: (data.scopeId as number) ?? row.scopeId }
+            : undefined;
           const moved = scope !== undefined && (scope.scope !== row.scope || scope.scopeId !== row.scopeId);
           if (moved && declaration.writes.staysInScope) throw badInput("scope", declaration.writes.staysInScope);
           if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId, managed);
-          // Within a parent: to another parent of the record's own scope only (its children keep their scope).
-          const parent = within && (data[within.field] as number | undefined);
-          if (within && parent != null && parent !== row[within.field]) {
+          if (within && !joined && parent != null && parent !== row[within.field]) {
             const found = await parentScope(tx, parent, true);
             if (!found || found.scope !== row.scope || found.scopeId !== row.scopeId) {
               throw badInput(within.field, `${within.label} ${parent} does not exist in this ${nounOf(declaration.label)}'s scope.`);

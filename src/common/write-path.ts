@@ -224,12 +224,15 @@ export const deleteScopeRecords = (tx: RequestContext, target: WrittenRecords, s
   deleteRecordsWhere(tx, target, { scope: scope.scope, scopeId: scope.scopeId }, event);
 
 /**
- * Deletes every record whose fields hold these values (a category's posts: `{ categoryId }`), as
+ * Deletes every record whose fields hold these values (a category's posts: `{ categoryId }`; a list: any of them), as
  * `deleteScopeRecords` does: each with its own deleted event, in ONE statement, authorized by the caller.
  */
-export async function deleteRecordsWhere(tx: RequestContext, target: WrittenRecords, where: Record<string, string | number>, event: EventType): Promise<number> {
+export async function deleteRecordsWhere(tx: RequestContext, target: WrittenRecords, where: Record<string, string | number | number[]>, event: EventType): Promise<number> {
   const info = modelInfo(tx.db, target.records.model);
-  const conditions = Object.entries(where).map(([field, value]) => Prisma.sql`${column(info, "t", field)} = ${value}`);
+  // A list: any of its values (a deleted offering's units' asset groups).
+  const conditions = Object.entries(where).map(([field, value]) =>
+    Array.isArray(value) ? Prisma.sql`${column(info, "t", field)} = ANY(${value}::int[])` : Prisma.sql`${column(info, "t", field)} = ${value}`,
+  );
   const [row] = await sqlOf(tx).query<{ deleted: number }>(
     Prisma.sql`WITH gone AS (DELETE FROM ${table(info, "t")} WHERE ${Prisma.join(conditions, " AND ")}
                  RETURNING ${returning(info, target.records)}),

@@ -117,6 +117,9 @@ export const COURSE_AREA = defineArea({
     courseCreated: "A course was created.",
     courseUpdated: "A course's fields changed; `changed` names them.",
     courseDeleted: "A course was deleted, with its offerings, sections and members, and everything in its scope (each record with its own deleted event, in the same transaction).",
+    learnerEnrolled: { description: "A course's manager enrolled someone as a learner (or moved them to another offering or section); `subjectId` is the learner.", audience: "managers" },
+    managerAdded: { description: "Someone became one of a course's managers; `subjectId` is who.", audience: "managers" },
+    memberRemoved: { description: "Someone was taken off a course (a learner or a manager); `subjectId` is who.", audience: "managers" },
   },
   rest: {
     versions: ["1.0"],

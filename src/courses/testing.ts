@@ -11,7 +11,10 @@ const accessName = (value: unknown) => (typeof value === "number" ? COURSE_ACCES
 export const testing: AreaTesting = {
   area: "courses",
   /** Transcribed by hand from shared/spec/community-platform-api.md ("Courses"; all 1.0). */
-  documented: { "POST /courses/list 1.0": { limit: ["integer", false, 25], limitstart: ["integer", false, 0] } },
+  documented: {
+    "POST /courses/list 1.0": { limit: ["integer", false, 25], limitstart: ["integer", false, 0] },
+    "POST /courses/asset/handlers 1.0": { name: ["string", true] },
+  },
   /** Courses are made by administrators through GraphQL (the API document has no course create row). */
   async create(server, token, values = {}) {
     serial += 1;

@@ -10,7 +10,7 @@ import { modelInfo } from "../common/model.js";
 import { type Selection } from "../common/row-reading.js";
 import { requireUser } from "../common/scopes.js";
 import type { SqlClient } from "../db/sql.js";
-import { emailIsSql, usernameIsSql } from "../users/names.js";
+import { accountNamed } from "../users/names.js";
 import { changeRecord } from "../common/write-path.js";
 import { GROUPS, joinPolicyOf } from "./records.js";
 import { groupIdOf, groupKeySql, groupListedSql, parseGroupKey } from "./identity.js";
@@ -198,18 +198,6 @@ export const standingSql = (groupId: number, userId: number) =>
   Prisma.sql`SELECT m.status::text AS status, m.manager,
                     (SELECT count(*)::int FROM group_members x WHERE x.group_id = ${groupId} AND x.status = 'member' AND x.manager) AS managers
                FROM (SELECT 1) one LEFT JOIN group_members m ON m.group_id = ${groupId} AND m.user_id = ${userId}`;
-
-/**
- * The account a manager's transition names: a username or an email address, each regardless of case (the
- * sign-up and sign-in rule, src/users/names.ts); existing accounts only, else 404 naming `user`. Asked
- * inside the transition, after the caller is known to manage the group: nobody else learns from the answer
- * whether an account exists.
- */
-async function accountNamed(tx: RequestContext & { tx: SqlClient }, text: string, parameter = "user"): Promise<number> {
-  const [row] = await tx.tx.query<{ id: number }>(Prisma.sql`SELECT id FROM users WHERE ${usernameIsSql(text)} OR ${emailIsSql(text)} ORDER BY id LIMIT 1`);
-  if (!row) throw new ApiError(404, `No account with the username or email ${text}.`, [{ parameter, message: "no account with this username or email" }]);
-  return Number(row.id);
-}
 
 /**
  * One membership transition of group `raw` (gidNumber or cn): the caller's own, or a manager's about
