@@ -18,6 +18,7 @@ export function checkOptions<T extends FieldTable, E extends string>(declaration
     throw new Error(`area ${declaration.area}: a record within a parent takes its parent's scope: scoped records, and no scope or scopeId field`);
   }
   if (declaration.writes.alongside && (declaration.uniqueName || declaration.inserts)) throw new Error(`area ${declaration.area}: writes.alongside is for a plain insert (no uniqueName, no inserts)`);
+  if (declaration.references?.length && !declaration.policy.scoped) throw new Error(`area ${declaration.area}: references are checked against the record's scope: scoped records only`);
   // A record in no parent is the site's: written by administrators only, which `managers` says of the site scope.
   if (declaration.within?.optional && declaration.writes.by !== "managers") throw new Error(`area ${declaration.area}: an optional parent (within.optional) needs writes.by "managers"`);
 }

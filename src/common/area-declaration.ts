@@ -197,6 +197,19 @@ export interface AreaDeclaration<T extends FieldTable = FieldTable, E extends st
    * scope (400 naming `field` where there is none); a change moves the record only to a parent of its own
    * scope (400 naming `field`), that parent held FOR KEY SHARE until the write commits.
    */
+  /**
+   * Fields naming another record that must be in the record's own scope (a course unit's section, an asset
+   * group's parent: never one of another course): on a create, and on an update that names one or moves the
+   * record, the record named is looked up (held FOR KEY SHARE inside the update) and one that does not exist or is
+   * in another scope is 400 naming the field, alike, so nothing is learnt of another scope.
+   */
+  references?: {
+    /** The field naming the other record (a unit's `sectionId`, an asset group's `parentId`). */
+    field: string;
+    model: Prisma.ModelName;
+    /** What messages call it ("Section"). */
+    label: string;
+  }[];
   within?: {
     field: string;
     model: Prisma.ModelName;

@@ -7,8 +7,8 @@ import { domainEvents, type EventType } from "./events.js";
 import { pagedList } from "./paging.js";
 import { DEFAULT_SCOPE, listSpec, type ListArgs, type Page } from "./list-spec.js";
 import { changedRecord, createdRecord, findVisible } from "./record-reads.js";
-import { modelInfo } from "./model.js";
-import { records } from "./records.js";
+import { column, modelInfo } from "./model.js";
+import { declaredRecords, records } from "./records.js";
 import { type Selection } from "./row-reading.js";
 import { assertCanWriteInScope, requireAdministrator, requireUser, resolveCreator, type ScopeRule } from "./scopes.js";
 import { assertNameFree, createWithUniqueName, takenNames } from "./slug.js";
@@ -104,12 +104,35 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
   const { filtersOf, assertNamedRecords, namesRecords } = listFilters(list?.filters);
   const within = declaration.within;
   /** The parent's scope (within): its row, held FOR KEY SHARE inside a write's transaction; null where there is none. */
-  const parentScope = async (ctx: RequestContext, id: number, lock: boolean): Promise<{ scope: string; scopeId: number } | null> => {
-    const table = Prisma.raw(modelInfo(ctx.db, within!.model).table);
+  const parentScope = (ctx: RequestContext, id: number, lock: boolean) => scopeOfRecord(ctx, within!.model, id, lock);
+  /** A record's scope (within, references): its row, held FOR KEY SHARE inside a write's transaction; null where there is none. */
+  const scopeOfRecord = async (ctx: RequestContext, model: Prisma.ModelName, id: number, lock: boolean): Promise<{ scope: string; scopeId: number } | null> => {
+    const table = Prisma.raw(modelInfo(ctx.db, model).table);
     const [parent] = await sqlOf(ctx).query<{ scope: string; scope_id: number }>(
       Prisma.sql`SELECT scope, scope_id FROM ${table} WHERE id = ${id}${lock ? Prisma.sql` FOR KEY SHARE` : Prisma.empty}`,
     );
     return parent ? { scope: parent.scope, scopeId: parent.scope_id } : null;
+  };
+  /** Refuses (409 naming the parent field) a move of a record that other areas' records are `within` (a unit's asset groups). */
+  const assertNothingWithin = async (ctx: RequestContext, id: number) => {
+    for (const child of [...areas.values()].filter((candidate) => candidate.within?.model === declaration.model)) {
+      const info = modelInfo(ctx.db, child.model);
+      const [held] = await sqlOf(ctx).query<{ held: boolean }>(
+        Prisma.sql`SELECT EXISTS (SELECT 1 FROM ${Prisma.raw(info.table)} t WHERE ${column(info, "t", child.within!.field)} = ${id}) AS held`,
+      );
+      if (held!.held) throw conflictError(within!.field, `This ${nounOf(declaration.label)} holds ${nounOf(child.label)}s: one in no ${nounOf(within!.label)} joins one while it holds nothing.`);
+    }
+  };
+  /** Each reference the write names (or keeps, when the record moves) must be a record of the record's scope. */
+  const assertReferencesIn = async (ctx: RequestContext, scope: { scope: string; scopeId: number }, named: Record<string, unknown>, lock: boolean) => {
+    for (const reference of declaration.references ?? []) {
+      const id = named[reference.field];
+      if (id == null) continue;
+      const found = await scopeOfRecord(ctx, reference.model, id as number, lock);
+      if (!found || found.scope !== scope.scope || found.scopeId !== scope.scopeId) {
+        throw badInput(reference.field, `${reference.label} ${String(id)} does not exist in this ${nounOf(declaration.label)}'s scope.`);
+      }
+    }
   };
   const window = policy.window;
   // Who wrote a record: the creator the policy names, else the model's `createdById` where it keeps one (citations).
@@ -172,11 +195,16 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
       Object.assign(values, declaration.writes.derived?.(data));
       if (within && data[within.field] == null && within.optional) Object.assign(values, DEFAULT_SCOPE);
       else if (within) {
-        const parent = await parentScope(ctx, data[within.field] as number, false);
+        // A parent the caller may not see (in a closed course, a hidden group) does not exist for them, as one
+        // that does not: the answer names the parent's field either way, and tells nothing of its scope.
+        const parentRecords = declaredRecords().find((declared) => declared.model === within.model);
+        const visible = parentRecords ? await findVisible<{ scope: string; scopeId: number }>(ctx, parentRecords, data[within.field] as number) : null;
+        const parent = visible ? { scope: visible.scope, scopeId: visible.scopeId } : parentRecords ? null : await parentScope(ctx, data[within.field] as number, false);
         if (!parent) throw badInput(within.field, `${within.label} ${String(data[within.field])} does not exist.`);
         Object.assign(values, parent);
       }
       const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number, ...(managed ? { admits: managed } : {}) } : undefined;
+      if (scope) await assertReferencesIn(ctx, scope, data, false);
       const insert = (extra: Record<string, unknown>) =>
         createRecord<{ id: number }>(ctx, part(writes, "events"), {
           event: part(eventTypes, "events").created,
@@ -233,12 +261,19 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
           if (within && parent === null && row[within.field] != null) throw badInput(within.field, `A ${nounOf(declaration.label)} in a ${nounOf(within.label)} stays in one.`);
           const joined = within?.optional && parent != null && row[within.field] == null ? await parentScope(tx, parent, true) : undefined;
           if (joined === null) throw badInput(within!.field, `${within!.label} ${parent} does not exist.`);
+          // What is within it would stay behind in the site's scope: it joins empty (docs/decisions.md, "The course outline").
+          if (joined) await assertNothingWithin(tx, id);
           const scope = policy.scoped
             ? joined ?? { scope: (data.scope as string) ?? row.scope, scopeId: (data.scopeId as number) ?? row.scopeId }
             : undefined;
           const moved = scope !== undefined && (scope.scope !== row.scope || scope.scopeId !== row.scopeId);
           if (moved && declaration.writes.staysInScope) throw badInput("scope", declaration.writes.staysInScope);
           if (moved) await assertCanWriteInScope(tx, scope.scope, scope.scopeId, managed);
+          // The references it names, and those it keeps when it moves, must be of its scope as it will be.
+          if (scope) {
+            const kept = Object.fromEntries((declaration.references ?? []).map((reference) => [reference.field, data[reference.field] !== undefined ? data[reference.field] : moved ? row[reference.field] : undefined]));
+            await assertReferencesIn(tx, scope, kept, true);
+          }
           if (within && !joined && parent != null && parent !== row[within.field]) {
             const found = await parentScope(tx, parent, true);
             if (!found || found.scope !== row.scope || found.scopeId !== row.scopeId) {

@@ -104,10 +104,12 @@ describe("a course's outline", () => {
     // Read by its learner and manager; not there for a bystander while the course is closed.
     expect((await gql(READ_UNIT, { id: unit.id }, learner.token)).data?.courseUnit?.id).toBe(unit.id);
     expect(code(await gql(READ_UNIT, { id: unit.id }, bystander.token))).toBe("NOT_FOUND");
-    // Writing into it, a bystander is told what the kit tells of any scope they may not see: there is no such course.
+    // Writing into it, a bystander is told the offering does not exist, as of one that does not: nothing of the course.
     const outsider = await gql(UNIT, { input: { offeringId: Number(offering.id) } }, bystander.token);
-    expect(code(outsider)).toBe("BAD_REQUEST");
-    expect(outsider.errors?.[0]?.message).toContain(`no course with id ${id}`);
+    const nowhere = await gql(UNIT, { input: { offeringId: 2_000_000_000 } }, bystander.token);
+    expect(parameters(outsider)).toEqual(["offeringId"]);
+    expect(outsider.errors?.[0]?.message).toContain(`Offering ${offering.id} does not exist.`);
+    expect(parameters(nowhere)).toEqual(["offeringId"]);
 
     const group = (await gql(GROUP, { input: { unitId: Number(unit.id), title: "Readings" } }, manager.token)).data.createCourseAssetGroup;
     expect(group).toMatchObject({ scope: "course", scopeId: id, unitId: Number(unit.id) });
@@ -129,9 +131,18 @@ describe("a course's outline", () => {
 
     const loose = (await gql(UNIT, { input: { title: "Loose" } }, admin.token)).data.createCourseUnit;
     expect(loose).toMatchObject({ scope: "site", scopeId: 0, offeringId: null });
+    // An administrator's draft: unpublished, and with no asset groups until it is in a course.
+    expect(await server.app.db.prisma.courseUnit.findUnique({ where: { id: Number(loose.id) } })).toMatchObject({ state: 0 });
+    expect(await server.app.db.prisma.courseAssetGroup.count({ where: { unitId: Number(loose.id) } })).toBe(0);
+    // A loose unit holding a group joins no course (the group would stay behind): 409 naming offeringId.
+    const holding = (await gql(UNIT, { input: { title: "Holding" } }, admin.token)).data.createCourseUnit;
+    await gql(GROUP, { input: { unitId: Number(holding.id) } }, admin.token);
+    expect(code(await gql(UPDATE_UNIT, { id: holding.id, input: { offeringId: Number(offering.id) } }, admin.token))).toBe("CONFLICT");
     expect((await gql(GROUP, { input: {} }, admin.token)).data.createCourseAssetGroup).toMatchObject({ title: "New asset group", scope: "site", scopeId: 0 });
 
-    // Not the manager's to move (it is the site's), nor into an offering that does not exist.
+    // Not the manager's to move: an administrator's draft is not there for them (404); published, it is the site's (403).
+    expect(code(await gql(UPDATE_UNIT, { id: loose.id, input: { offeringId: Number(offering.id) } }, manager.token))).toBe("NOT_FOUND");
+    await gql(UPDATE_UNIT, { id: loose.id, input: { state: 1 } }, admin.token);
     expect(code(await gql(UPDATE_UNIT, { id: loose.id, input: { offeringId: Number(offering.id) } }, manager.token))).toBe("FORBIDDEN");
     expect(parameters(await gql(UPDATE_UNIT, { id: loose.id, input: { offeringId: 2_000_000_000 } }, admin.token))).toEqual(["offeringId"]);
     const joined = await gql(UPDATE_UNIT, { id: loose.id, input: { offeringId: Number(offering.id) } }, admin.token);
@@ -140,6 +151,23 @@ describe("a course's outline", () => {
     // Now the course's: its manager changes it; it never goes back to no offering.
     expect((await gql(UPDATE_UNIT, { id: loose.id, input: { title: "Week 1" } }, manager.token)).errors).toBeUndefined();
     expect(parameters(await gql(UPDATE_UNIT, { id: loose.id, input: { offeringId: null } }, admin.token))).toEqual(["offeringId"]);
+  });
+
+  it("a unit's section and an asset group's parent are records of its own course (400 naming the field otherwise, as for one that does not exist)", async () => {
+    const mine = await course();
+    const theirs = await course();
+    const offering = (await gql(OFFERING, { input: { scopeId: mine, alias: "own", title: "Own" } }, manager.token)).data.createCourseOffering;
+    const foreignOffering = (await gql(OFFERING, { input: { scopeId: theirs, alias: "other", title: "Other" } }, admin.token)).data.createCourseOffering;
+    const foreignSection = (await gql(SECTION, { input: { offeringId: Number(foreignOffering.id), alias: "x", title: "X" } }, admin.token)).data.createCourseSection;
+    expect(parameters(await gql(UNIT, { input: { offeringId: Number(offering.id), sectionId: Number(foreignSection.id) } }, manager.token))).toEqual(["sectionId"]);
+    const unit = (await gql(UNIT, { input: { offeringId: Number(offering.id) } }, manager.token)).data.createCourseUnit;
+    expect(parameters(await gql(UPDATE_UNIT, { id: unit.id, input: { sectionId: Number(foreignSection.id) } }, manager.token))).toEqual(["sectionId"]);
+    const foreignUnit = (await gql(UNIT, { input: { offeringId: Number(foreignOffering.id) } }, admin.token)).data.createCourseUnit;
+    const [foreignGroup] = await server.app.db.prisma.courseAssetGroup.findMany({ where: { unitId: Number(foreignUnit.id) } });
+    expect(parameters(await gql(GROUP, { input: { unitId: Number(unit.id), parentId: foreignGroup!.id } }, manager.token))).toEqual(["parentId"]);
+    const [ownGroup] = await server.app.db.prisma.courseAssetGroup.findMany({ where: { unitId: Number(unit.id) } });
+    const nested = await gql(GROUP, { input: { unitId: Number(unit.id), parentId: ownGroup!.id, title: "Nested" } }, manager.token);
+    expect(nested.errors, JSON.stringify(nested.errors)).toBeUndefined();
   });
 
   it("deleting an offering takes its units and their asset groups, each with its event; deleting the course takes everything in it", async () => {

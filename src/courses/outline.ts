@@ -99,6 +99,9 @@ export const COURSE_ASSETS_AREA = defineArea({
   },
 });
 
+/** How deep the removal of groups under groups walks (parents are set once, at creation, so the tree has no cycle; this bounds it all the same). */
+const MAX_GROUP_DEPTH = 100;
+
 /** The asset groups of these units, and the groups under them, taken with their events; then the units' and the groups' assets leave them. */
 async function removeAssetGroups(tx: RequestContext, where: { unitId: number[] } | { parentId: number[] }): Promise<void> {
   const column = "unitId" in where ? "unit_id" : "parent";
@@ -107,7 +110,7 @@ async function removeAssetGroups(tx: RequestContext, where: { unitId: number[] }
   // Every group under them, deepest first: each goes with its own event before a parent's cascade could take it.
   const rows = await sqlOf(tx).query<{ id: number; depth: number }>(
     Prisma.sql`WITH RECURSIVE tree AS (SELECT id, 0 AS depth FROM course_asset_groups WHERE ${Prisma.raw(column)} = ANY(${ids}::int[])
-                 UNION ALL SELECT g.id, tree.depth + 1 FROM course_asset_groups g JOIN tree ON g.parent = tree.id)
+                 UNION ALL SELECT g.id, tree.depth + 1 FROM course_asset_groups g JOIN tree ON g.parent = tree.id WHERE tree.depth < ${MAX_GROUP_DEPTH})
                SELECT id, max(depth)::int AS depth FROM tree GROUP BY id ORDER BY 2 DESC`,
   );
   for (const depth of [...new Set(rows.map((row) => row.depth))]) {
@@ -131,9 +134,11 @@ export const COURSE_ASSET_GROUPS_AREA = defineArea({
   description: "A group of a unit's assets (Lectures, Homework, …), possibly under another group of the same unit.",
   policy: outlineRecords("CourseAssetGroup", { creator: "createdById" }),
   within: { field: "unitId", model: "CourseUnit", label: "Unit", optional: true },
+  references: [{ field: "parentId", model: "CourseAssetGroup", label: "Asset group" }],
   fields: {
     unitId: { type: "Int", rule: z.number().int().min(1), rest: false, description: "Its unit (absent: in none yet, administrators only)." },
-    parentId: { type: "Int", rule: z.number().int().min(1), rest: false, description: "The group it sits under (absent: the unit's top level)." },
+    // Given when the group is made only: a group never moves under another, so the tree has no cycle.
+    parentId: { type: "Int", rule: z.number().int().min(1), only: "create", rest: false, description: "The group it sits under, of the same course (absent: the unit's top level). Set when the group is made." },
     title: title("New asset group"),
     description: { type: "String", rule: z.string().max(65_536), default: "", rest: false },
     state: { ...stateField, default: 1, description: `${PUBLISH_STATE.description} Default 1.`, rest: false },
@@ -160,6 +165,8 @@ export const COURSE_ASSET_GROUPS_AREA = defineArea({
     by: "managers",
     forbidden: OUTLINE_WRITERS,
     names: ["title", "unitId"],
+    // One made in no unit (the site's) starts unpublished unless `state` says otherwise: it is an administrator's draft.
+    derived: (data, row) => (row || data.unitId != null || data.state != null ? {} : { state: 0 }),
     update: "Only the given fields change.",
     remove: "Deletes the group and the groups under it; their assets leave them (and stay in the course).",
     removes: async (tx, id) => {
@@ -183,6 +190,7 @@ export const COURSE_UNITS_AREA = defineArea({
   description: "A unit of a course's offering (a week, a chapter): its asset groups hold its assets. Shown within its publishing window.",
   policy: outlineRecords("CourseUnit", { creator: "createdById", window: { up: "publishUp", down: "publishDown" } }),
   within: { field: "offeringId", model: "CourseOffering", label: "Offering", optional: true },
+  references: [{ field: "sectionId", model: "CourseSection", label: "Section" }],
   fields: {
     offeringId: { type: "Int", rule: z.number().int().min(1), rest: false, description: "Its offering (absent: in none yet, administrators only)." },
     sectionId: { type: "Int", rule: z.number().int().min(1), rest: false, description: "The section of the offering it is for (absent: every section)." },
@@ -212,10 +220,14 @@ export const COURSE_UNITS_AREA = defineArea({
     by: "managers",
     forbidden: OUTLINE_WRITERS,
     names: ["title", "offeringId"],
+    // One made in no offering (the site's) starts unpublished unless `state` says otherwise: it is an administrator's draft.
+    derived: (data, row) => (row || data.offeringId != null || data.state != null ? {} : { state: 0 }),
     create: "Makes a unit with the default asset groups (COURSE_DEFAULT_ASSET_GROUPS; Lectures, Homework and Exam unless set), each with its event.",
     update: "Only the given fields change.",
     remove: "Deletes the unit and its asset groups; their assets leave them (and stay in the course).",
     async alongside(tx, unit) {
+      // A unit in no course yet gets none: it joins a course empty (src/common/area.ts), and groups are made there.
+      if (unit.scope !== "course") return;
       for (const [ordering, name] of tx.config.courseDefaultAssetGroups.entries()) {
         await COURSE_ASSET_GROUPS_AREA.createRecord(tx, { unitId: unit.id, title: name, ordering });
       }
