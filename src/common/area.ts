@@ -198,10 +198,11 @@ export function defineArea<const T extends FieldTable, const E extends string>(d
         // A parent the caller may not see (in a closed course, a hidden group) does not exist for them, as one
         // that does not: the answer names the parent's field either way, and tells nothing of its scope.
         const parentRecords = declaredRecords().find((declared) => declared.model === within.model);
-        const visible = parentRecords ? await findVisible<{ scope: string; scopeId: number }>(ctx, parentRecords, data[within.field] as number) : null;
-        const parent = visible ? { scope: visible.scope, scopeId: visible.scopeId } : parentRecords ? null : await parentScope(ctx, data[within.field] as number, false);
+        // A programming error, not a caller's: a parent is a record some area declares.
+        if (!parentRecords) throw new Error(`area ${declaration.area}: within names ${within.model}, whose records no area declares`);
+        const parent = await findVisible<{ scope: string; scopeId: number }>(ctx, parentRecords, data[within.field] as number);
         if (!parent) throw badInput(within.field, `${within.label} ${String(data[within.field])} does not exist.`);
-        Object.assign(values, parent);
+        Object.assign(values, { scope: parent.scope, scopeId: parent.scopeId });
       }
       const scope = policy.scoped ? { scope: values.scope as string, scopeId: values.scopeId as number, ...(managed ? { admits: managed } : {}) } : undefined;
       if (scope) await assertReferencesIn(ctx, scope, data, false);

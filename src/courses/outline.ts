@@ -40,6 +40,16 @@ const outlineAlias = z
 const outlineRecords = (model: Prisma.ModelName, more: { window?: { up: string; down: string }; creator?: string } = {}) =>
   records({ model, scoped: true, published: { field: "state", value: 1 }, moderatedBy: "managers", counted: false, ...more });
 
+/** The outline's publishing state: published (1) unless `state` says otherwise. */
+const publishedByDefault = { ...stateField, default: 1, description: `${PUBLISH_STATE.description} Default 1.`, rest: false } as const;
+
+/**
+ * A record made in no parent (`within.optional`: the site's) starts unpublished unless `state` says otherwise: an
+ * administrator's draft, not shown to everyone the moment it is made.
+ */
+const draftWithoutParent = (parentField: string) => (data: Record<string, unknown>, row?: Record<string, unknown>) =>
+  row || data[parentField] != null || data.state != null ? {} : { state: 0 };
+
 /** The containers an asset sits in (`course_asset_associations.container`), as the API document names them. */
 export const ASSET_CONTAINERS = ["asset_group", "unit", "offering"] as const;
 export type AssetContainer = (typeof ASSET_CONTAINERS)[number];
@@ -141,7 +151,7 @@ export const COURSE_ASSET_GROUPS_AREA = defineArea({
     parentId: { type: "Int", rule: z.number().int().min(1), only: "create", rest: false, description: "The group it sits under, of the same course (absent: the unit's top level). Set when the group is made." },
     title: title("New asset group"),
     description: { type: "String", rule: z.string().max(65_536), default: "", rest: false },
-    state: { ...stateField, default: 1, description: `${PUBLISH_STATE.description} Default 1.`, rest: false },
+    state: publishedByDefault,
     params: { type: "JSON", rule: groupParams, rest: false, description: "Options (a map of names to strings, numbers or booleans)." },
     ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
   },
@@ -165,8 +175,7 @@ export const COURSE_ASSET_GROUPS_AREA = defineArea({
     by: "managers",
     forbidden: OUTLINE_WRITERS,
     names: ["title", "unitId"],
-    // One made in no unit (the site's) starts unpublished unless `state` says otherwise: it is an administrator's draft.
-    derived: (data, row) => (row || data.unitId != null || data.state != null ? {} : { state: 0 }),
+    derived: draftWithoutParent("unitId"),
     update: "Only the given fields change.",
     remove: "Deletes the group and the groups under it; their assets leave them (and stay in the course).",
     removes: async (tx, id) => {
@@ -195,7 +204,7 @@ export const COURSE_UNITS_AREA = defineArea({
     offeringId: { type: "Int", rule: z.number().int().min(1), rest: false, description: "Its offering (absent: in none yet, administrators only)." },
     sectionId: { type: "Int", rule: z.number().int().min(1), rest: false, description: "The section of the offering it is for (absent: every section)." },
     title: title("New Unit"),
-    state: { ...stateField, default: 1, description: `${PUBLISH_STATE.description} Default 1.`, rest: false },
+    state: publishedByDefault,
     publishUp: { type: "DateTime", rule: timestamp, description: "Start of the publishing window; default now.", default: "now", rest: false },
     publishDown: { type: "DateTime", rule: timestamp, description: "End of the publishing window; null: open-ended.", clearedTo: null, rest: false },
     ordering: { type: "Int", rule: z.number().int(), default: 0, rest: false },
@@ -220,8 +229,7 @@ export const COURSE_UNITS_AREA = defineArea({
     by: "managers",
     forbidden: OUTLINE_WRITERS,
     names: ["title", "offeringId"],
-    // One made in no offering (the site's) starts unpublished unless `state` says otherwise: it is an administrator's draft.
-    derived: (data, row) => (row || data.offeringId != null || data.state != null ? {} : { state: 0 }),
+    derived: draftWithoutParent("offeringId"),
     create: "Makes a unit with the default asset groups (COURSE_DEFAULT_ASSET_GROUPS; Lectures, Homework and Exam unless set), each with its event.",
     update: "Only the given fields change.",
     remove: "Deletes the unit and its asset groups; their assets leave them (and stay in the course).",
@@ -257,7 +265,7 @@ export const COURSE_SECTIONS_AREA = defineArea({
     offeringId: { type: "Int", rule: z.number().int().min(1), required: "create", only: "create", rest: false },
     alias: { type: "String", rule: outlineAlias, required: "create", rest: false, description: "Unique within the offering." },
     title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
-    state: { ...stateField, default: 1, description: `${PUBLISH_STATE.description} Default 1.`, rest: false },
+    state: publishedByDefault,
   },
   shown: { id: true, offeringId: true, alias: true, title: true, state: PUBLISH_STATE.description, scope: true, scopeId: true, created: true, modified: true },
   read: { description: "One section the caller may see." },
@@ -289,7 +297,7 @@ export const COURSE_OFFERINGS_AREA = defineArea({
     scopeId: { type: "Int", rule: z.number().int().min(1), required: "create", only: "create", rest: false, description: "The course's id." },
     alias: { type: "String", rule: outlineAlias, required: "create", rest: false, description: "Unique within the course (the outline's URLs name it)." },
     title: { type: "String", rule: z.string().trim().min(1, "must not be empty").max(255), required: "create", rest: false },
-    state: { ...stateField, default: 1, description: `${PUBLISH_STATE.description} Default 1.`, rest: false },
+    state: publishedByDefault,
   },
   shown: { id: true, alias: true, title: true, state: PUBLISH_STATE.description, scope: true, scopeId: { description: "The course's id.", rest: "course_id" }, created: true, modified: true },
   read: { description: "One offering the caller may see." },
